@@ -1,0 +1,290 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// All passes when every judge passes.
+//
+// Every judge runs, in order, so that a report lists every failure; use
+// Tiered to keep expensive judges from running after a cheap one failed.
+// The verdict is FAIL if any part failed (even if another could not judge:
+// the outcome is known), else ERROR if any part could not judge, else PASS
+// if any part passed, else ABSTAIN (no judges, or all abstained). The score
+// is the mean normalised score of the parts that passed or failed.
+func All(judges ...Judge) Judge {
+	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
+		parts, err := runInOrder(ctx, t, judges, nil)
+		if err != nil {
+			return Judgment{}, err
+		}
+		return allOf("all", parts), nil
+	})
+}
+
+// Any passes when at least one judge passes. Judges run in order and the
+// first PASS ends it: the judges after it are not run.
+//
+// Without a PASS, the verdict is ERROR if any part could not judge (it might
+// have passed), else FAIL if any part failed, else ABSTAIN. The score is the
+// highest normalised score among the parts that passed or failed.
+func Any(judges ...Judge) Judge {
+	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
+		parts, err := runInOrder(ctx, t, judges, Judgment.Passed)
+		if err != nil {
+			return Judgment{}, err
+		}
+		out := Judgment{Name: "any", Parts: parts}
+		best, counted := 0.0, false
+		for _, p := range parts {
+			out.Usage = out.Usage.Add(p.Usage)
+			if v, ok := p.Normalized(); ok && (!counted || v > best) {
+				best, counted = v, true
+			}
+		}
+		if counted {
+			out.Score = unitScore(best)
+		}
+		switch failed, errored, passed := sortParts(parts); {
+		case len(passed) > 0:
+			out.Status, out.Reasoning = StatusPass, "passed: "+describe(passed[0])
+		case len(errored) > 0:
+			out.Status, out.Reasoning = StatusError, "no judge passed and some could not judge: "+describeAll(errored)
+		case len(failed) > 0:
+			out.Status, out.Reasoning = StatusFail, fmt.Sprintf("none of %d passed: %s", len(failed), describeAll(failed))
+		default:
+			out.Status, out.Reasoning = StatusAbstain, abstainReason(len(parts))
+		}
+		return out, nil
+	})
+}
+
+// Not inverts a judge: PASS becomes FAIL and FAIL becomes PASS, with the
+// score mirrored. ABSTAIN and ERROR stay as they are.
+func Not(j Judge) Judge {
+	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
+		inner, err := j.Judge(ctx, t)
+		if err != nil {
+			return Judgment{}, err
+		}
+		out := Judgment{Name: "not " + inner.Name, Status: inner.Status, Reasoning: inner.Reasoning, Parts: []Judgment{inner}, Usage: inner.Usage}
+		switch inner.Status {
+		case StatusPass:
+			out.Status, out.Reasoning = StatusFail, "expected the opposite of: "+inner.Reasoning
+		case StatusFail:
+			out.Status, out.Reasoning = StatusPass, "as expected, "+inner.Reasoning
+		}
+		switch v, counted := inner.Normalized(); {
+		case inner.Score.Kind == Boolean:
+			out.Score = Bool(!inner.Score.Bool)
+		case counted:
+			out.Score = unitScore(1 - v)
+		}
+		return out, nil
+	})
+}
+
+// Named gives a judge the name that reports show for it.
+func Named(name string, j Judge) Judge {
+	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
+		out, err := j.Judge(ctx, t)
+		if err != nil {
+			return Judgment{Name: name}, fmt.Errorf("%s: %w", name, err)
+		}
+		out.Name = name
+		return out, nil
+	})
+}
+
+// Soft turns a judge's FAIL into a finding: the judgment becomes a PASS
+// that carries the failure's reasoning in Findings (and the original
+// judgment as its only part). Tiered hands findings to the judges of later
+// tiers, so an LLM judge can weigh what a cheap rule noticed ("the reply
+// used 4 paragraphs where 3 are allowed") without the rule failing the case.
+// PASS, ABSTAIN and ERROR are returned unchanged: a soft judge that could not
+// judge is still reported.
+func Soft(j Judge) Judge {
+	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
+		inner, err := j.Judge(ctx, t)
+		if err != nil || inner.Status != StatusFail {
+			return inner, err
+		}
+		return Judgment{
+			Name:      inner.Name,
+			Status:    StatusPass,
+			Reasoning: "soft finding: " + inner.Reasoning,
+			Findings:  []Finding{{Judge: inner.Name, Message: inner.Reasoning}},
+			Parts:     []Judgment{inner},
+			Usage:     inner.Usage,
+		}, nil
+	})
+}
+
+// A Weight pairs a judge with its weight in Weighted.
+type Weight struct {
+	Judge  Judge
+	Weight float64
+}
+
+// Weighted passes when the weighted mean of its parts' normalised scores is
+// at least threshold (0..1). Parts that abstain are left out of the mean;
+// if any part could not judge, the verdict is ERROR, since the mean cannot
+// be computed. It is an error, reported now rather than at judging time,
+// for the threshold to lie outside 0..1, for a weight to be negative or not
+// finite, or for the weights to add up to zero.
+func Weighted(threshold float64, parts ...Weight) (Judge, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("weighted: no judges given")
+	}
+	if math.IsNaN(threshold) || threshold < 0 || threshold > 1 {
+		return nil, fmt.Errorf("weighted: threshold %v must lie in 0..1", threshold)
+	}
+	var total float64
+	for i, p := range parts {
+		if p.Judge == nil {
+			return nil, fmt.Errorf("weighted: judge %d is nil", i+1)
+		}
+		if math.IsNaN(p.Weight) || math.IsInf(p.Weight, 0) || p.Weight < 0 {
+			return nil, fmt.Errorf("weighted: judge %d has weight %v; weights must be finite and not negative", i+1, p.Weight)
+		}
+		total += p.Weight
+	}
+	if total == 0 {
+		return nil, errors.New("weighted: the weights add up to zero")
+	}
+	judges := make([]Judge, len(parts))
+	for i, p := range parts {
+		judges[i] = p.Judge
+	}
+	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
+		results, err := runInOrder(ctx, t, judges, nil)
+		if err != nil {
+			return Judgment{}, err
+		}
+		out := Judgment{Name: "weighted", Parts: results}
+		var sum, weights float64
+		for i, r := range results {
+			out.Usage = out.Usage.Add(r.Usage)
+			if v, ok := r.Normalized(); ok {
+				sum += parts[i].Weight * v
+				weights += parts[i].Weight
+			}
+		}
+		if _, errored, _ := sortParts(results); len(errored) > 0 {
+			out.Status, out.Reasoning = StatusError, "cannot compute the weighted mean: "+describeAll(errored)
+			return out, nil
+		}
+		if weights == 0 {
+			out.Status, out.Reasoning = StatusAbstain, "every judge with a weight abstained"
+			return out, nil
+		}
+		mean := sum / weights
+		out.Score = unitScore(mean)
+		if mean >= threshold {
+			out.Status, out.Reasoning = StatusPass, fmt.Sprintf("weighted mean %.3f ≥ threshold %.3f", mean, threshold)
+		} else {
+			out.Status, out.Reasoning = StatusFail, fmt.Sprintf("weighted mean %.3f < threshold %.3f", mean, threshold)
+		}
+		return out, nil
+	}), nil
+}
+
+// runInOrder runs judges one after another through Run, stopping early
+// when stop reports true for a judgment. It returns the context's error if
+// the context ends.
+func runInOrder(ctx context.Context, t *Transcript, judges []Judge, stop func(Judgment) bool) ([]Judgment, error) {
+	parts := make([]Judgment, 0, len(judges))
+	for _, j := range judges {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p := Run(ctx, j, t)
+		parts = append(parts, p)
+		if stop != nil && stop(p) {
+			break
+		}
+	}
+	return parts, ctx.Err()
+}
+
+// allOf combines parts under All's rule.
+func allOf(name string, parts []Judgment) Judgment {
+	out := Judgment{Name: name, Parts: parts}
+	var sum float64
+	counted := 0
+	for _, p := range parts {
+		out.Usage = out.Usage.Add(p.Usage)
+		if v, ok := p.Normalized(); ok {
+			sum += v
+			counted++
+		}
+	}
+	if counted > 0 {
+		out.Score = unitScore(sum / float64(counted))
+	}
+	switch failed, errored, passed := sortParts(parts); {
+	case len(failed) > 0:
+		out.Status, out.Reasoning = StatusFail, fmt.Sprintf("%d of %d failed: %s", len(failed), len(parts), describeAll(failed))
+	case len(errored) > 0:
+		out.Status, out.Reasoning = StatusError, fmt.Sprintf("%d of %d could not judge: %s", len(errored), len(parts), describeAll(errored))
+	case len(passed) > 0:
+		out.Status, out.Reasoning = StatusPass, fmt.Sprintf("%d of %d passed", len(passed), len(parts))
+		if abstained := len(parts) - len(passed); abstained > 0 {
+			out.Reasoning += fmt.Sprintf(", %d abstained", abstained)
+		}
+	default:
+		out.Status, out.Reasoning = StatusAbstain, abstainReason(len(parts))
+	}
+	return out
+}
+
+// sortParts splits judgments by status.
+func sortParts(parts []Judgment) (failed, errored, passed []Judgment) {
+	for _, p := range parts {
+		switch p.Status {
+		case StatusFail:
+			failed = append(failed, p)
+		case StatusError:
+			errored = append(errored, p)
+		case StatusPass:
+			passed = append(passed, p)
+		}
+	}
+	return failed, errored, passed
+}
+
+func abstainReason(n int) string {
+	if n == 0 {
+		return "no judges to ask"
+	}
+	return fmt.Sprintf("all %d judges abstained", n)
+}
+
+// describe formats a judgment as "name: reasoning" for a parent's reasoning.
+func describe(j Judgment) string {
+	switch {
+	case j.Name == "":
+		return j.Reasoning
+	case j.Reasoning == "":
+		return j.Name
+	}
+	return j.Name + ": " + j.Reasoning
+}
+
+func describeAll(js []Judgment) string {
+	s := make([]string, len(js))
+	for i, j := range js {
+		s[i] = describe(j)
+	}
+	return strings.Join(s, "; ")
+}
+
+// unitScore returns a 0..1 numerical score for an aggregate computed from
+// normalised values; it absorbs floating-point noise at the edges.
+func unitScore(v float64) Score {
+	return Score{Kind: Numerical, Value: math.Min(1, math.Max(0, v)), Max: 1}
+}

@@ -1,0 +1,192 @@
+package judge_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+func TestComposites(t *testing.T) {
+	tests := []struct {
+		name       string
+		judge      judge.Judge
+		wantStatus judge.Status
+		wantScore  float64 // normalised; -1 when the verdict has no score
+	}{
+		{"all/every part passes", judge.All(pass, pass), judge.StatusPass, 1},
+		{"all/one part fails", judge.All(pass, fail, pass), judge.StatusFail, 2.0 / 3},
+		{"all/fail outweighs error", judge.All(broken, fail), judge.StatusFail, 0},
+		{"all/error outweighs pass", judge.All(pass, broken), judge.StatusError, 1},
+		{"all/abstentions left out", judge.All(abstain, pass), judge.StatusPass, 1},
+		{"all/only abstentions", judge.All(abstain, abstain), judge.StatusAbstain, -1},
+		{"all/no judges abstains", judge.All(), judge.StatusAbstain, -1},
+		{"all/mean of numerical scores", judge.All(scored("x", judge.StatusPass, 0.9), scored("y", judge.StatusFail, 0.3)), judge.StatusFail, 0.6},
+
+		{"any/one part passes", judge.Any(fail, pass), judge.StatusPass, 1},
+		{"any/every part fails", judge.Any(fail, fail), judge.StatusFail, 0},
+		{"any/error without pass", judge.Any(fail, broken), judge.StatusError, 0},
+		{"any/only abstentions", judge.Any(abstain), judge.StatusAbstain, -1},
+		{"any/highest score", judge.Any(scored("x", judge.StatusFail, 0.2), scored("y", judge.StatusFail, 0.4)), judge.StatusFail, 0.4},
+
+		{"not/pass becomes fail", judge.Not(pass), judge.StatusFail, 0},
+		{"not/fail becomes pass", judge.Not(fail), judge.StatusPass, 1},
+		{"not/abstain stays", judge.Not(abstain), judge.StatusAbstain, -1},
+		{"not/mirrors a numerical score", judge.Not(scored("x", judge.StatusFail, 0.25)), judge.StatusPass, 0.75},
+
+		{"soft/fail becomes a finding", judge.Soft(fail), judge.StatusPass, -1},
+		{"soft/pass stays", judge.Soft(pass), judge.StatusPass, 1},
+		{"soft/abstain stays", judge.Soft(abstain), judge.StatusAbstain, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := judge.Run(context.Background(), tt.judge, &judge.Transcript{})
+			if got.Status != tt.wantStatus {
+				t.Errorf("status = %s, want %s (reasoning: %s)", got.Status, tt.wantStatus, got.Reasoning)
+			}
+			if tt.wantScore < 0 {
+				if !got.Score.IsZero() {
+					t.Errorf("score = %v, want none", got.Score)
+				}
+			} else if n := got.Score.Normalized(); got.Score.IsZero() || math.Abs(n-tt.wantScore) > 1e-9 {
+				t.Errorf("score = %v (normalised %v), want %v", got.Score, n, tt.wantScore)
+			}
+			if got.Reasoning == "" {
+				t.Error("reasoning is empty")
+			}
+		})
+	}
+}
+
+func TestAllRunsEveryJudgeAndListsEveryFailure(t *testing.T) {
+	var calls atomic.Int32
+	j := judge.All(counted(fixed("first", judge.StatusFail), &calls), counted(fixed("second", judge.StatusFail), &calls))
+	got := judge.Run(context.Background(), j, &judge.Transcript{})
+	if calls.Load() != 2 {
+		t.Errorf("judges called %d times, want 2", calls.Load())
+	}
+	for _, name := range []string{"first", "second"} {
+		if !strings.Contains(got.Reasoning, name) {
+			t.Errorf("reasoning %q does not name failing judge %q", got.Reasoning, name)
+		}
+	}
+	if len(got.Parts) != 2 {
+		t.Errorf("got %d parts, want 2", len(got.Parts))
+	}
+}
+
+func TestAnyStopsAtFirstPass(t *testing.T) {
+	var calls atomic.Int32
+	j := judge.Any(counted(fail, &calls), counted(pass, &calls), counted(pass, &calls))
+	judge.Run(context.Background(), j, &judge.Transcript{})
+	if calls.Load() != 2 {
+		t.Errorf("judges called %d times, want 2 (stop after the first pass)", calls.Load())
+	}
+}
+
+func TestCompositesSumUsage(t *testing.T) {
+	costly := func(tokens int64, cost float64) judge.Judge {
+		return judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+			return judge.Judgment{Status: judge.StatusPass, Usage: judge.Usage{InputTokens: tokens, CostUSD: cost}}, nil
+		})
+	}
+	got := judge.Run(context.Background(), judge.All(costly(100, 0.25), costly(50, 0.5)), &judge.Transcript{})
+	want := judge.Usage{InputTokens: 150, CostUSD: 0.75}
+	if got.Usage != want {
+		t.Errorf("usage = %+v, want %+v", got.Usage, want)
+	}
+}
+
+func TestSoftKeepsTheFailureAsFinding(t *testing.T) {
+	got := judge.Run(context.Background(), judge.Soft(fixed("bubbles", judge.StatusFail)), &judge.Transcript{})
+	if len(got.Findings) != 1 || got.Findings[0].Judge != "bubbles" || got.Findings[0].Message != "bubbles says FAIL" {
+		t.Errorf("findings = %+v, want one from bubbles", got.Findings)
+	}
+	if len(got.Parts) != 1 || got.Parts[0].Status != judge.StatusFail {
+		t.Errorf("parts = %+v, want the original FAIL", got.Parts)
+	}
+}
+
+func TestNamed(t *testing.T) {
+	got := judge.Run(context.Background(), judge.Named("tone", pass), &judge.Transcript{})
+	if got.Name != "tone" {
+		t.Errorf("name = %q, want %q", got.Name, "tone")
+	}
+	got = judge.Run(context.Background(), judge.Named("tone", broken), &judge.Transcript{})
+	if got.Name != "tone" || got.Status != judge.StatusError || !strings.Contains(got.Reasoning, "unreachable") {
+		t.Errorf("got %+v, want an ERROR named tone with the cause", got)
+	}
+}
+
+func TestWeighted(t *testing.T) {
+	w := func(j judge.Judge, weight float64) judge.Weight { return judge.Weight{Judge: j, Weight: weight} }
+	tests := []struct {
+		name       string
+		threshold  float64
+		parts      []judge.Weight
+		wantStatus judge.Status
+		wantScore  float64
+	}{
+		{"heavy pass outweighs light fail", 0.7, []judge.Weight{w(pass, 3), w(fail, 1)}, judge.StatusPass, 0.75},
+		{"light pass loses", 0.5, []judge.Weight{w(pass, 1), w(fail, 3)}, judge.StatusFail, 0.25},
+		{"exactly at threshold passes", 0.5, []judge.Weight{w(pass, 1), w(fail, 1)}, judge.StatusPass, 0.5},
+		{"abstention left out", 0.5, []judge.Weight{w(abstain, 10), w(pass, 1)}, judge.StatusPass, 1},
+		{"error makes the mean unknown", 0.5, []judge.Weight{w(pass, 1), w(broken, 1)}, judge.StatusError, -1},
+		{"all abstain", 0.5, []judge.Weight{w(abstain, 1)}, judge.StatusAbstain, -1},
+		{"zero-weight part does not count", 0.5, []judge.Weight{w(fail, 0), w(pass, 1)}, judge.StatusPass, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j, err := judge.Weighted(tt.threshold, tt.parts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := judge.Run(context.Background(), j, &judge.Transcript{})
+			if got.Status != tt.wantStatus {
+				t.Errorf("status = %s, want %s (%s)", got.Status, tt.wantStatus, got.Reasoning)
+			}
+			if tt.wantScore >= 0 && math.Abs(got.Score.Normalized()-tt.wantScore) > 1e-9 {
+				t.Errorf("score = %v, want %v", got.Score.Normalized(), tt.wantScore)
+			}
+		})
+	}
+}
+
+func TestWeightedRefusesBadConfigurationWhenBuilt(t *testing.T) {
+	w := func(weight float64) judge.Weight { return judge.Weight{Judge: pass, Weight: weight} }
+	tests := []struct {
+		name      string
+		threshold float64
+		parts     []judge.Weight
+		wantErr   string
+	}{
+		{"no judges", 0.5, nil, "no judges"},
+		{"threshold above 1", 1.5, []judge.Weight{w(1)}, "threshold 1.5"},
+		{"threshold NaN", math.NaN(), []judge.Weight{w(1)}, "threshold NaN"},
+		{"negative weight", 0.5, []judge.Weight{w(1), w(-2)}, "judge 2 has weight -2"},
+		{"infinite weight", 0.5, []judge.Weight{w(math.Inf(1))}, "judge 1 has weight +Inf"},
+		{"weights add to zero", 0.5, []judge.Weight{w(0), w(0)}, "add up to zero"},
+		{"nil judge", 0.5, []judge.Weight{{Weight: 1}}, "judge 1 is nil"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := judge.Weighted(tt.threshold, tt.parts...)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error = %v, want one containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestCompositesStopOnCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, j := range map[string]judge.Judge{"all": judge.All(pass), "any": judge.Any(pass), "tiered": judge.Tiered(pass)} {
+		if _, err := j.Judge(ctx, &judge.Transcript{}); err != context.Canceled {
+			t.Errorf("%s: error = %v, want context.Canceled", name, err)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package judge_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+func TestRunAlwaysReturnsAJudgment(t *testing.T) {
+	tests := []struct {
+		name          string
+		judge         judge.Judge
+		wantStatus    judge.Status
+		wantReasoning string
+	}{
+		{"error becomes ERROR", failing("provider"), judge.StatusError, "provider is unreachable"},
+		{"panic becomes ERROR", judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+			panic("index out of range")
+		}), judge.StatusError, "judge panicked: index out of range"},
+		{"empty status becomes ERROR", judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+			return judge.Judgment{Name: "sloppy"}, nil
+		}), judge.StatusError, `judge "sloppy" returned an invalid judgment: status ""`},
+		{"invalid score becomes ERROR", judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+			return judge.Judgment{Status: judge.StatusPass, Score: judge.Score{Kind: judge.Numerical, Value: 11, Max: 10}}, nil
+		}), judge.StatusError, "outside its bounds"},
+		{"nil judge becomes ERROR", nil, judge.StatusError, "no judge given"},
+		{"valid judgment passes through", pass, judge.StatusPass, "p says PASS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := judge.Run(context.Background(), tt.judge, &judge.Transcript{})
+			if got.Status != tt.wantStatus || !strings.Contains(got.Reasoning, tt.wantReasoning) {
+				t.Errorf("got %s %q, want %s containing %q", got.Status, got.Reasoning, tt.wantStatus, tt.wantReasoning)
+			}
+			if got.Duration <= 0 {
+				t.Errorf("duration = %v, want the measured time", got.Duration)
+			}
+		})
+	}
+}
+
+func TestStatusRefusesUnknownValues(t *testing.T) {
+	var j judge.Judgment
+	err := json.Unmarshal([]byte(`{"status":"MAYBE"}`), &j)
+	if err == nil || !strings.Contains(err.Error(), `"MAYBE"`) {
+		t.Errorf("error = %v, want one naming MAYBE", err)
+	}
+}

@@ -1,0 +1,189 @@
+package judge
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// A Transcript is everything about one trial of one case: what the agent
+// was asked, every turn of the conversation, every tool call, how the
+// execution ended and what it cost. Judges read transcripts and nothing
+// else, so a stored transcript can be judged again later.
+//
+// Transcripts round-trip through JSON: marshalling one, unmarshalling the
+// bytes and marshalling again gives the same bytes. Times keep their instant
+// and their offset; store them in UTC for values that also compare equal
+// with ==.
+type Transcript struct {
+	// CaseID and Trial say which case and which trial of it this is.
+	CaseID string `json:"case_id,omitempty"`
+	Trial  int    `json:"trial,omitempty"`
+
+	// Goal is what the agent was asked to achieve: the case's prompt, or a
+	// simulated user's goal.
+	Goal string `json:"goal,omitempty"`
+
+	// Turns are the conversation in order.
+	Turns []Turn `json:"turns,omitempty"`
+
+	// FinalResponse is the agent's answer that the case is judged on. When
+	// it is empty, Response falls back to the last agent turn.
+	FinalResponse string `json:"final_response,omitempty"`
+
+	// SessionID is the id the agent's session was opened with.
+	SessionID string `json:"session_id,omitempty"`
+
+	// Revivals mark where the session was closed and reopened with the same
+	// id.
+	Revivals []Revival `json:"revivals,omitempty"`
+
+	// Workspace is the directory the agent worked in, if any. Workspace
+	// judges resolve relative paths against it.
+	Workspace string `json:"workspace,omitempty"`
+
+	// Status says how the execution ended; Error says why when it did not
+	// succeed.
+	Status ExecStatus `json:"status,omitempty"`
+	Error  string     `json:"error,omitempty"`
+
+	Started  time.Time     `json:"started,omitzero"`
+	Duration time.Duration `json:"duration_ns,omitempty"`
+
+	// Usage is what the agent under test spent (not the judges).
+	Usage Usage `json:"usage,omitzero"`
+
+	// Metadata is free-form; Gavel neither reads nor changes it.
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// A Turn is one message of the conversation.
+type Turn struct {
+	Role    Role      `json:"role"`
+	Content string    `json:"content"`
+	Time    time.Time `json:"time,omitzero"`
+
+	// Latency is how long the agent took to produce this turn.
+	Latency time.Duration `json:"latency_ns,omitempty"`
+
+	// ToolCalls are the calls the agent made while producing this turn, in
+	// the order it made them.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+
+	// Usage is what producing this turn cost.
+	Usage Usage `json:"usage,omitzero"`
+}
+
+// Role says who spoke a turn.
+type Role string
+
+// The roles of a turn.
+const (
+	RoleUser   Role = "user"   // the user, real or simulated
+	RoleAgent  Role = "agent"  // the agent under test
+	RoleSystem Role = "system" // instructions given to the agent
+	RoleEvent  Role = "event"  // a proactive event dispatched to the agent
+)
+
+// A ToolCall is one call of a tool by the agent.
+type ToolCall struct {
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Result    string          `json:"result,omitempty"`
+	// IsError is true when the tool reported a failure (MCP's isError). It
+	// is a failed call, not a crash of the agent.
+	IsError  bool          `json:"is_error,omitempty"`
+	Duration time.Duration `json:"duration_ns,omitempty"`
+}
+
+// A Revival marks that the session was closed and reopened, with the same
+// id, before the turn at index BeforeTurn.
+type Revival struct {
+	BeforeTurn int       `json:"before_turn"`
+	Time       time.Time `json:"time,omitzero"`
+}
+
+// ExecStatus says how the execution of a trial ended.
+type ExecStatus string
+
+// The ways an execution ends. The zero value means unknown.
+const (
+	ExecSuccess   ExecStatus = "SUCCESS"
+	ExecFailed    ExecStatus = "FAILED"
+	ExecTimeout   ExecStatus = "TIMEOUT"
+	ExecCancelled ExecStatus = "CANCELLED"
+	ExecUnknown   ExecStatus = "UNKNOWN"
+)
+
+// Usage counts tokens and money.
+type Usage struct {
+	InputTokens  int64 `json:"input_tokens,omitempty"`
+	OutputTokens int64 `json:"output_tokens,omitempty"`
+	// CachedTokens is how many of InputTokens were read from the vendor's
+	// prompt cache.
+	CachedTokens int64   `json:"cached_tokens,omitempty"`
+	CostUSD      float64 `json:"cost_usd,omitempty"`
+}
+
+// Add returns the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:  u.InputTokens + v.InputTokens,
+		OutputTokens: u.OutputTokens + v.OutputTokens,
+		CachedTokens: u.CachedTokens + v.CachedTokens,
+		CostUSD:      u.CostUSD + v.CostUSD,
+	}
+}
+
+// Tokens returns input plus output tokens.
+func (u Usage) Tokens() int64 { return u.InputTokens + u.OutputTokens }
+
+// Response returns the answer the case is judged on: FinalResponse, or the
+// content of the last agent turn when FinalResponse is empty.
+func (t *Transcript) Response() string {
+	if t == nil {
+		return ""
+	}
+	if t.FinalResponse != "" {
+		return t.FinalResponse
+	}
+	for i := len(t.Turns) - 1; i >= 0; i-- {
+		if t.Turns[i].Role == RoleAgent {
+			return t.Turns[i].Content
+		}
+	}
+	return ""
+}
+
+// AgentTurns returns the turns spoken by the agent, in order.
+func (t *Transcript) AgentTurns() []Turn {
+	if t == nil {
+		return nil
+	}
+	var out []Turn
+	for _, turn := range t.Turns {
+		if turn.Role == RoleAgent {
+			out = append(out, turn)
+		}
+	}
+	return out
+}
+
+// ToolCalls returns every tool call of every turn, in order.
+func (t *Transcript) ToolCalls() []ToolCall {
+	if t == nil {
+		return nil
+	}
+	var out []ToolCall
+	for _, turn := range t.Turns {
+		out = append(out, turn.ToolCalls...)
+	}
+	return out
+}
+
+// IsEmpty reports whether there is nothing to judge: no transcript, or one
+// with no turns and no final response.
+func (t *Transcript) IsEmpty() bool {
+	return t == nil || (len(t.Turns) == 0 && strings.TrimSpace(t.FinalResponse) == "")
+}
