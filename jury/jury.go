@@ -1,0 +1,287 @@
+package jury
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+// Config configures a Jury. Only Jurors is required.
+type Config struct {
+	// Name is the jury's name in reports. Defaults to "jury".
+	Name string
+
+	// Jurors are the judges that vote, in the order reports list them. A
+	// juror may itself be a Jury.
+	Jurors []judge.Judge
+
+	// Strategy turns the votes into a verdict. Defaults to Majority.
+	Strategy Strategy
+
+	// Weights are the jurors' weights under WeightedAverage, one per juror
+	// in juror order: finite, not negative, not all zero. Other strategies
+	// take no weights.
+	Weights []float64
+
+	// Threshold is the value that Average, WeightedAverage and Median must
+	// reach to pass; it must lie in (0, 1]. Defaults to 0.5 (zero means the
+	// default). Majority and Consensus take no threshold.
+	Threshold float64
+
+	// Ties settles a Majority vote with as many passes as fails. Defaults
+	// to TieFail. Other strategies have no ties to settle and take no tie
+	// policy.
+	Ties TiePolicy
+
+	// Errors says how a juror that could not judge counts. Defaults to
+	// ErrorsAsVerdict.
+	Errors ErrorPolicy
+
+	// MaxConcurrent is how many jurors judge at once; they start in juror
+	// order. Defaults to all of them (zero).
+	MaxConcurrent int
+}
+
+// A Jury is a judge that combines the judgments of its jurors into one
+// verdict by a Strategy. Build one with New; it is safe for concurrent use.
+type Jury struct {
+	c Config // validated, with defaults filled in and its slices copied
+}
+
+var _ judge.Judge = (*Jury)(nil)
+
+// New returns a jury configured by c. It is an error, reported now and
+// never while judging, for c to name no jurors or a nil one, an unknown
+// strategy or policy, weights that do not fit the strategy or the jurors,
+// a threshold outside (0, 1], a setting its strategy does not use, or a
+// negative MaxConcurrent.
+func New(c Config) (*Jury, error) {
+	c, err := c.complete()
+	if err != nil {
+		prefix := "jury"
+		if c.Name != "jury" {
+			prefix = fmt.Sprintf("jury %q", c.Name)
+		}
+		return nil, fmt.Errorf("%s: %w", prefix, err)
+	}
+	return &Jury{c: c}, nil
+}
+
+// complete validates c and returns it with the defaults filled in. Its
+// Name is filled in even when it returns an error.
+func (c Config) complete() (Config, error) {
+	if c.Name == "" {
+		c.Name = "jury"
+	}
+	if len(c.Jurors) == 0 {
+		return c, errors.New("no jurors given: set Config.Jurors")
+	}
+	for i, j := range c.Jurors {
+		if j == nil {
+			return c, fmt.Errorf("juror %d is nil", i+1)
+		}
+	}
+	c.Jurors = append([]judge.Judge(nil), c.Jurors...)
+
+	if c.Strategy == "" {
+		c.Strategy = Majority
+	}
+	if !slices.Contains(strategies, c.Strategy) {
+		return c, unknown("strategy", c.Strategy, strategies)
+	}
+	if c.Ties != "" && !slices.Contains(tiePolicies, c.Ties) {
+		return c, unknown("tie policy", c.Ties, tiePolicies)
+	}
+	if c.Errors == "" {
+		c.Errors = ErrorsAsVerdict
+	}
+	if !slices.Contains(errorPolicies, c.Errors) {
+		return c, unknown("error policy", c.Errors, errorPolicies)
+	}
+
+	if c.Ties != "" && c.Strategy != Majority {
+		return c, fmt.Errorf("tie policy %q set for strategy %s: only majority has ties to settle; remove Ties", c.Ties, c.Strategy)
+	}
+	if c.Ties == "" {
+		c.Ties = TieFail
+	}
+
+	if err := c.checkWeights(); err != nil {
+		return c, err
+	}
+	c.Weights = append([]float64(nil), c.Weights...)
+
+	switch c.Strategy {
+	case Average, WeightedAverage, Median:
+		if math.IsNaN(c.Threshold) || c.Threshold < 0 || c.Threshold > 1 {
+			return c, fmt.Errorf("threshold %v must lie in (0, 1]; leave it 0 for the default 0.5", c.Threshold)
+		}
+		if c.Threshold == 0 {
+			c.Threshold = 0.5
+		}
+	default:
+		if c.Threshold != 0 {
+			return c, fmt.Errorf("threshold %v set for strategy %s: only average, weighted_average and median compare with a threshold; remove Threshold, or for a stricter vote use consensus", c.Threshold, c.Strategy)
+		}
+	}
+
+	if c.MaxConcurrent < 0 {
+		return c, fmt.Errorf("MaxConcurrent %d is negative; leave it 0 to let every juror judge at once", c.MaxConcurrent)
+	}
+	if c.MaxConcurrent == 0 || c.MaxConcurrent > len(c.Jurors) {
+		c.MaxConcurrent = len(c.Jurors)
+	}
+	return c, nil
+}
+
+func (c Config) checkWeights() error {
+	if c.Strategy != WeightedAverage {
+		if len(c.Weights) > 0 {
+			return fmt.Errorf("weights given for strategy %s: only weighted_average uses weights; remove Weights or set Strategy to weighted_average", c.Strategy)
+		}
+		return nil
+	}
+	if len(c.Weights) == 0 {
+		return fmt.Errorf("strategy weighted_average needs weights: set Weights, one per juror (%d)", len(c.Jurors))
+	}
+	if len(c.Weights) != len(c.Jurors) {
+		return fmt.Errorf("%d weights for %d jurors: give one weight per juror", len(c.Weights), len(c.Jurors))
+	}
+	var total float64
+	for i, w := range c.Weights {
+		if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+			return fmt.Errorf("weight %d is %v: weights must be finite and not negative", i+1, w)
+		}
+		total += w
+	}
+	if total == 0 {
+		return errors.New("the weights add up to zero: give at least one juror a positive weight")
+	}
+	return nil
+}
+
+// Judge asks every juror to judge t, at once (at most MaxConcurrent at a
+// time), and returns the verdict of their judgments under the jury's
+// strategy. It returns an error only when ctx ends before the jurors are
+// done; it then returns at once, without waiting for jurors that ignore
+// their context.
+func (j *Jury) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
+	if err := ctx.Err(); err != nil {
+		return judge.Judgment{}, err
+	}
+	start := time.Now()
+	parts, err := j.run(ctx, t)
+	if err != nil {
+		return judge.Judgment{}, err
+	}
+	out := decide(j.c, parts)
+	out.Duration = time.Since(start)
+	return out, nil
+}
+
+// run calls every juror through judge.Run, at most MaxConcurrent at once,
+// and returns their judgments in juror order, or ctx's error as soon as
+// ctx ends.
+func (j *Jury) run(ctx context.Context, t *judge.Transcript) ([]judge.Judgment, error) {
+	type result struct {
+		juror    int
+		judgment judge.Judgment
+	}
+	// Buffered for every juror: one that finishes after Judge gave up sends
+	// its result here and exits, never blocking and never touching parts.
+	results := make(chan result, len(j.c.Jurors))
+	slots := make(chan struct{}, j.c.MaxConcurrent)
+
+	jurorCtx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the launcher, and tells jurors still running that nobody waits for them
+
+	go func() {
+		for i, juror := range j.c.Jurors {
+			select {
+			case slots <- struct{}{}:
+			case <-jurorCtx.Done():
+				return
+			}
+			if jurorCtx.Err() != nil { // both were ready, and select chose the slot
+				return
+			}
+			go func() {
+				defer func() { <-slots }()
+				results <- result{i, judge.Run(jurorCtx, juror, t)}
+			}()
+		}
+	}()
+
+	parts := make([]judge.Judgment, len(j.c.Jurors))
+	for range j.c.Jurors {
+		select {
+		case r := <-results:
+			parts[r.juror] = r.judgment
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	// A juror that saw the context end reports an ERROR; the cause is the
+	// context, not the juror.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return parts, nil
+}
+
+// unknown reports an unknown value of a setting, listing the valid values
+// and suggesting the closest one when it is close enough to be a typo.
+func unknown[T ~string](setting string, got T, valid []T) error {
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		names[i] = string(v)
+	}
+	msg := fmt.Sprintf("unknown %s %q: want one of %s", setting, got, strings.Join(names, ", "))
+	if s, ok := closest(string(got), names); ok {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return errors.New(msg)
+}
+
+// closest returns the name nearest to got by edit distance, ignoring case
+// and surrounding space, and whether it is near enough to suggest: at most
+// two edits, or a third of the name's length for longer names.
+func closest(got string, names []string) (string, bool) {
+	got = strings.ToLower(strings.TrimSpace(got))
+	best, bestDist := "", -1
+	for _, n := range names {
+		if d := editDistance(got, n); bestDist < 0 || d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best, bestDist >= 0 && bestDist <= max(2, utf8.RuneCountInString(best)/3)
+}
+
+// editDistance returns the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

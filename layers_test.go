@@ -1,0 +1,112 @@
+package gavel_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// layers places every package of the module, by its directory, in a layer.
+// A package may import only packages of lower layers, and layer-0 packages
+// only the standard library, so the core vocabulary never drags a
+// dependency into everything built on it. A new package must be added
+// here, and to README's "Project structure".
+var layers = map[string]int{
+	"judge": 0,
+	"jury":  1,
+	"rule":  1,
+	".":     2,
+}
+
+const module = "github.com/gavelhq/gavel"
+
+type listedPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+func TestLayers(t *testing.T) {
+	for _, pkg := range listPackages(t) {
+		dir := relDir(pkg.ImportPath)
+		layer, known := layers[dir]
+		if !known {
+			t.Errorf("package %s is not in the layers table of layers_test.go: add it, and a line for it in README's Project structure", dir)
+			continue
+		}
+		for _, imp := range pkg.Imports {
+			switch {
+			case strings.HasPrefix(imp, module+"/") || imp == module:
+				if l, ok := layers[relDir(imp)]; ok && l >= layer {
+					t.Errorf("%s (layer %d) imports %s (layer %d): a package may import only lower layers", dir, layer, relDir(imp), l)
+				}
+			case layer == 0 && !isStandard(imp):
+				t.Errorf("%s is layer 0 and imports %s: layer-0 packages use the standard library only", dir, imp)
+			}
+		}
+	}
+}
+
+func TestReadmeListsEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, structure, found := strings.Cut(string(readme), "## Project structure")
+	if !found {
+		t.Fatal(`README.md has no "## Project structure" section`)
+	}
+	for _, pkg := range listPackages(t) {
+		dir := relDir(pkg.ImportPath)
+		if dir != "." && !strings.Contains(structure, "`"+dir+"/`") {
+			t.Errorf("README's Project structure has no line for `%s/`", dir)
+		}
+	}
+}
+
+// listPackages lists the module's packages with their imports (test files
+// excluded: tests may use anything).
+func listPackages(t *testing.T) []listedPackage {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "./...").Output()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("go list: %v\n%s", err, exit.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listedPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("reading go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) == 0 {
+		t.Fatal("go list found no packages")
+	}
+	return pkgs
+}
+
+func relDir(importPath string) string {
+	if importPath == module {
+		return "."
+	}
+	return strings.TrimPrefix(importPath, module+"/")
+}
+
+// isStandard reports whether an import path belongs to the standard
+// library, whose paths never have a dot in their first element.
+func isStandard(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
