@@ -2,6 +2,7 @@ package judge
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -180,6 +181,21 @@ func (t *Transcript) ToolCalls() []ToolCall {
 		out = append(out, turn.ToolCalls...)
 	}
 	return out
+}
+
+// WorkspacePath resolves p against the transcript's workspace: an absolute
+// p is returned cleaned, a relative one is joined to Workspace. It reports
+// false when p is relative and there is no workspace (or no transcript).
+// A p that climbs out of the workspace with ".." is allowed: the case's
+// author wrote it.
+func (t *Transcript) WorkspacePath(p string) (string, bool) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), true
+	}
+	if t == nil || t.Workspace == "" {
+		return "", false
+	}
+	return filepath.Join(t.Workspace, p), true
 }
 
 // IsEmpty reports whether there is nothing to judge: no transcript, or one

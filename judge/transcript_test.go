@@ -3,6 +3,7 @@ package judge_test
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -112,5 +113,33 @@ func TestTranscriptAccessors(t *testing.T) {
 	}
 	if !(&judge.Transcript{FinalResponse: "  \n"}).IsEmpty() {
 		t.Error("a transcript whose only response is blank must read as empty")
+	}
+}
+
+func TestWorkspacePath(t *testing.T) {
+	ws := filepath.Join(string(filepath.Separator), "ws")
+	abs := filepath.Join(string(filepath.Separator), "elsewhere", "f")
+	tests := []struct {
+		name   string
+		t      *judge.Transcript
+		path   string
+		want   string
+		wantOK bool
+	}{
+		{"relative", &judge.Transcript{Workspace: ws}, "out/a.txt", filepath.Join(ws, "out", "a.txt"), true},
+		{"empty is the workspace", &judge.Transcript{Workspace: ws}, "", ws, true},
+		{"absolute", &judge.Transcript{Workspace: ws}, abs, abs, true},
+		{"absolute without workspace", nil, abs, abs, true},
+		{"dot dot allowed", &judge.Transcript{Workspace: ws}, "../x", filepath.Join(string(filepath.Separator), "x"), true},
+		{"relative without workspace", &judge.Transcript{}, "a.txt", "", false},
+		{"nil transcript", nil, "a.txt", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := tc.t.WorkspacePath(tc.path)
+			if got != tc.want || ok != tc.wantOK {
+				t.Errorf("WorkspacePath(%q) = %q, %v; want %q, %v", tc.path, got, ok, tc.want, tc.wantOK)
+			}
+		})
 	}
 }
