@@ -17,11 +17,12 @@ import (
 // dependency into everything built on it. A new package must be added
 // here, and to README's "Project structure".
 var layers = map[string]int{
-	"judge":        0,
-	"jury":         1,
-	"rule":         1,
-	"rule/dbstate": 2,
-	".":            2,
+	"judge":           0,
+	"judge/judgetest": 1,
+	"jury":            1,
+	"rule":            1,
+	"rule/dbstate":    2,
+	".":               2,
 }
 
 const module = "github.com/gavelhq/gavel"

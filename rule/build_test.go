@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -108,8 +109,8 @@ func TestBuildSuccess(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := wsRun(t, j, wsIn(tc.dir))
-			checkWSJudgment(t, got, tc.wantStatus, tc.wantIn, nil)
+			got := judgetest.Run(t, j, wsIn(tc.dir))
+			judgetest.Check(t, got, tc.wantStatus, tc.wantIn, nil)
 			if want := "build (go build ./...)"; got.Name != want {
 				t.Errorf("name = %q, want %q", got.Name, want)
 			}
@@ -130,8 +131,8 @@ func TestBuildSuccessMake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := wsRun(t, j, wsIn(good))
-	checkWSJudgment(t, got, judge.StatusPass, []string{"exit code 0"}, nil)
+	got := judgetest.Run(t, j, wsIn(good))
+	judgetest.Check(t, got, judge.StatusPass, []string{"exit code 0"}, nil)
 	if got.Name != "build (make)" {
 		t.Errorf("name = %q, want %q", got.Name, "build (make)")
 	}
@@ -139,8 +140,8 @@ func TestBuildSuccessMake(t *testing.T) {
 		t.Errorf("make did not run in the workspace: %v", err)
 	}
 
-	got = wsRun(t, j, wsIn(broken))
-	checkWSJudgment(t, got, judge.StatusFail, []string{"exit code 2, want 0", "the linker failed"}, nil)
+	got = judgetest.Run(t, j, wsIn(broken))
+	judgetest.Check(t, got, judge.StatusFail, []string{"exit code 2, want 0", "the linker failed"}, nil)
 }
 
 func TestBuildSuccessCannotBuild(t *testing.T) {
@@ -163,8 +164,8 @@ func TestBuildSuccessCannotBuild(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := wsRun(t, j, tc.transcript)
-			checkWSJudgment(t, got, tc.wantStatus, []string{tc.wantIn}, nil)
+			got := judgetest.Run(t, j, tc.transcript)
+			judgetest.Check(t, got, tc.wantStatus, []string{tc.wantIn}, nil)
 			if got.Name != "build" {
 				t.Errorf("name = %q, want build", got.Name)
 			}
@@ -173,8 +174,8 @@ func TestBuildSuccessCannotBuild(t *testing.T) {
 }
 
 func TestBuildSuccessBuildErrors(t *testing.T) {
-	runWSBuildCases(t, []wsBuildCase{
-		{"negative timeout", func() (judge.Judge, error) { return BuildSuccess(Build{Timeout: -time.Minute}) }, "build: negative timeout -1m0s"},
-		{"negative output cap", func() (judge.Judge, error) { return BuildSuccess(Build{OutputCap: -2}) }, "build: negative output cap -2"},
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "negative timeout", Build: func() (judge.Judge, error) { return BuildSuccess(Build{Timeout: -time.Minute}) }, WantErr: "build: negative timeout -1m0s"},
+		{Name: "negative output cap", Build: func() (judge.Judge, error) { return BuildSuccess(Build{OutputCap: -2}) }, WantErr: "build: negative output cap -2"},
 	})
 }

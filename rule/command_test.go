@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -42,37 +43,37 @@ func TestCommand(t *testing.T) {
 		return func() (judge.Judge, error) { return Command(c) }
 	}
 	pass, fail, errored := judge.StatusPass, judge.StatusFail, judge.StatusError
-	runWSCases(t, []wsCase{
-		{"exit 0", run(Cmd{Args: sh("exit 0")}), wsIn(dir), pass, []string{"exit code 0"}, nil},
-		{"exit 2, want 0", run(Cmd{Args: sh("echo out-text; echo boom >&2; exit 2")}), wsIn(dir), fail,
-			[]string{"exit code 2, want 0", "--- stderr:\nboom", "--- stdout:\nout-text"}, nil},
-		{"exit 3 wanted", run(Cmd{Args: sh("exit 3"), ExitCode: 3}), wsIn(dir), pass, []string{"exit code 3"}, nil},
-		{"exit 0, want 1", run(Cmd{Args: sh("true"), ExitCode: 1}), wsIn(dir), fail, []string{"exit code 0, want 1"}, nil},
-		{"killed by a signal", run(Cmd{Args: sh("kill -9 $$")}), wsIn(dir), fail, []string{"signal: killed, want exit code 0"}, nil},
-		{"stdout matches", run(Cmd{Args: sh("echo hello world"), Stdout: `hel+o\s+w`}), wsIn(dir), pass,
-			[]string{`exit code 0; stdout matches /hel+o\s+w/`}, nil},
-		{"stdout does not match", run(Cmd{Args: sh("echo hello"), Stdout: "^bye"}), wsIn(dir), fail,
-			[]string{"stdout does not match /^bye/", "--- stdout:\nhello"}, []string{"exit code"}},
-		{"stderr matches", run(Cmd{Args: sh("echo warning: careful >&2"), Stderr: "^warning:"}), wsIn(dir), pass,
-			[]string{"stderr matches /^warning:/"}, nil},
-		{"stderr does not match", run(Cmd{Args: sh("echo fine"), Stderr: "warning"}), wsIn(dir), fail,
-			[]string{"stderr does not match /warning/"}, nil},
-		{"everything fails", run(Cmd{Args: sh("echo a; exit 1"), Stdout: "b", Stderr: "c"}), wsIn(dir), fail,
-			[]string{"exit code 1, want 0; stdout does not match /b/; stderr does not match /c/"}, nil},
-		{"env passed", run(Cmd{Args: sh(`printf '%s' "$GAVEL_RULE_TEST"`), Env: []string{"GAVEL_RULE_TEST=a=b c"}, Stdout: `^a=b c$`}), wsIn(dir), pass, nil, nil},
-		{"env wins over inherited", run(Cmd{Args: sh(`printf '%s' "$HOME"`), Env: []string{"HOME=/gavel-home"}, Stdout: `^/gavel-home$`}), wsIn(dir), pass, nil, nil},
-		{"runs in the workspace", run(Cmd{Args: sh("pwd -P"), Stdout: "^" + regexp.QuoteMeta(real) + "\n$"}), wsIn(dir), pass, nil, nil},
-		{"relative dir", run(Cmd{Args: sh("pwd -P; cat marker.txt"), Dir: "sub", Stdout: "^" + regexp.QuoteMeta(filepath.Join(real, "sub")) + "\nhere$"}), wsIn(dir), pass, nil, nil},
-		{"absolute dir without workspace", run(Cmd{Args: []string{"cat", "marker.txt"}, Dir: filepath.Join(dir, "sub"), Stdout: "^here$"}), nil, pass, nil, nil},
-		{"program relative to dir", run(Cmd{Args: []string{"./tool.sh"}}), wsIn(writeTool(t)), pass, nil, nil},
-		{"no workspace", run(Cmd{Args: sh("true")}), &judge.Transcript{}, fail, []string{noWorkspace}, nil},
-		{"missing dir", run(Cmd{Args: sh("true"), Dir: "nope"}), wsIn(dir), errored,
-			[]string{`cannot run "sh": directory ` + filepath.Join(dir, "nope") + " does not exist"}, nil},
-		{"dir is a file", run(Cmd{Args: sh("true"), Dir: "sub/marker.txt"}), wsIn(dir), errored, []string{"is not a directory"}, nil},
-		{"command not found", run(Cmd{Args: []string{"gavel-no-such-command", "x"}}), wsIn(dir), errored,
-			[]string{`cannot run "gavel-no-such-command"`, "executable file not found"}, nil},
-		{"relative program not found", run(Cmd{Args: []string{"./gavel-missing.sh"}}), wsIn(dir), errored,
-			[]string{`cannot run "./gavel-missing.sh"`}, nil},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "exit 0", Build: run(Cmd{Args: sh("exit 0")}), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{"exit code 0"}},
+		{Name: "exit 2, want 0", Build: run(Cmd{Args: sh("echo out-text; echo boom >&2; exit 2")}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{"exit code 2, want 0", "--- stderr:\nboom", "--- stdout:\nout-text"}},
+		{Name: "exit 3 wanted", Build: run(Cmd{Args: sh("exit 3"), ExitCode: 3}), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{"exit code 3"}},
+		{Name: "exit 0, want 1", Build: run(Cmd{Args: sh("true"), ExitCode: 1}), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"exit code 0, want 1"}},
+		{Name: "killed by a signal", Build: run(Cmd{Args: sh("kill -9 $$")}), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"signal: killed, want exit code 0"}},
+		{Name: "stdout matches", Build: run(Cmd{Args: sh("echo hello world"), Stdout: `hel+o\s+w`}), Transcript: wsIn(dir), WantStatus: pass,
+			WantIn: []string{`exit code 0; stdout matches /hel+o\s+w/`}},
+		{Name: "stdout does not match", Build: run(Cmd{Args: sh("echo hello"), Stdout: "^bye"}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{"stdout does not match /^bye/", "--- stdout:\nhello"}, WantOut: []string{"exit code"}},
+		{Name: "stderr matches", Build: run(Cmd{Args: sh("echo warning: careful >&2"), Stderr: "^warning:"}), Transcript: wsIn(dir), WantStatus: pass,
+			WantIn: []string{"stderr matches /^warning:/"}},
+		{Name: "stderr does not match", Build: run(Cmd{Args: sh("echo fine"), Stderr: "warning"}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{"stderr does not match /warning/"}},
+		{Name: "everything fails", Build: run(Cmd{Args: sh("echo a; exit 1"), Stdout: "b", Stderr: "c"}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{"exit code 1, want 0; stdout does not match /b/; stderr does not match /c/"}},
+		{Name: "env passed", Build: run(Cmd{Args: sh(`printf '%s' "$GAVEL_RULE_TEST"`), Env: []string{"GAVEL_RULE_TEST=a=b c"}, Stdout: `^a=b c$`}), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "env wins over inherited", Build: run(Cmd{Args: sh(`printf '%s' "$HOME"`), Env: []string{"HOME=/gavel-home"}, Stdout: `^/gavel-home$`}), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "runs in the workspace", Build: run(Cmd{Args: sh("pwd -P"), Stdout: "^" + regexp.QuoteMeta(real) + "\n$"}), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "relative dir", Build: run(Cmd{Args: sh("pwd -P; cat marker.txt"), Dir: "sub", Stdout: "^" + regexp.QuoteMeta(filepath.Join(real, "sub")) + "\nhere$"}), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "absolute dir without workspace", Build: run(Cmd{Args: []string{"cat", "marker.txt"}, Dir: filepath.Join(dir, "sub"), Stdout: "^here$"}), Transcript: nil, WantStatus: pass},
+		{Name: "program relative to dir", Build: run(Cmd{Args: []string{"./tool.sh"}}), Transcript: wsIn(writeTool(t)), WantStatus: pass},
+		{Name: "no workspace", Build: run(Cmd{Args: sh("true")}), Transcript: &judge.Transcript{}, WantStatus: fail, WantIn: []string{noWorkspace}},
+		{Name: "missing dir", Build: run(Cmd{Args: sh("true"), Dir: "nope"}), Transcript: wsIn(dir), WantStatus: errored,
+			WantIn: []string{`cannot run "sh": directory ` + filepath.Join(dir, "nope") + " does not exist"}},
+		{Name: "dir is a file", Build: run(Cmd{Args: sh("true"), Dir: "sub/marker.txt"}), Transcript: wsIn(dir), WantStatus: errored, WantIn: []string{"is not a directory"}},
+		{Name: "command not found", Build: run(Cmd{Args: []string{"gavel-no-such-command", "x"}}), Transcript: wsIn(dir), WantStatus: errored,
+			WantIn: []string{`cannot run "gavel-no-such-command"`, "executable file not found"}},
+		{Name: "relative program not found", Build: run(Cmd{Args: []string{"./gavel-missing.sh"}}), Transcript: wsIn(dir), WantStatus: errored,
+			WantIn: []string{`cannot run "./gavel-missing.sh"`}},
 	})
 }
 
@@ -118,7 +119,7 @@ func TestCommandChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := wsRun(t, j, wsIn(t.TempDir()))
+	got := judgetest.Run(t, j, wsIn(t.TempDir()))
 	want := []judge.Check{
 		{Name: "exit code", Passed: false, Message: "exit code 4, want 0"},
 		{Name: "stdout", Passed: true, Message: "stdout matches /ok/"},
@@ -158,7 +159,7 @@ func TestCommandTimeout(t *testing.T) {
 			if ctx.Err() != nil {
 				t.Fatal("the command outlived its timeout")
 			}
-			checkWSJudgment(t, got, judge.StatusError, []string{"timed out after 200ms", "--- stdout:\nstarted"}, nil)
+			judgetest.Check(t, got, judge.StatusError, []string{"timed out after 200ms", "--- stdout:\nstarted"}, nil)
 			if want := "command " + quoteName(commandLine(sh(tc.script))); got.Name != want {
 				t.Errorf("name = %s, want %s", got.Name, want)
 			}
@@ -211,8 +212,8 @@ func TestCommandKillsLeftovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := wsRun(t, j, wsIn(dir))
-	checkWSJudgment(t, got, judge.StatusPass, []string{"exit code 0"}, nil)
+	got := judgetest.Run(t, j, wsIn(dir))
+	judgetest.Check(t, got, judge.StatusPass, []string{"exit code 0"}, nil)
 	data, err := os.ReadFile(filepath.Join(dir, "sleep.pid"))
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +240,7 @@ func TestCommandCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	got := judge.Run(ctx, j, wsIn(t.TempDir()))
-	checkWSJudgment(t, got, judge.StatusError, []string{"interrupted", "context canceled"}, nil)
+	judgetest.Check(t, got, judge.StatusError, []string{"interrupted", "context canceled"}, nil)
 }
 
 func TestCommandOutputCap(t *testing.T) {
@@ -250,18 +251,18 @@ func TestCommandOutputCap(t *testing.T) {
 	}
 	const out = "printf 0123456789abcdefghij"
 	pass, fail := judge.StatusPass, judge.StatusFail
-	runWSCases(t, []wsCase{
-		{"tail kept", run(Cmd{Args: sh(out), OutputCap: 10, Stdout: "^abcdefghij$"}), wsIn(dir), pass,
-			[]string{"first 10 bytes of stdout omitted, the last 10 kept"}, nil},
-		{"head dropped", run(Cmd{Args: sh(out), OutputCap: 10, Stdout: "0123"}), wsIn(dir), fail,
-			[]string{"stdout does not match /0123/", "--- stdout (first 10 bytes of stdout omitted):\nabcdefghij"}, []string{"0123456789"}},
-		{"stderr dropped", run(Cmd{Args: sh(out + " >&2; exit 1"), OutputCap: 4}), wsIn(dir), fail,
-			[]string{"exit code 1, want 0", "--- stderr (first 16 bytes of stderr omitted):\nghij"}, nil},
-		{"under the cap", run(Cmd{Args: sh(out), OutputCap: 20}), wsIn(dir), pass, nil, []string{"omitted"}},
-		{"last lines", run(Cmd{Args: sh("i=1; while [ $i -le 100 ]; do echo line$i; i=$((i+1)); done; exit 1")}), wsIn(dir), fail,
-			[]string{"--- stdout (last 20 of 100 lines shown):\nline81\n", "line100"}, []string{"line80\n"}},
-		{"long line", run(Cmd{Args: sh("head -c 10000 /dev/zero | tr '\\0' x; exit 1")}), wsIn(dir), fail,
-			[]string{fmt.Sprintf("--- stdout (last %d bytes shown):\n%s", tailBytes, strings.Repeat("x", tailBytes))}, nil},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "tail kept", Build: run(Cmd{Args: sh(out), OutputCap: 10, Stdout: "^abcdefghij$"}), Transcript: wsIn(dir), WantStatus: pass,
+			WantIn: []string{"first 10 bytes of stdout omitted, the last 10 kept"}},
+		{Name: "head dropped", Build: run(Cmd{Args: sh(out), OutputCap: 10, Stdout: "0123"}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{"stdout does not match /0123/", "--- stdout (first 10 bytes of stdout omitted):\nabcdefghij"}, WantOut: []string{"0123456789"}},
+		{Name: "stderr dropped", Build: run(Cmd{Args: sh(out + " >&2; exit 1"), OutputCap: 4}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{"exit code 1, want 0", "--- stderr (first 16 bytes of stderr omitted):\nghij"}},
+		{Name: "under the cap", Build: run(Cmd{Args: sh(out), OutputCap: 20}), Transcript: wsIn(dir), WantStatus: pass, WantOut: []string{"omitted"}},
+		{Name: "last lines", Build: run(Cmd{Args: sh("i=1; while [ $i -le 100 ]; do echo line$i; i=$((i+1)); done; exit 1")}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{"--- stdout (last 20 of 100 lines shown):\nline81\n", "line100"}, WantOut: []string{"line80\n"}},
+		{Name: "long line", Build: run(Cmd{Args: sh("head -c 10000 /dev/zero | tr '\\0' x; exit 1")}), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{fmt.Sprintf("--- stdout (last %d bytes shown):\n%s", tailBytes, strings.Repeat("x", tailBytes))}},
 	})
 }
 
@@ -269,17 +270,17 @@ func TestCommandBuildErrors(t *testing.T) {
 	build := func(c Cmd) func() (judge.Judge, error) {
 		return func() (judge.Judge, error) { return Command(c) }
 	}
-	runWSBuildCases(t, []wsBuildCase{
-		{"nil args", build(Cmd{}), "command: no program given in Args"},
-		{"empty args", build(Cmd{Args: []string{}}), "no program given"},
-		{"empty program", build(Cmd{Args: []string{"", "x"}}), "no program given"},
-		{"env without =", build(Cmd{Args: []string{"true"}, Env: []string{"FOO"}}), `env entry "FOO" is not KEY=VALUE`},
-		{"env without key", build(Cmd{Args: []string{"true"}, Env: []string{"=x"}}), `env entry "=x" is not KEY=VALUE`},
-		{"negative exit code", build(Cmd{Args: []string{"true"}, ExitCode: -1}), "negative exit code -1"},
-		{"negative timeout", build(Cmd{Args: []string{"true"}, Timeout: -time.Second}), "negative timeout -1s"},
-		{"negative output cap", build(Cmd{Args: []string{"true"}, OutputCap: -1}), "negative output cap -1"},
-		{"bad stdout regex", build(Cmd{Args: []string{"true"}, Stdout: "("}), "invalid stdout regex"},
-		{"bad stderr regex", build(Cmd{Args: []string{"true"}, Stderr: "a{2,1}"}), "invalid stderr regex"},
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "nil args", Build: build(Cmd{}), WantErr: "command: no program given in Args"},
+		{Name: "empty args", Build: build(Cmd{Args: []string{}}), WantErr: "no program given"},
+		{Name: "empty program", Build: build(Cmd{Args: []string{"", "x"}}), WantErr: "no program given"},
+		{Name: "env without =", Build: build(Cmd{Args: []string{"true"}, Env: []string{"FOO"}}), WantErr: `env entry "FOO" is not KEY=VALUE`},
+		{Name: "env without key", Build: build(Cmd{Args: []string{"true"}, Env: []string{"=x"}}), WantErr: `env entry "=x" is not KEY=VALUE`},
+		{Name: "negative exit code", Build: build(Cmd{Args: []string{"true"}, ExitCode: -1}), WantErr: "negative exit code -1"},
+		{Name: "negative timeout", Build: build(Cmd{Args: []string{"true"}, Timeout: -time.Second}), WantErr: "negative timeout -1s"},
+		{Name: "negative output cap", Build: build(Cmd{Args: []string{"true"}, OutputCap: -1}), WantErr: "negative output cap -1"},
+		{Name: "bad stdout regex", Build: build(Cmd{Args: []string{"true"}, Stdout: "("}), WantErr: "invalid stdout regex"},
+		{Name: "bad stderr regex", Build: build(Cmd{Args: []string{"true"}, Stderr: "a{2,1}"}), WantErr: "invalid stderr regex"},
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 )
 
 func TestFileExists(t *testing.T) {
@@ -18,22 +19,22 @@ func TestFileExists(t *testing.T) {
 		return func() (judge.Judge, error) { return FileExists(path) }
 	}
 	pass, fail := judge.StatusPass, judge.StatusFail
-	runWSCases(t, []wsCase{
-		{"present", exists("out.json"), wsIn(dir), pass, []string{`file "out.json" exists (2 bytes)`}, nil},
-		{"nested", exists("sub/inner.txt"), wsIn(dir), pass, []string{`"sub/inner.txt" exists`}, nil},
-		{"directory", exists("sub"), wsIn(dir), pass, []string{`"sub" exists (a directory)`}, nil},
-		{"missing", exists("nope.json"), wsIn(dir), fail, []string{`file "nope.json" does not exist`, filepath.Join(dir, "nope.json")}, nil},
-		{"below a file", exists("out.json/x"), wsIn(dir), fail, []string{"does not exist"}, nil},
-		{"absolute without workspace", exists(abs), &judge.Transcript{}, pass, []string{"exists"}, nil},
-		{"relative without workspace", exists("out.json"), &judge.Transcript{}, fail, []string{noWorkspace}, nil},
-		{"nil transcript", exists("out.json"), nil, fail, []string{noWorkspace}, nil},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "present", Build: exists("out.json"), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{`file "out.json" exists (2 bytes)`}},
+		{Name: "nested", Build: exists("sub/inner.txt"), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{`"sub/inner.txt" exists`}},
+		{Name: "directory", Build: exists("sub"), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{`"sub" exists (a directory)`}},
+		{Name: "missing", Build: exists("nope.json"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`file "nope.json" does not exist`, filepath.Join(dir, "nope.json")}},
+		{Name: "below a file", Build: exists("out.json/x"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"does not exist"}},
+		{Name: "absolute without workspace", Build: exists(abs), Transcript: &judge.Transcript{}, WantStatus: pass, WantIn: []string{"exists"}},
+		{Name: "relative without workspace", Build: exists("out.json"), Transcript: &judge.Transcript{}, WantStatus: fail, WantIn: []string{noWorkspace}},
+		{Name: "nil transcript", Build: exists("out.json"), Transcript: nil, WantStatus: fail, WantIn: []string{noWorkspace}},
 	})
 
 	j, err := FileExists("out.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := wsRun(t, j, wsIn(dir)).Name, `file_exists "out.json"`; got != want {
+	if got, want := judgetest.Run(t, j, wsIn(dir)).Name, `file_exists "out.json"`; got != want {
 		t.Errorf("name = %q, want %q", got, want)
 	}
 }
@@ -46,21 +47,21 @@ func TestFileContent(t *testing.T) {
 		return func() (judge.Judge, error) { return FileContent(path, m, want) }
 	}
 	pass, fail := judge.StatusPass, judge.StatusFail
-	runWSCases(t, []wsCase{
-		{"equals after trimming", content("report.txt", MatchEquals, "Total: 42 items\nStatus: done\n"), wsIn(dir), pass,
-			[]string{`file "report.txt" equals "Total: 42 items\nStatus: done"`}, nil},
-		{"equals differs", content("report.txt", MatchEquals, "Total: 42 items"), wsIn(dir), fail,
-			[]string{`file "report.txt" does not equal "Total: 42 items"`, `it holds "\n  Total: 42 items\nStatus: done  \n\n"`}, nil},
-		{"equals empty file", content("empty.txt", MatchEquals, ""), wsIn(dir), fail, []string{"does not exist"}, nil},
-		{"contains", content("report.txt", MatchContains, "42 items"), wsIn(dir), pass, []string{`file "report.txt" contains "42 items"`}, nil},
-		{"contains misses", content("report.txt", MatchContains, "43 items"), wsIn(dir), fail,
-			[]string{`does not contain "43 items"`, `it holds "\n  Total: 42 items`}, nil},
-		{"regex", content("report.txt", MatchRegex, `(?m)^Status: (done|ok)\s*$`), wsIn(dir), pass, []string{"matches /(?m)^Status: (done|ok)"}, nil},
-		{"regex misses", content("report.txt", MatchRegex, `Total: \d{3}`), wsIn(dir), fail,
-			[]string{`does not match /Total: \d{3}/`, "Total: 42"}, nil},
-		{"missing file", content("nope.txt", MatchContains, "x"), wsIn(dir), fail, []string{`file "nope.txt" does not exist`}, nil},
-		{"directory", content("sub", MatchContains, "x"), wsIn(dir), fail, []string{`"sub" is a directory, not a file`}, nil},
-		{"no workspace", content("report.txt", MatchContains, "x"), nil, fail, []string{noWorkspace}, nil},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "equals after trimming", Build: content("report.txt", MatchEquals, "Total: 42 items\nStatus: done\n"), Transcript: wsIn(dir), WantStatus: pass,
+			WantIn: []string{`file "report.txt" equals "Total: 42 items\nStatus: done"`}},
+		{Name: "equals differs", Build: content("report.txt", MatchEquals, "Total: 42 items"), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{`file "report.txt" does not equal "Total: 42 items"`, `it holds "\n  Total: 42 items\nStatus: done  \n\n"`}},
+		{Name: "equals empty file", Build: content("empty.txt", MatchEquals, ""), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"does not exist"}},
+		{Name: "contains", Build: content("report.txt", MatchContains, "42 items"), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{`file "report.txt" contains "42 items"`}},
+		{Name: "contains misses", Build: content("report.txt", MatchContains, "43 items"), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{`does not contain "43 items"`, `it holds "\n  Total: 42 items`}},
+		{Name: "regex", Build: content("report.txt", MatchRegex, `(?m)^Status: (done|ok)\s*$`), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{"matches /(?m)^Status: (done|ok)"}},
+		{Name: "regex misses", Build: content("report.txt", MatchRegex, `Total: \d{3}`), Transcript: wsIn(dir), WantStatus: fail,
+			WantIn: []string{`does not match /Total: \d{3}/`, "Total: 42"}},
+		{Name: "missing file", Build: content("nope.txt", MatchContains, "x"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`file "nope.txt" does not exist`}},
+		{Name: "directory", Build: content("sub", MatchContains, "x"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`"sub" is a directory, not a file`}},
+		{Name: "no workspace", Build: content("report.txt", MatchContains, "x"), Transcript: nil, WantStatus: fail, WantIn: []string{noWorkspace}},
 	})
 }
 
@@ -71,7 +72,7 @@ func TestFileContentExcerpt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := wsRun(t, j, wsIn(dir))
+	got := judgetest.Run(t, j, wsIn(dir))
 	if want := `"` + strings.Repeat("a", excerptLen) + `"…`; !strings.Contains(got.Reasoning, want) {
 		t.Errorf("reasoning = %q, want an excerpt of %d runes then …", got.Reasoning, excerptLen)
 	}
@@ -94,64 +95,64 @@ func TestFileJSON(t *testing.T) {
 	}
 	const report = "out/report.json"
 	pass, fail := judge.StatusPass, judge.StatusFail
-	runWSCases(t, []wsCase{
-		{"number", at(report, "$.total", "4"), wsIn(dir), pass, []string{`file "out/report.json": $.total is 4`}, nil},
-		{"without $", at(report, "total", "4"), wsIn(dir), pass, nil, nil},
-		{"leading dot", at(report, ".total", "4"), wsIn(dir), pass, nil, nil},
-		{"4 equals 4.0", at(report, "$.total", "4.0"), wsIn(dir), pass, nil, nil},
-		{"1.0 equals 1", at(report, "$.items[0].price", "1"), wsIn(dir), pass, nil, nil},
-		{"0.5 equals 5e-1", at(report, "$.ratio", "5e-1"), wsIn(dir), pass, nil, nil},
-		{"string in array", at(report, "$.items[0].name", `"a b"`), wsIn(dir), pass, nil, nil},
-		{"index in index", at(report, "$.items[0].tags[1]", `"y"`), wsIn(dir), pass, nil, nil},
-		{"quoted key", at(report, `$["key with spaces"]`, "true"), wsIn(dir), pass, []string{`$["key with spaces"] is true`}, nil},
-		{"null", at(report, "$.none", "null"), wsIn(dir), pass, nil, nil},
-		{"object in any key order", at(report, "$.nested", `{"a": [1.0, 2], "b": 2e0}`), wsIn(dir), pass, nil, nil},
-		{"whole document", at(report, "$", `{"total":4,"ratio":0.5,"items":[{"name":"a b","price":1,"tags":["x","y"]}],"key with spaces":true,"none":null,"nested":{"a":[1,2],"b":2}}`), wsIn(dir), pass, nil, nil},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "number", Build: at(report, "$.total", "4"), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{`file "out/report.json": $.total is 4`}},
+		{Name: "without $", Build: at(report, "total", "4"), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "leading dot", Build: at(report, ".total", "4"), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "4 equals 4.0", Build: at(report, "$.total", "4.0"), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "1.0 equals 1", Build: at(report, "$.items[0].price", "1"), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "0.5 equals 5e-1", Build: at(report, "$.ratio", "5e-1"), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "string in array", Build: at(report, "$.items[0].name", `"a b"`), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "index in index", Build: at(report, "$.items[0].tags[1]", `"y"`), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "quoted key", Build: at(report, `$["key with spaces"]`, "true"), Transcript: wsIn(dir), WantStatus: pass, WantIn: []string{`$["key with spaces"] is true`}},
+		{Name: "null", Build: at(report, "$.none", "null"), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "object in any key order", Build: at(report, "$.nested", `{"a": [1.0, 2], "b": 2e0}`), Transcript: wsIn(dir), WantStatus: pass},
+		{Name: "whole document", Build: at(report, "$", `{"total":4,"ratio":0.5,"items":[{"name":"a b","price":1,"tags":["x","y"]}],"key with spaces":true,"none":null,"nested":{"a":[1,2],"b":2}}`), Transcript: wsIn(dir), WantStatus: pass},
 
-		{"wrong number", at(report, "$.total", "3"), wsIn(dir), fail, []string{`file "out/report.json": $.total is 4, want 3`}, nil},
-		{"number is not a string", at(report, "$.total", `"4"`), wsIn(dir), fail, []string{`$.total is 4, want "4"`}, nil},
-		{"null is not false", at(report, "$.none", "false"), wsIn(dir), fail, []string{"$.none is null, want false"}, nil},
-		{"array order matters", at(report, "$.items[0].tags", `["y","x"]`), wsIn(dir), fail, []string{`$.items[0].tags is ["x","y"], want ["y","x"]`}, nil},
-		{"object with a key more", at(report, "$.nested", `{"a":[1,2],"b":2,"c":3}`), wsIn(dir), fail, []string{`want {"a":[1,2],"b":2,"c":3}`}, nil},
-		{"missing key", at(report, "$.items[0].nme", `"a b"`), wsIn(dir), fail, []string{`$.items[0] has no key "nme"`}, nil},
-		{"missing top key", at(report, "$.count", "1"), wsIn(dir), fail, []string{`$ has no key "count"`}, nil},
-		{"index past the end", at(report, "$.items[3].name", `"a b"`), wsIn(dir), fail, []string{"$.items has no index 3 (it has 1 elements)"}, nil},
-		{"index into an object", at(report, "$.nested[0]", "1"), wsIn(dir), fail, []string{"$.nested is an object, not an array"}, nil},
-		{"key into a number", at(report, "$.total.value", "1"), wsIn(dir), fail, []string{"$.total is a number, not an object"}, nil},
-		{"key into an array", at(report, "$.items.name", "1"), wsIn(dir), fail, []string{"$.items is an array, not an object"}, nil},
-		{"not JSON", at("broken.json", "$.total", "4"), wsIn(dir), fail, []string{`file "broken.json" is not JSON`}, nil},
-		{"two values", at("two.json", "$", "{}"), wsIn(dir), fail, []string{"unexpected data after the JSON value"}, nil},
-		{"missing file", at("nope.json", "$", "{}"), wsIn(dir), fail, []string{`file "nope.json" does not exist`}, nil},
-		{"no workspace", at(report, "$", "{}"), &judge.Transcript{}, fail, []string{noWorkspace}, nil},
+		{Name: "wrong number", Build: at(report, "$.total", "3"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`file "out/report.json": $.total is 4, want 3`}},
+		{Name: "number is not a string", Build: at(report, "$.total", `"4"`), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`$.total is 4, want "4"`}},
+		{Name: "null is not false", Build: at(report, "$.none", "false"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"$.none is null, want false"}},
+		{Name: "array order matters", Build: at(report, "$.items[0].tags", `["y","x"]`), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`$.items[0].tags is ["x","y"], want ["y","x"]`}},
+		{Name: "object with a key more", Build: at(report, "$.nested", `{"a":[1,2],"b":2,"c":3}`), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`want {"a":[1,2],"b":2,"c":3}`}},
+		{Name: "missing key", Build: at(report, "$.items[0].nme", `"a b"`), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`$.items[0] has no key "nme"`}},
+		{Name: "missing top key", Build: at(report, "$.count", "1"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`$ has no key "count"`}},
+		{Name: "index past the end", Build: at(report, "$.items[3].name", `"a b"`), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"$.items has no index 3 (it has 1 elements)"}},
+		{Name: "index into an object", Build: at(report, "$.nested[0]", "1"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"$.nested is an object, not an array"}},
+		{Name: "key into a number", Build: at(report, "$.total.value", "1"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"$.total is a number, not an object"}},
+		{Name: "key into an array", Build: at(report, "$.items.name", "1"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"$.items is an array, not an object"}},
+		{Name: "not JSON", Build: at("broken.json", "$.total", "4"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`file "broken.json" is not JSON`}},
+		{Name: "two values", Build: at("two.json", "$", "{}"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{"unexpected data after the JSON value"}},
+		{Name: "missing file", Build: at("nope.json", "$", "{}"), Transcript: wsIn(dir), WantStatus: fail, WantIn: []string{`file "nope.json" does not exist`}},
+		{Name: "no workspace", Build: at(report, "$", "{}"), Transcript: &judge.Transcript{}, WantStatus: fail, WantIn: []string{noWorkspace}},
 	})
 
 	j, err := FileJSON(report, `items[0]["name"]`, json.RawMessage(`"a b"`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := wsRun(t, j, wsIn(dir)).Name, `file_json "out/report.json" $.items[0].name`; got != want {
+	if got, want := judgetest.Run(t, j, wsIn(dir)).Name, `file_json "out/report.json" $.items[0].name`; got != want {
 		t.Errorf("name = %q, want %q", got, want)
 	}
 }
 
 func TestFileBuildErrors(t *testing.T) {
-	runWSBuildCases(t, []wsBuildCase{
-		{"exists: empty path", func() (judge.Judge, error) { return FileExists("") }, "file_exists: empty path"},
-		{"exists: blank path", func() (judge.Judge, error) { return FileExists("  ") }, "empty path"},
-		{"content: empty path", func() (judge.Judge, error) { return FileContent("", MatchEquals, "x") }, "file_content: empty path"},
-		{"content: unknown match", func() (judge.Judge, error) { return FileContent("a", "like", "x") }, `unknown match "like"`},
-		{"content: empty match", func() (judge.Judge, error) { return FileContent("a", "", "x") }, `unknown match ""`},
-		{"content: bad regex", func() (judge.Judge, error) { return FileContent("a", MatchRegex, "(unclosed") }, "invalid regex"},
-		{"content: empty contains", func() (judge.Judge, error) { return FileContent("a", MatchContains, "") }, "it would match any file"},
-		{"content: empty regex", func() (judge.Judge, error) { return FileContent("a", MatchRegex, "") }, "it would match any file"},
-		{"json: empty path", func() (judge.Judge, error) { return FileJSON("", "$", json.RawMessage("1")) }, "file_json: empty path"},
-		{"json: empty JSON path", func() (judge.Judge, error) { return FileJSON("a", "", json.RawMessage("1")) }, "empty JSON path"},
-		{"json: bad JSON path", func() (judge.Judge, error) { return FileJSON("a", "$.items[x]", json.RawMessage("1")) }, "[x] is not an array index"},
-		{"json: unclosed bracket", func() (judge.Judge, error) { return FileJSON("a", "$.items[0", json.RawMessage("1")) }, "unterminated ["},
-		{"json: empty key", func() (judge.Judge, error) { return FileJSON("a", "$.a..b", json.RawMessage("1")) }, "empty key at column 4"},
-		{"json: bad want", func() (judge.Judge, error) { return FileJSON("a", "$", json.RawMessage("{")) }, "the wanted value is not JSON"},
-		{"json: no want", func() (judge.Judge, error) { return FileJSON("a", "$", nil) }, "no JSON value"},
-		{"json: two wants", func() (judge.Judge, error) { return FileJSON("a", "$", json.RawMessage("1 2")) }, "unexpected data after the JSON value"},
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "exists: empty path", Build: func() (judge.Judge, error) { return FileExists("") }, WantErr: "file_exists: empty path"},
+		{Name: "exists: blank path", Build: func() (judge.Judge, error) { return FileExists("  ") }, WantErr: "empty path"},
+		{Name: "content: empty path", Build: func() (judge.Judge, error) { return FileContent("", MatchEquals, "x") }, WantErr: "file_content: empty path"},
+		{Name: "content: unknown match", Build: func() (judge.Judge, error) { return FileContent("a", "like", "x") }, WantErr: `unknown match "like"`},
+		{Name: "content: empty match", Build: func() (judge.Judge, error) { return FileContent("a", "", "x") }, WantErr: `unknown match ""`},
+		{Name: "content: bad regex", Build: func() (judge.Judge, error) { return FileContent("a", MatchRegex, "(unclosed") }, WantErr: "invalid regex"},
+		{Name: "content: empty contains", Build: func() (judge.Judge, error) { return FileContent("a", MatchContains, "") }, WantErr: "it would match any file"},
+		{Name: "content: empty regex", Build: func() (judge.Judge, error) { return FileContent("a", MatchRegex, "") }, WantErr: "it would match any file"},
+		{Name: "json: empty path", Build: func() (judge.Judge, error) { return FileJSON("", "$", json.RawMessage("1")) }, WantErr: "file_json: empty path"},
+		{Name: "json: empty JSON path", Build: func() (judge.Judge, error) { return FileJSON("a", "", json.RawMessage("1")) }, WantErr: "empty JSON path"},
+		{Name: "json: bad JSON path", Build: func() (judge.Judge, error) { return FileJSON("a", "$.items[x]", json.RawMessage("1")) }, WantErr: "[x] is not an array index"},
+		{Name: "json: unclosed bracket", Build: func() (judge.Judge, error) { return FileJSON("a", "$.items[0", json.RawMessage("1")) }, WantErr: "unterminated ["},
+		{Name: "json: empty key", Build: func() (judge.Judge, error) { return FileJSON("a", "$.a..b", json.RawMessage("1")) }, WantErr: "empty key at column 4"},
+		{Name: "json: bad want", Build: func() (judge.Judge, error) { return FileJSON("a", "$", json.RawMessage("{")) }, WantErr: "the wanted value is not JSON"},
+		{Name: "json: no want", Build: func() (judge.Judge, error) { return FileJSON("a", "$", nil) }, WantErr: "no JSON value"},
+		{Name: "json: two wants", Build: func() (judge.Judge, error) { return FileJSON("a", "$", json.RawMessage("1 2")) }, WantErr: "unexpected data after the JSON value"},
 	})
 }
 
@@ -365,6 +366,6 @@ func TestFileJSONReadError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := wsRun(t, j, wsIn(dir))
-	checkWSJudgment(t, got, judge.StatusError, []string{`read file "secret.json"`}, nil)
+	got := judgetest.Run(t, j, wsIn(dir))
+	judgetest.Check(t, got, judge.StatusError, []string{`read file "secret.json"`}, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 	"github.com/gavelhq/gavel/rule"
 )
 
@@ -21,27 +22,27 @@ const orderSchema = `{
 func TestJSONRules(t *testing.T) {
 	pass, fail := judge.StatusPass, judge.StatusFail
 	schema := func() (judge.Judge, error) { return rule.JSONSchema([]byte(orderSchema), rule.Final) }
-	runVerdictCases(t, []verdictCase{
-		{"valid JSON", func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, conversation(` {"ok": true} `), pass, ""},
-		{"invalid JSON", func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, conversation(`{"ok": tru}`), fail, "is not valid JSON"},
-		{"two values", func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, conversation(`{} {}`), fail, "unexpected data after the JSON value"},
-		{"fenced JSON is not JSON", func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, conversation("```json\n{}\n```"), fail, ""},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "valid JSON", Build: func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, Transcript: conversation(` {"ok": true} `), WantStatus: pass},
+		{Name: "invalid JSON", Build: func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, Transcript: conversation(`{"ok": tru}`), WantStatus: fail, WantIn: []string{"is not valid JSON"}},
+		{Name: "two values", Build: func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, Transcript: conversation(`{} {}`), WantStatus: fail, WantIn: []string{"unexpected data after the JSON value"}},
+		{Name: "fenced JSON is not JSON", Build: func() (judge.Judge, error) { return rule.ValidJSON(rule.Final) }, Transcript: conversation("```json\n{}\n```"), WantStatus: fail},
 
-		{"matches the schema", schema, conversation(`{"order_id": "12345", "status": "shipped", "items": [{"sku": "a", "qty": 2}]}`), pass, "matches the schema"},
-		{"missing property", schema, conversation(`{"order_id": "12345"}`), fail, "missing property 'status'"},
-		{"value not allowed", schema, conversation(`{"order_id": "12345", "status": "lost"}`), fail, "at '/status'"},
-		{"nested $ref checked", schema, conversation(`{"order_id": "1", "status": "shipped", "items": [{"sku": "a", "qty": 0}]}`), fail, "at '/items/0/qty'"},
-		{"1.0 is an integer in JSON Schema", schema, conversation(`{"order_id": "1", "status": "shipped", "items": [{"sku": "a", "qty": 1.0}]}`), pass, ""},
-		{"not JSON at all", schema, conversation(`Order 12345 shipped.`), fail, "is not valid JSON"},
+		{Name: "matches the schema", Build: schema, Transcript: conversation(`{"order_id": "12345", "status": "shipped", "items": [{"sku": "a", "qty": 2}]}`), WantStatus: pass, WantIn: []string{"matches the schema"}},
+		{Name: "missing property", Build: schema, Transcript: conversation(`{"order_id": "12345"}`), WantStatus: fail, WantIn: []string{"missing property 'status'"}},
+		{Name: "value not allowed", Build: schema, Transcript: conversation(`{"order_id": "12345", "status": "lost"}`), WantStatus: fail, WantIn: []string{"at '/status'"}},
+		{Name: "nested $ref checked", Build: schema, Transcript: conversation(`{"order_id": "1", "status": "shipped", "items": [{"sku": "a", "qty": 0}]}`), WantStatus: fail, WantIn: []string{"at '/items/0/qty'"}},
+		{Name: "1.0 is an integer in JSON Schema", Build: schema, Transcript: conversation(`{"order_id": "1", "status": "shipped", "items": [{"sku": "a", "qty": 1.0}]}`), WantStatus: pass},
+		{Name: "not JSON at all", Build: schema, Transcript: conversation(`Order 12345 shipped.`), WantStatus: fail, WantIn: []string{"is not valid JSON"}},
 	})
 }
 
 func TestJSONSchemaRefusesBadSchemasWhenBuilt(t *testing.T) {
-	runBuildErrorCases(t, []buildErrorCase{
-		{"not JSON", func() (judge.Judge, error) { return rule.JSONSchema([]byte(`{type: object}`), rule.Final) }, "the schema is not JSON"},
-		{"not a schema", func() (judge.Judge, error) { return rule.JSONSchema([]byte(`{"type": "nosuchtype"}`), rule.Final) }, "invalid schema"},
-		{"remote reference", func() (judge.Judge, error) {
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "not JSON", Build: func() (judge.Judge, error) { return rule.JSONSchema([]byte(`{type: object}`), rule.Final) }, WantErr: "the schema is not JSON"},
+		{Name: "not a schema", Build: func() (judge.Judge, error) { return rule.JSONSchema([]byte(`{"type": "nosuchtype"}`), rule.Final) }, WantErr: "invalid schema"},
+		{Name: "remote reference", Build: func() (judge.Judge, error) {
 			return rule.JSONSchema([]byte(`{"$ref": "https://example.com/order.json"}`), rule.Final)
-		}, "loads no schema from files or the network"},
+		}, WantErr: "loads no schema from files or the network"},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 	"github.com/gavelhq/gavel/rule"
 )
 
@@ -16,19 +17,19 @@ func TestLimits(t *testing.T) {
 	tr.Duration = 9 * time.Second
 	tr.Usage = judge.Usage{InputTokens: 1200, OutputTokens: 300, CostUSD: 0.042}
 
-	runVerdictCases(t, []verdictCase{
-		{"turn latency within", func() (judge.Judge, error) { return rule.MaxTurnLatency(5 * time.Second) }, tr, pass, "slowest agent turn took 4s"},
-		{"turn latency over", func() (judge.Judge, error) { return rule.MaxTurnLatency(2 * time.Second) }, tr, fail, "turn 4 took 4s, at most 2s allowed"},
-		{"duration over", func() (judge.Judge, error) { return rule.MaxDuration(5 * time.Second) }, tr, fail, "the trial took 9s"},
-		{"turns within", func() (judge.Judge, error) { return rule.MaxTurns(3) }, tr, pass, ""},
-		{"turns over", func() (judge.Judge, error) { return rule.MaxTurns(2) }, tr, fail, "the agent took 3 turn(s), at most 2 allowed"},
-		{"cost over", func() (judge.Judge, error) { return rule.MaxCost(0.01) }, tr, fail, "the agent spent $0.0420, at most $0.01 allowed"},
-		{"cost within", func() (judge.Judge, error) { return rule.MaxCost(0.05) }, tr, pass, ""},
-		{"tokens over", func() (judge.Judge, error) { return rule.MaxTokens(1000) }, tr, fail, "used 1500 tokens"},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "turn latency within", Build: func() (judge.Judge, error) { return rule.MaxTurnLatency(5 * time.Second) }, Transcript: tr, WantStatus: pass, WantIn: []string{"slowest agent turn took 4s"}},
+		{Name: "turn latency over", Build: func() (judge.Judge, error) { return rule.MaxTurnLatency(2 * time.Second) }, Transcript: tr, WantStatus: fail, WantIn: []string{"turn 4 took 4s, at most 2s allowed"}},
+		{Name: "duration over", Build: func() (judge.Judge, error) { return rule.MaxDuration(5 * time.Second) }, Transcript: tr, WantStatus: fail, WantIn: []string{"the trial took 9s"}},
+		{Name: "turns within", Build: func() (judge.Judge, error) { return rule.MaxTurns(3) }, Transcript: tr, WantStatus: pass},
+		{Name: "turns over", Build: func() (judge.Judge, error) { return rule.MaxTurns(2) }, Transcript: tr, WantStatus: fail, WantIn: []string{"the agent took 3 turn(s), at most 2 allowed"}},
+		{Name: "cost over", Build: func() (judge.Judge, error) { return rule.MaxCost(0.01) }, Transcript: tr, WantStatus: fail, WantIn: []string{"the agent spent $0.0420, at most $0.01 allowed"}},
+		{Name: "cost within", Build: func() (judge.Judge, error) { return rule.MaxCost(0.05) }, Transcript: tr, WantStatus: pass},
+		{Name: "tokens over", Build: func() (judge.Judge, error) { return rule.MaxTokens(1000) }, Transcript: tr, WantStatus: fail, WantIn: []string{"used 1500 tokens"}},
 	})
-	runBuildErrorCases(t, []buildErrorCase{
-		{"zero latency", func() (judge.Judge, error) { return rule.MaxTurnLatency(0) }, "want a positive duration"},
-		{"negative cost", func() (judge.Judge, error) { return rule.MaxCost(-1) }, "want a dollar amount"},
-		{"zero turns", func() (judge.Judge, error) { return rule.MaxTurns(0) }, "want at least 1"},
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "zero latency", Build: func() (judge.Judge, error) { return rule.MaxTurnLatency(0) }, WantErr: "want a positive duration"},
+		{Name: "negative cost", Build: func() (judge.Judge, error) { return rule.MaxCost(-1) }, WantErr: "want a dollar amount"},
+		{Name: "zero turns", Build: func() (judge.Judge, error) { return rule.MaxTurns(0) }, WantErr: "want at least 1"},
 	})
 }

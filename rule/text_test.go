@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 	"github.com/gavelhq/gavel/rule"
 )
 
@@ -15,46 +16,46 @@ func TestTextRules(t *testing.T) {
 	not := rule.Opts{Negate: true}
 	each := rule.Opts{Scope: rule.EachTurn}
 
-	runVerdictCases(t, []verdictCase{
-		{"contains", func() (judge.Judge, error) { return rule.Contains("shipped", rule.Opts{}) }, order, pass, `final response does contain "shipped"`},
-		{"contains misses", func() (judge.Judge, error) { return rule.Contains("refund", rule.Opts{}) }, order, fail, `final response does not contain "refund" (got "Your order`},
-		{"contains is case-sensitive", func() (judge.Judge, error) { return rule.Contains("SHIPPED", rule.Opts{}) }, order, fail, ""},
-		{"contains folds case", func() (judge.Judge, error) { return rule.Contains("SHIPPED", fold) }, order, pass, ""},
-		{"not contains", func() (judge.Judge, error) { return rule.Contains("sorry", not) }, order, pass, `does not contain "sorry"`},
-		{"not contains fails", func() (judge.Judge, error) { return rule.Contains("shipped", not) }, order, fail, `must not contain "shipped", but does`},
-		{"contains all names the missing", func() (judge.Judge, error) {
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "contains", Build: func() (judge.Judge, error) { return rule.Contains("shipped", rule.Opts{}) }, Transcript: order, WantStatus: pass, WantIn: []string{`final response does contain "shipped"`}},
+		{Name: "contains misses", Build: func() (judge.Judge, error) { return rule.Contains("refund", rule.Opts{}) }, Transcript: order, WantStatus: fail, WantIn: []string{`final response does not contain "refund" (got "Your order`}},
+		{Name: "contains is case-sensitive", Build: func() (judge.Judge, error) { return rule.Contains("SHIPPED", rule.Opts{}) }, Transcript: order, WantStatus: fail},
+		{Name: "contains folds case", Build: func() (judge.Judge, error) { return rule.Contains("SHIPPED", fold) }, Transcript: order, WantStatus: pass},
+		{Name: "not contains", Build: func() (judge.Judge, error) { return rule.Contains("sorry", not) }, Transcript: order, WantStatus: pass, WantIn: []string{`does not contain "sorry"`}},
+		{Name: "not contains fails", Build: func() (judge.Judge, error) { return rule.Contains("shipped", not) }, Transcript: order, WantStatus: fail, WantIn: []string{`must not contain "shipped", but does`}},
+		{Name: "contains all names the missing", Build: func() (judge.Judge, error) {
 			return rule.ContainsAll([]string{"12345", "refund", "2026-03-15", "apology"}, rule.Opts{})
-		}, order, fail, `missing "refund", "apology"`},
-		{"contains all", func() (judge.Judge, error) { return rule.ContainsAll([]string{"12345", "2026-03-15"}, rule.Opts{}) }, order, pass, ""},
-		{"contains any", func() (judge.Judge, error) { return rule.ContainsAny([]string{"refund", "shipped"}, rule.Opts{}) }, order, pass, `found "shipped"`},
-		{"contains any misses", func() (judge.Judge, error) { return rule.ContainsAny([]string{"refund", "cancel"}, rule.Opts{}) }, order, fail, ""},
-		{"not contains any", func() (judge.Judge, error) { return rule.ContainsAny([]string{"sorry", "apologise"}, not) }, order, pass, ""},
-		{"equals ignores surrounding space", func() (judge.Judge, error) { return rule.Equals("yes", rule.Opts{}) }, conversation("  yes\n"), pass, ""},
-		{"equals", func() (judge.Judge, error) { return rule.Equals("yes", rule.Opts{}) }, conversation("yes please"), fail, `does not equal "yes"`},
-		{"equals folds case", func() (judge.Judge, error) { return rule.Equals("YES", fold) }, conversation("yes"), pass, ""},
-		{"regex", func() (judge.Judge, error) { return rule.Regex(`\d{4}-\d{2}-\d{2}`, rule.Opts{}) }, order, pass, `matched "2026-03-15"`},
-		{"regex misses", func() (judge.Judge, error) { return rule.Regex(`refund #\d+`, rule.Opts{}) }, order, fail, "does not match /refund #\\d+/"},
-		{"regex folds case", func() (judge.Judge, error) { return rule.Regex(`YOUR ORDER`, fold) }, order, pass, ""},
-		{"not regex", func() (judge.Judge, error) { return rule.Regex(`(?i)sorry`, not) }, order, pass, ""},
-		{"starts with", func() (judge.Judge, error) { return rule.StartsWith("Your order", rule.Opts{}) }, order, pass, ""},
-		{"starts with misses", func() (judge.Judge, error) { return rule.StartsWith("Hello", rule.Opts{}) }, order, fail, `does not start with "Hello"`},
-		{"final scope reads the last agent turn", func() (judge.Judge, error) { return rule.Contains("?", rule.Opts{}) }, two, fail, ""},
-		{"each turn checks every agent turn", func() (judge.Judge, error) { return rule.Contains("?", each) }, two, fail, `turn 4 does not contain "?"`},
-		{"each turn negated", func() (judge.Judge, error) { return rule.Contains("?", rule.Opts{Scope: rule.EachTurn, Negate: true}) }, two, fail, `turn 2 must not contain "?"`},
-		{"each turn all pass", func() (judge.Judge, error) { return rule.Contains("rder", each) }, two, pass, "all 2 agent turns pass"},
-		{"final response field wins", func() (judge.Judge, error) { return rule.Contains("final", rule.Opts{}) }, &judge.Transcript{FinalResponse: "the final word", Turns: two.Turns}, pass, ""},
-		{"empty transcript fails", func() (judge.Judge, error) { return rule.Contains("sorry", not) }, &judge.Transcript{}, fail, "the transcript is empty"},
-		{"nil transcript fails", func() (judge.Judge, error) { return rule.Contains("x", rule.Opts{}) }, nil, fail, "the transcript is empty"},
+		}, Transcript: order, WantStatus: fail, WantIn: []string{`missing "refund", "apology"`}},
+		{Name: "contains all", Build: func() (judge.Judge, error) { return rule.ContainsAll([]string{"12345", "2026-03-15"}, rule.Opts{}) }, Transcript: order, WantStatus: pass},
+		{Name: "contains any", Build: func() (judge.Judge, error) { return rule.ContainsAny([]string{"refund", "shipped"}, rule.Opts{}) }, Transcript: order, WantStatus: pass, WantIn: []string{`found "shipped"`}},
+		{Name: "contains any misses", Build: func() (judge.Judge, error) { return rule.ContainsAny([]string{"refund", "cancel"}, rule.Opts{}) }, Transcript: order, WantStatus: fail},
+		{Name: "not contains any", Build: func() (judge.Judge, error) { return rule.ContainsAny([]string{"sorry", "apologise"}, not) }, Transcript: order, WantStatus: pass},
+		{Name: "equals ignores surrounding space", Build: func() (judge.Judge, error) { return rule.Equals("yes", rule.Opts{}) }, Transcript: conversation("  yes\n"), WantStatus: pass},
+		{Name: "equals", Build: func() (judge.Judge, error) { return rule.Equals("yes", rule.Opts{}) }, Transcript: conversation("yes please"), WantStatus: fail, WantIn: []string{`does not equal "yes"`}},
+		{Name: "equals folds case", Build: func() (judge.Judge, error) { return rule.Equals("YES", fold) }, Transcript: conversation("yes"), WantStatus: pass},
+		{Name: "regex", Build: func() (judge.Judge, error) { return rule.Regex(`\d{4}-\d{2}-\d{2}`, rule.Opts{}) }, Transcript: order, WantStatus: pass, WantIn: []string{`matched "2026-03-15"`}},
+		{Name: "regex misses", Build: func() (judge.Judge, error) { return rule.Regex(`refund #\d+`, rule.Opts{}) }, Transcript: order, WantStatus: fail, WantIn: []string{"does not match /refund #\\d+/"}},
+		{Name: "regex folds case", Build: func() (judge.Judge, error) { return rule.Regex(`YOUR ORDER`, fold) }, Transcript: order, WantStatus: pass},
+		{Name: "not regex", Build: func() (judge.Judge, error) { return rule.Regex(`(?i)sorry`, not) }, Transcript: order, WantStatus: pass},
+		{Name: "starts with", Build: func() (judge.Judge, error) { return rule.StartsWith("Your order", rule.Opts{}) }, Transcript: order, WantStatus: pass},
+		{Name: "starts with misses", Build: func() (judge.Judge, error) { return rule.StartsWith("Hello", rule.Opts{}) }, Transcript: order, WantStatus: fail, WantIn: []string{`does not start with "Hello"`}},
+		{Name: "final scope reads the last agent turn", Build: func() (judge.Judge, error) { return rule.Contains("?", rule.Opts{}) }, Transcript: two, WantStatus: fail},
+		{Name: "each turn checks every agent turn", Build: func() (judge.Judge, error) { return rule.Contains("?", each) }, Transcript: two, WantStatus: fail, WantIn: []string{`turn 4 does not contain "?"`}},
+		{Name: "each turn negated", Build: func() (judge.Judge, error) { return rule.Contains("?", rule.Opts{Scope: rule.EachTurn, Negate: true}) }, Transcript: two, WantStatus: fail, WantIn: []string{`turn 2 must not contain "?"`}},
+		{Name: "each turn all pass", Build: func() (judge.Judge, error) { return rule.Contains("rder", each) }, Transcript: two, WantStatus: pass, WantIn: []string{"all 2 agent turns pass"}},
+		{Name: "final response field wins", Build: func() (judge.Judge, error) { return rule.Contains("final", rule.Opts{}) }, Transcript: &judge.Transcript{FinalResponse: "the final word", Turns: two.Turns}, WantStatus: pass},
+		{Name: "empty transcript fails", Build: func() (judge.Judge, error) { return rule.Contains("sorry", not) }, Transcript: &judge.Transcript{}, WantStatus: fail, WantIn: []string{"the transcript is empty"}},
+		{Name: "nil transcript fails", Build: func() (judge.Judge, error) { return rule.Contains("x", rule.Opts{}) }, Transcript: nil, WantStatus: fail, WantIn: []string{"the transcript is empty"}},
 	})
 }
 
 func TestTextRulesRefuseBadConfiguration(t *testing.T) {
-	runBuildErrorCases(t, []buildErrorCase{
-		{"invalid regex", func() (judge.Judge, error) { return rule.Regex(`(unclosed`, rule.Opts{}) }, "missing closing )"},
-		{"empty substring", func() (judge.Judge, error) { return rule.Contains("", rule.Opts{}) }, "empty: it would match anything"},
-		{"no substrings", func() (judge.Judge, error) { return rule.ContainsAny(nil, rule.Opts{}) }, "no text to look for"},
-		{"empty prefix", func() (judge.Judge, error) { return rule.StartsWith("", rule.Opts{}) }, "prefix is empty"},
-		{"unknown scope", func() (judge.Judge, error) { return rule.Contains("x", rule.Opts{Scope: "every_turn"}) }, `unknown scope "every_turn"`},
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "invalid regex", Build: func() (judge.Judge, error) { return rule.Regex(`(unclosed`, rule.Opts{}) }, WantErr: "missing closing )"},
+		{Name: "empty substring", Build: func() (judge.Judge, error) { return rule.Contains("", rule.Opts{}) }, WantErr: "empty: it would match anything"},
+		{Name: "no substrings", Build: func() (judge.Judge, error) { return rule.ContainsAny(nil, rule.Opts{}) }, WantErr: "no text to look for"},
+		{Name: "empty prefix", Build: func() (judge.Judge, error) { return rule.StartsWith("", rule.Opts{}) }, WantErr: "prefix is empty"},
+		{Name: "unknown scope", Build: func() (judge.Judge, error) { return rule.Contains("x", rule.Opts{Scope: "every_turn"}) }, WantErr: `unknown scope "every_turn"`},
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 	"github.com/gavelhq/gavel/rule"
 )
 
@@ -18,14 +19,14 @@ func call(name, args string) rule.ExpectedCall {
 func TestExpectedAndForbiddenTools(t *testing.T) {
 	pass, fail := judge.StatusPass, judge.StatusFail
 	lookup := withCalls("get_order_status", `{"order_id":"12345"}`)
-	runVerdictCases(t, []verdictCase{
-		{"expected tool called", func() (judge.Judge, error) { return rule.ExpectedTools("get_order_status") }, lookup, pass, ""},
-		{"names the missing tools", func() (judge.Judge, error) { return rule.ExpectedTools("get_order_status", "cancel_order", "refund") }, lookup, fail, "missing cancel_order, refund (called: get_order_status)"},
-		{"nothing called", func() (judge.Judge, error) { return rule.ExpectedTools("get_order_status") }, conversation("hello"), fail, "(called: none)"},
-		{"forbidden tool not called", func() (judge.Judge, error) { return rule.ForbiddenTools("cancel_order") }, lookup, pass, ""},
-		{"forbidden tool called", func() (judge.Judge, error) { return rule.ForbiddenTools("cancel_order") }, withCalls("get_order_status", `{}`, "cancel_order", `{}`), fail, "called forbidden tool cancel_order (call 2)"},
-		{"max calls", func() (judge.Judge, error) { return rule.MaxToolCalls(1) }, withCalls("a", `{}`, "b", `{}`), fail, "made 2 tool calls, at most 1 allowed"},
-		{"max calls of one tool", func() (judge.Judge, error) { return rule.MaxToolCalls(1, "a") }, withCalls("a", `{}`, "b", `{}`), pass, "made 1 calls to a"},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "expected tool called", Build: func() (judge.Judge, error) { return rule.ExpectedTools("get_order_status") }, Transcript: lookup, WantStatus: pass},
+		{Name: "names the missing tools", Build: func() (judge.Judge, error) { return rule.ExpectedTools("get_order_status", "cancel_order", "refund") }, Transcript: lookup, WantStatus: fail, WantIn: []string{"missing cancel_order, refund (called: get_order_status)"}},
+		{Name: "nothing called", Build: func() (judge.Judge, error) { return rule.ExpectedTools("get_order_status") }, Transcript: conversation("hello"), WantStatus: fail, WantIn: []string{"(called: none)"}},
+		{Name: "forbidden tool not called", Build: func() (judge.Judge, error) { return rule.ForbiddenTools("cancel_order") }, Transcript: lookup, WantStatus: pass},
+		{Name: "forbidden tool called", Build: func() (judge.Judge, error) { return rule.ForbiddenTools("cancel_order") }, Transcript: withCalls("get_order_status", `{}`, "cancel_order", `{}`), WantStatus: fail, WantIn: []string{"called forbidden tool cancel_order (call 2)"}},
+		{Name: "max calls", Build: func() (judge.Judge, error) { return rule.MaxToolCalls(1) }, Transcript: withCalls("a", `{}`, "b", `{}`), WantStatus: fail, WantIn: []string{"made 2 tool calls, at most 1 allowed"}},
+		{Name: "max calls of one tool", Build: func() (judge.Judge, error) { return rule.MaxToolCalls(1, "a") }, Transcript: withCalls("a", `{}`, "b", `{}`), WantStatus: pass, WantIn: []string{"made 1 calls to a"}},
 	})
 }
 
@@ -42,54 +43,54 @@ func TestToolCalls(t *testing.T) {
 	build := func(want []rule.ExpectedCall, o rule.CallOpts) func() (judge.Judge, error) {
 		return func() (judge.Judge, error) { return rule.ToolCalls(want, o) }
 	}
-	runVerdictCases(t, []verdictCase{
-		{"exact sequence, extra arguments allowed", build(expected, rule.CallOpts{}), lookupThenCancel, pass, "2 call(s) as expected"},
-		{"wrong tool at a position", build(expected, rule.CallOpts{}),
-			withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
-			fail, "call 1: expected get_order_status, got cancel_order"},
-		{"argument differs", build(expected, rule.CallOpts{}),
-			withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"12345","confirmation":false}`),
-			fail, `call 2: cancel_order: argument "confirmation" expected true, got false`},
-		{"argument missing", build(expected, rule.CallOpts{}),
-			withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"12345"}`),
-			fail, `argument "confirmation" missing (expected true)`},
-		{"numbers compare by value", build([]rule.ExpectedCall{call("set_qty", `{"qty":1}`)}, rule.CallOpts{}),
-			withCalls("set_qty", `{"qty":1.0}`), pass, ""},
-		{"a number is not its string", build([]rule.ExpectedCall{call("set_qty", `{"qty":1}`)}, rule.CallOpts{}),
-			withCalls("set_qty", `{"qty":"1"}`), fail, `expected 1, got "1"`},
-		{"nested values compare as JSON", build([]rule.ExpectedCall{call("book", `{"when":{"day":"mon","slots":[1,2]}}`)}, rule.CallOpts{}),
-			withCalls("book", `{"when":{"slots":[1.0,2],"day":"mon"}}`), pass, ""},
-		{"call count mismatch", build(expected[:1], rule.CallOpts{}), lookupThenCancel, fail, "expected 1 call(s), got 2; call 2: unexpected cancel_order"},
-		{"too few calls", build(expected, rule.CallOpts{}), withCalls("get_order_status", `{"order_id":"12345"}`), fail, "call 2: expected cancel_order"},
-		{"no calls expected, none made", build(nil, rule.CallOpts{}), conversation("Which order do you mean?"), pass, ""},
-		{"no calls expected, one made", build(nil, rule.CallOpts{}), withCalls("cancel_order", `{}`), fail, "unexpected cancel_order"},
-		{"args not JSON", build(expected[:1], rule.CallOpts{}), withCalls("get_order_status", `{broken`), fail, "arguments are not valid JSON"},
-		{"any args when none listed", build([]rule.ExpectedCall{{Name: "get_order_status"}}, rule.CallOpts{}), withCalls("get_order_status", `{"x":1}`), pass, ""},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "exact sequence, extra arguments allowed", Build: build(expected, rule.CallOpts{}), Transcript: lookupThenCancel, WantStatus: pass, WantIn: []string{"2 call(s) as expected"}},
+		{Name: "wrong tool at a position", Build: build(expected, rule.CallOpts{}),
+			Transcript: withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
+			WantStatus: fail, WantIn: []string{"call 1: expected get_order_status, got cancel_order"}},
+		{Name: "argument differs", Build: build(expected, rule.CallOpts{}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"12345","confirmation":false}`),
+			WantStatus: fail, WantIn: []string{`call 2: cancel_order: argument "confirmation" expected true, got false`}},
+		{Name: "argument missing", Build: build(expected, rule.CallOpts{}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"12345"}`),
+			WantStatus: fail, WantIn: []string{`argument "confirmation" missing (expected true)`}},
+		{Name: "numbers compare by value", Build: build([]rule.ExpectedCall{call("set_qty", `{"qty":1}`)}, rule.CallOpts{}),
+			Transcript: withCalls("set_qty", `{"qty":1.0}`), WantStatus: pass},
+		{Name: "a number is not its string", Build: build([]rule.ExpectedCall{call("set_qty", `{"qty":1}`)}, rule.CallOpts{}),
+			Transcript: withCalls("set_qty", `{"qty":"1"}`), WantStatus: fail, WantIn: []string{`expected 1, got "1"`}},
+		{Name: "nested values compare as JSON", Build: build([]rule.ExpectedCall{call("book", `{"when":{"day":"mon","slots":[1,2]}}`)}, rule.CallOpts{}),
+			Transcript: withCalls("book", `{"when":{"slots":[1.0,2],"day":"mon"}}`), WantStatus: pass},
+		{Name: "call count mismatch", Build: build(expected[:1], rule.CallOpts{}), Transcript: lookupThenCancel, WantStatus: fail, WantIn: []string{"expected 1 call(s), got 2; call 2: unexpected cancel_order"}},
+		{Name: "too few calls", Build: build(expected, rule.CallOpts{}), Transcript: withCalls("get_order_status", `{"order_id":"12345"}`), WantStatus: fail, WantIn: []string{"call 2: expected cancel_order"}},
+		{Name: "no calls expected, none made", Build: build(nil, rule.CallOpts{}), Transcript: conversation("Which order do you mean?"), WantStatus: pass},
+		{Name: "no calls expected, one made", Build: build(nil, rule.CallOpts{}), Transcript: withCalls("cancel_order", `{}`), WantStatus: fail, WantIn: []string{"unexpected cancel_order"}},
+		{Name: "args not JSON", Build: build(expected[:1], rule.CallOpts{}), Transcript: withCalls("get_order_status", `{broken`), WantStatus: fail, WantIn: []string{"arguments are not valid JSON"}},
+		{Name: "any args when none listed", Build: build([]rule.ExpectedCall{{Name: "get_order_status"}}, rule.CallOpts{}), Transcript: withCalls("get_order_status", `{"x":1}`), WantStatus: pass},
 
-		{"in order with extra calls", build(expected, rule.CallOpts{AllowExtra: true}),
-			withCalls("search", `{}`, "get_order_status", `{"order_id":"12345"}`, "log", `{}`, "cancel_order", `{"order_id":"12345","confirmation":true}`),
-			pass, ""},
-		{"in order with extra calls, out of order", build(expected, rule.CallOpts{AllowExtra: true}),
-			withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
-			fail, "expected call 2 (cancel_order"},
-		{"in order with extra calls, explains the nearest call", build(expected, rule.CallOpts{AllowExtra: true}),
-			withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"12345","confirmation":false}`),
-			fail, `nearest: call 2 argument "confirmation" expected true, got false`},
+		{Name: "in order with extra calls", Build: build(expected, rule.CallOpts{AllowExtra: true}),
+			Transcript: withCalls("search", `{}`, "get_order_status", `{"order_id":"12345"}`, "log", `{}`, "cancel_order", `{"order_id":"12345","confirmation":true}`),
+			WantStatus: pass},
+		{Name: "in order with extra calls, out of order", Build: build(expected, rule.CallOpts{AllowExtra: true}),
+			Transcript: withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
+			WantStatus: fail, WantIn: []string{"expected call 2 (cancel_order"}},
+		{Name: "in order with extra calls, explains the nearest call", Build: build(expected, rule.CallOpts{AllowExtra: true}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"12345","confirmation":false}`),
+			WantStatus: fail, WantIn: []string{`nearest: call 2 argument "confirmation" expected true, got false`}},
 
-		{"any order", build(expected, rule.CallOpts{AnyOrder: true}),
-			withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
-			pass, ""},
-		{"any order, extra call refused", build(expected, rule.CallOpts{AnyOrder: true}),
-			withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`, "log", `{}`),
-			fail, "unexpected call 3: log"},
-		{"any order, extra call allowed", build(expected, rule.CallOpts{AnyOrder: true, AllowExtra: true}),
-			withCalls("log", `{}`, "cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
-			pass, ""},
-		{"any order matches specific before loose", build([]rule.ExpectedCall{{Name: "a"}, call("a", `{"x":1}`)}, rule.CallOpts{AnyOrder: true}),
-			withCalls("a", `{"x":1}`, "a", `{"y":2}`), pass, ""},
-		{"any order, unmatched call explained", build(expected, rule.CallOpts{AnyOrder: true}),
-			withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"999","confirmation":true}`),
-			fail, `no call matched cancel_order {"confirmation":true,"order_id":"12345"}; nearest: cancel_order: argument "order_id" expected "12345", got "999"`},
+		{Name: "any order", Build: build(expected, rule.CallOpts{AnyOrder: true}),
+			Transcript: withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
+			WantStatus: pass},
+		{Name: "any order, extra call refused", Build: build(expected, rule.CallOpts{AnyOrder: true}),
+			Transcript: withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`, "log", `{}`),
+			WantStatus: fail, WantIn: []string{"unexpected call 3: log"}},
+		{Name: "any order, extra call allowed", Build: build(expected, rule.CallOpts{AnyOrder: true, AllowExtra: true}),
+			Transcript: withCalls("log", `{}`, "cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
+			WantStatus: pass},
+		{Name: "any order matches specific before loose", Build: build([]rule.ExpectedCall{{Name: "a"}, call("a", `{"x":1}`)}, rule.CallOpts{AnyOrder: true}),
+			Transcript: withCalls("a", `{"x":1}`, "a", `{"y":2}`), WantStatus: pass},
+		{Name: "any order, unmatched call explained", Build: build(expected, rule.CallOpts{AnyOrder: true}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`, "cancel_order", `{"order_id":"999","confirmation":true}`),
+			WantStatus: fail, WantIn: []string{`no call matched cancel_order {"confirmation":true,"order_id":"12345"}; nearest: cancel_order: argument "order_id" expected "12345", got "999"`}},
 	})
 }
 
@@ -130,17 +131,17 @@ func TestToolCallF1(t *testing.T) {
 }
 
 func TestToolRulesRefuseBadConfiguration(t *testing.T) {
-	runBuildErrorCases(t, []buildErrorCase{
-		{"no expected tools", func() (judge.Judge, error) { return rule.ExpectedTools() }, "no tool names given"},
-		{"empty forbidden tool", func() (judge.Judge, error) { return rule.ForbiddenTools("a", " ") }, "tool name 2 is empty"},
-		{"args not an object", func() (judge.Judge, error) {
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "no expected tools", Build: func() (judge.Judge, error) { return rule.ExpectedTools() }, WantErr: "no tool names given"},
+		{Name: "empty forbidden tool", Build: func() (judge.Judge, error) { return rule.ForbiddenTools("a", " ") }, WantErr: "tool name 2 is empty"},
+		{Name: "args not an object", Build: func() (judge.Judge, error) {
 			return rule.ToolCalls([]rule.ExpectedCall{call("a", `[1,2]`)}, rule.CallOpts{})
-		}, "expected call 1 (a): args must be a JSON object of argument names and values, got an array"},
-		{"args not JSON", func() (judge.Judge, error) {
+		}, WantErr: "expected call 1 (a): args must be a JSON object of argument names and values, got an array"},
+		{Name: "args not JSON", Build: func() (judge.Judge, error) {
 			return rule.ToolCalls([]rule.ExpectedCall{call("a", `{x}`)}, rule.CallOpts{})
-		}, "args are not JSON"},
-		{"nameless call", func() (judge.Judge, error) { return rule.ToolCalls([]rule.ExpectedCall{{}}, rule.CallOpts{}) }, "expected call 1 has no tool name"},
-		{"F1 threshold", func() (judge.Judge, error) { return rule.ToolCallF1(nil, 2) }, "threshold 2 must lie in 0..1"},
-		{"negative max", func() (judge.Judge, error) { return rule.MaxToolCalls(-1) }, "negative"},
+		}, WantErr: "args are not JSON"},
+		{Name: "nameless call", Build: func() (judge.Judge, error) { return rule.ToolCalls([]rule.ExpectedCall{{}}, rule.CallOpts{}) }, WantErr: "expected call 1 has no tool name"},
+		{Name: "F1 threshold", Build: func() (judge.Judge, error) { return rule.ToolCallF1(nil, 2) }, WantErr: "threshold 2 must lie in 0..1"},
+		{Name: "negative max", Build: func() (judge.Judge, error) { return rule.MaxToolCalls(-1) }, WantErr: "negative"},
 	})
 }

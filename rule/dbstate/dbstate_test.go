@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/judge/judgetest"
 )
 
 // postgresURL returns the DSN of the PostgreSQL server the tests may use,
@@ -67,62 +68,62 @@ func TestSQLite(t *testing.T) {
 	}
 	pass, fail, errored := judge.StatusPass, judge.StatusFail, judge.StatusError
 	ws := inWorkspace(dir)
-	runCheckCases(t, []checkCase{
-		{"row count", db(Check{Query: all, RowCount: "= 3"}), ws, pass, []string{"query returned 3 rows (= 3)"}, nil},
-		{"row count too low", db(Check{Query: "SELECT * FROM tickets WHERE id = 1", RowCount: ">= 2"}), ws, fail,
-			[]string{"query returned 1 row, want >= 2"}, nil},
-		{"row count of none", db(Check{Query: "SELECT * FROM tickets WHERE id > 10", RowCount: "= 0"}), ws, pass, []string{"query returned 0 rows"}, nil},
-		{"args", db(Check{Query: "SELECT id FROM tickets WHERE status = ?", Args: []any{"open"}, RowCount: "= 2"}), ws, pass, nil, nil},
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "row count", Build: db(Check{Query: all, RowCount: "= 3"}), Transcript: ws, WantStatus: pass, WantIn: []string{"query returned 3 rows (= 3)"}},
+		{Name: "row count too low", Build: db(Check{Query: "SELECT * FROM tickets WHERE id = 1", RowCount: ">= 2"}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"query returned 1 row, want >= 2"}},
+		{Name: "row count of none", Build: db(Check{Query: "SELECT * FROM tickets WHERE id > 10", RowCount: "= 0"}), Transcript: ws, WantStatus: pass, WantIn: []string{"query returned 0 rows"}},
+		{Name: "args", Build: db(Check{Query: "SELECT id FROM tickets WHERE status = ?", Args: []any{"open"}, RowCount: "= 2"}), Transcript: ws, WantStatus: pass},
 
-		{"scalar count", db(Check{Query: "SELECT count(*) FROM tickets", Scalar: ">= 2"}), ws, pass, []string{"scalar is 3 (>= 2)"}, nil},
-		{"scalar count too low", db(Check{Query: "SELECT count(*) FROM tickets", Scalar: "> 3"}), ws, fail, []string{"scalar is 3, want > 3"}, nil},
-		{"scalar real", db(Check{Query: "SELECT price FROM tickets WHERE id = 1", Scalar: "= 2.50"}), ws, pass, []string{"scalar is 2.5 (= 2.50)"}, nil},
-		{"scalar string", db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: "= 'closed'"}), ws, pass, []string{"scalar is 'closed' (= 'closed')"}, nil},
-		{"scalar string differs", db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: "= 'open'"}), ws, fail,
-			[]string{"scalar is 'closed', want = 'open'"}, nil},
-		{"scalar string not equal", db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: "!= 'open'"}), ws, pass, nil, nil},
-		{"scalar with a quote", db(Check{Query: "SELECT note FROM tickets WHERE id = 3", Scalar: "= 'it''s'"}), ws, pass, nil, nil},
-		{"scalar not a number", db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: ">= 1"}), ws, fail,
-			[]string{"scalar 'closed' is not a number, want >= 1"}, nil},
-		{"scalar NULL", db(Check{Query: "SELECT note FROM tickets WHERE id = 1", Scalar: "= 'late'"}), ws, fail, []string{"scalar is NULL, want = 'late'"}, nil},
-		{"scalar NULL and !=", db(Check{Query: "SELECT price FROM tickets WHERE id = 3", Scalar: "!= 0"}), ws, fail, []string{"scalar is NULL, want != 0"}, nil},
-		{"scalar from many rows", db(Check{Query: "SELECT id FROM tickets", Scalar: ">= 1"}), ws, fail,
-			[]string{"query returned 3 rows, want 1 row for a scalar >= 1"}, nil},
-		{"scalar from no row", db(Check{Query: "SELECT id FROM tickets WHERE id > 10", Scalar: ">= 1"}), ws, fail,
-			[]string{"query returned 0 rows, want 1 row"}, nil},
-		{"scalar from two columns", db(Check{Query: "SELECT id, status FROM tickets WHERE id = 1", Scalar: ">= 1"}), ws, fail,
-			[]string{"query returned 2 columns, want 1 column for a scalar"}, nil},
+		{Name: "scalar count", Build: db(Check{Query: "SELECT count(*) FROM tickets", Scalar: ">= 2"}), Transcript: ws, WantStatus: pass, WantIn: []string{"scalar is 3 (>= 2)"}},
+		{Name: "scalar count too low", Build: db(Check{Query: "SELECT count(*) FROM tickets", Scalar: "> 3"}), Transcript: ws, WantStatus: fail, WantIn: []string{"scalar is 3, want > 3"}},
+		{Name: "scalar real", Build: db(Check{Query: "SELECT price FROM tickets WHERE id = 1", Scalar: "= 2.50"}), Transcript: ws, WantStatus: pass, WantIn: []string{"scalar is 2.5 (= 2.50)"}},
+		{Name: "scalar string", Build: db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: "= 'closed'"}), Transcript: ws, WantStatus: pass, WantIn: []string{"scalar is 'closed' (= 'closed')"}},
+		{Name: "scalar string differs", Build: db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: "= 'open'"}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"scalar is 'closed', want = 'open'"}},
+		{Name: "scalar string not equal", Build: db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: "!= 'open'"}), Transcript: ws, WantStatus: pass},
+		{Name: "scalar with a quote", Build: db(Check{Query: "SELECT note FROM tickets WHERE id = 3", Scalar: "= 'it''s'"}), Transcript: ws, WantStatus: pass},
+		{Name: "scalar not a number", Build: db(Check{Query: "SELECT status FROM tickets WHERE id = 2", Scalar: ">= 1"}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"scalar 'closed' is not a number, want >= 1"}},
+		{Name: "scalar NULL", Build: db(Check{Query: "SELECT note FROM tickets WHERE id = 1", Scalar: "= 'late'"}), Transcript: ws, WantStatus: fail, WantIn: []string{"scalar is NULL, want = 'late'"}},
+		{Name: "scalar NULL and !=", Build: db(Check{Query: "SELECT price FROM tickets WHERE id = 3", Scalar: "!= 0"}), Transcript: ws, WantStatus: fail, WantIn: []string{"scalar is NULL, want != 0"}},
+		{Name: "scalar from many rows", Build: db(Check{Query: "SELECT id FROM tickets", Scalar: ">= 1"}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"query returned 3 rows, want 1 row for a scalar >= 1"}},
+		{Name: "scalar from no row", Build: db(Check{Query: "SELECT id FROM tickets WHERE id > 10", Scalar: ">= 1"}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"query returned 0 rows, want 1 row"}},
+		{Name: "scalar from two columns", Build: db(Check{Query: "SELECT id, status FROM tickets WHERE id = 1", Scalar: ">= 1"}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"query returned 2 columns, want 1 column for a scalar"}},
 
-		{"rows", db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "late"}, {"3", "open", "it's"}}}), ws, pass,
-			[]string{"query returned the 3 rows wanted"}, nil},
-		{"rows differ", db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "open", "late"}, {"3", "open", "it's"}}}), ws, fail,
-			[]string{"row 2, column 2 (status): got 'closed', want 'open'"}, nil},
-		{"NULL wanted", db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "NULL"}, {"3", "open", "it's"}}}), ws, fail,
-			[]string{"row 2, column 3 (note): got 'late', want NULL"}, nil},
-		{"NULL returned", db(Check{Query: all, Rows: [][]string{{"1", "open", ""}, {"2", "closed", "late"}, {"3", "open", "it's"}}}), ws, fail,
-			[]string{"row 1, column 3 (note): got NULL, want ''"}, nil},
-		{"a row too many", db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "late"}}}), ws, fail,
-			[]string{"query returned 3 rows, want 2: the first extra row is ('3', 'open', 'it''s')"}, nil},
-		{"a row missing", db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "late"}, {"3", "open", "it's"}, {"4", "new", "NULL"}}}), ws, fail,
-			[]string{"query returned 3 rows, want 4: row 4 ('4', 'new', NULL) is missing"}, nil},
-		{"columns differ", db(Check{Query: all, Rows: [][]string{{"1", "open"}}}), ws, fail,
-			[]string{"row 1 has 3 columns, want 2: got ('1', 'open', NULL)"}, nil},
-		{"no rows wanted", db(Check{Query: "SELECT id FROM tickets WHERE id > 10", Rows: [][]string{}}), ws, pass, []string{"query returned the 0 rows wanted"}, nil},
-		{"no rows wanted, some returned", db(Check{Query: "SELECT id FROM tickets WHERE id = 1", Rows: [][]string{}}), ws, fail,
-			[]string{"query returned 1 row, want 0: the first extra row is ('1')"}, nil},
-		{"real as text", db(Check{Query: "SELECT price FROM tickets WHERE id < 3 ORDER BY id", Rows: [][]string{{"2.5"}, {"3"}}}), ws, pass, nil, nil},
+		{Name: "rows", Build: db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "late"}, {"3", "open", "it's"}}}), Transcript: ws, WantStatus: pass,
+			WantIn: []string{"query returned the 3 rows wanted"}},
+		{Name: "rows differ", Build: db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "open", "late"}, {"3", "open", "it's"}}}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"row 2, column 2 (status): got 'closed', want 'open'"}},
+		{Name: "NULL wanted", Build: db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "NULL"}, {"3", "open", "it's"}}}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"row 2, column 3 (note): got 'late', want NULL"}},
+		{Name: "NULL returned", Build: db(Check{Query: all, Rows: [][]string{{"1", "open", ""}, {"2", "closed", "late"}, {"3", "open", "it's"}}}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"row 1, column 3 (note): got NULL, want ''"}},
+		{Name: "a row too many", Build: db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "late"}}}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"query returned 3 rows, want 2: the first extra row is ('3', 'open', 'it''s')"}},
+		{Name: "a row missing", Build: db(Check{Query: all, Rows: [][]string{{"1", "open", "NULL"}, {"2", "closed", "late"}, {"3", "open", "it's"}, {"4", "new", "NULL"}}}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"query returned 3 rows, want 4: row 4 ('4', 'new', NULL) is missing"}},
+		{Name: "columns differ", Build: db(Check{Query: all, Rows: [][]string{{"1", "open"}}}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"row 1 has 3 columns, want 2: got ('1', 'open', NULL)"}},
+		{Name: "no rows wanted", Build: db(Check{Query: "SELECT id FROM tickets WHERE id > 10", Rows: [][]string{}}), Transcript: ws, WantStatus: pass, WantIn: []string{"query returned the 0 rows wanted"}},
+		{Name: "no rows wanted, some returned", Build: db(Check{Query: "SELECT id FROM tickets WHERE id = 1", Rows: [][]string{}}), Transcript: ws, WantStatus: fail,
+			WantIn: []string{"query returned 1 row, want 0: the first extra row is ('1')"}},
+		{Name: "real as text", Build: db(Check{Query: "SELECT price FROM tickets WHERE id < 3 ORDER BY id", Rows: [][]string{{"2.5"}, {"3"}}}), Transcript: ws, WantStatus: pass},
 
-		{"absolute path", db(Check{DSN: path, Query: all, RowCount: "= 3"}), nil, pass, nil, nil},
-		{"file URI", db(Check{DSN: "file:app.db?mode=ro", Query: all, RowCount: "= 3"}), ws, pass, nil, nil},
-		{"absolute file URI", db(Check{DSN: "file://" + filepath.ToSlash(path), Query: all, RowCount: "= 3"}), nil, pass, nil, nil},
-		{"driver parameters", db(Check{DSN: "app.db?_pragma=busy_timeout(5000)", Query: all, RowCount: "= 3"}), ws, pass, nil, nil},
-		{"in memory", db(Check{DSN: ":memory:", Query: "SELECT 1", Scalar: "= 1"}), nil, pass, nil, nil},
+		{Name: "absolute path", Build: db(Check{DSN: path, Query: all, RowCount: "= 3"}), Transcript: nil, WantStatus: pass},
+		{Name: "file URI", Build: db(Check{DSN: "file:app.db?mode=ro", Query: all, RowCount: "= 3"}), Transcript: ws, WantStatus: pass},
+		{Name: "absolute file URI", Build: db(Check{DSN: "file://" + filepath.ToSlash(path), Query: all, RowCount: "= 3"}), Transcript: nil, WantStatus: pass},
+		{Name: "driver parameters", Build: db(Check{DSN: "app.db?_pragma=busy_timeout(5000)", Query: all, RowCount: "= 3"}), Transcript: ws, WantStatus: pass},
+		{Name: "in memory", Build: db(Check{DSN: ":memory:", Query: "SELECT 1", Scalar: "= 1"}), Transcript: nil, WantStatus: pass},
 
-		{"query error", db(Check{Query: "SELECT * FROM nope", RowCount: "= 0"}), ws, errored, []string{"query failed", "no such table: nope"}, nil},
-		{"missing file", db(Check{DSN: "missing.db", Query: all, RowCount: "= 0"}), ws, errored,
-			[]string{`database file "missing.db" does not exist`}, nil},
-		{"directory", db(Check{DSN: ".", Query: all, RowCount: "= 0"}), ws, errored, []string{"is a directory"}, nil},
-		{"no workspace", db(Check{Query: all, RowCount: "= 3"}), &judge.Transcript{}, fail, []string{noWorkspace}, nil},
+		{Name: "query error", Build: db(Check{Query: "SELECT * FROM nope", RowCount: "= 0"}), Transcript: ws, WantStatus: errored, WantIn: []string{"query failed", "no such table: nope"}},
+		{Name: "missing file", Build: db(Check{DSN: "missing.db", Query: all, RowCount: "= 0"}), Transcript: ws, WantStatus: errored,
+			WantIn: []string{`database file "missing.db" does not exist`}},
+		{Name: "directory", Build: db(Check{DSN: ".", Query: all, RowCount: "= 0"}), Transcript: ws, WantStatus: errored, WantIn: []string{"is a directory"}},
+		{Name: "no workspace", Build: db(Check{Query: all, RowCount: "= 3"}), Transcript: &judge.Transcript{}, WantStatus: fail, WantIn: []string{noWorkspace}},
 	})
 
 	if _, err := os.Stat(filepath.Join(dir, "missing.db")); err == nil {
@@ -146,7 +147,7 @@ func TestSQLNames(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The file is missing: an ERROR, still named.
-			if got := runJudge(t, j, inWorkspace(t.TempDir())); got.Name != tc.want || got.Status != judge.StatusError {
+			if got := judgetest.Run(t, j, inWorkspace(t.TempDir())); got.Name != tc.want || got.Status != judge.StatusError {
 				t.Errorf("got %s %s, want %s ERROR", got.Name, got.Status, tc.want)
 			}
 		})
@@ -166,28 +167,28 @@ func TestSQLTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := runJudge(t, j, inWorkspace(dir))
-	checkJudgment(t, got, judge.StatusError, []string{"timed out after 200ms"}, nil)
+	got := judgetest.Run(t, j, inWorkspace(dir))
+	judgetest.Check(t, got, judge.StatusError, []string{"timed out after 200ms"}, nil)
 }
 
 func TestSQLBuildErrors(t *testing.T) {
 	const q = "SELECT 1"
-	runBuildCases(t, []buildCase{
-		{"empty DSN", sqlCheck(Check{Query: q, Scalar: "= 1"}), "sql: empty DSN"},
-		{"mysql", sqlCheck(Check{DSN: "mysql://u:pw@host/db", Query: q, Scalar: "= 1"}), `unsupported DSN scheme "mysql"`},
-		{"sqlite scheme", sqlCheck(Check{DSN: "sqlite://app.db", Query: q, Scalar: "= 1"}), `unsupported DSN scheme "sqlite"`},
-		{"remote file URI", sqlCheck(Check{DSN: "file://server/app.db", Query: q, Scalar: "= 1"}), `host "server": only a local file`},
-		{"bad escape in file URI", sqlCheck(Check{DSN: "file:a%zz.db", Query: q, Scalar: "= 1"}), "invalid URL escape"},
-		{"bad postgres port", sqlCheck(Check{DSN: "postgres://u@host:notaport/db", Query: q, Scalar: "= 1"}), "invalid PostgreSQL DSN"},
-		{"bad postgres option", sqlCheck(Check{DSN: "postgres://u@host/db?sslmode=sometimes", Query: q, Scalar: "= 1"}), "invalid PostgreSQL DSN"},
-		{"empty query", sqlCheck(Check{DSN: "a.db", Query: "  ", Scalar: "= 1"}), "sql: empty query"},
-		{"nothing wanted", sqlCheck(Check{DSN: "a.db", Query: q}), "set exactly one of Scalar, RowCount and Rows (0 are set)"},
-		{"two wanted", sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "= 1", Rows: [][]string{}}), "(2 are set)"},
-		{"bad operator", sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "~ 1"}), "sql: Scalar: comparison \"~ 1\": no operator"},
-		{"ordering strings", sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "> 'a'"}), "strings compare with = or != only"},
-		{"row count of a string", sqlCheck(Check{DSN: "a.db", Query: q, RowCount: "= 'a'"}), "a row count compares with a number"},
-		{"bad row count", sqlCheck(Check{DSN: "a.db", Query: q, RowCount: ">= two"}), "sql: RowCount: comparison"},
-		{"negative timeout", sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "= 1", Timeout: -time.Second}), "sql: negative timeout"},
+	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
+		{Name: "empty DSN", Build: sqlCheck(Check{Query: q, Scalar: "= 1"}), WantErr: "sql: empty DSN"},
+		{Name: "mysql", Build: sqlCheck(Check{DSN: "mysql://u:pw@host/db", Query: q, Scalar: "= 1"}), WantErr: `unsupported DSN scheme "mysql"`},
+		{Name: "sqlite scheme", Build: sqlCheck(Check{DSN: "sqlite://app.db", Query: q, Scalar: "= 1"}), WantErr: `unsupported DSN scheme "sqlite"`},
+		{Name: "remote file URI", Build: sqlCheck(Check{DSN: "file://server/app.db", Query: q, Scalar: "= 1"}), WantErr: `host "server": only a local file`},
+		{Name: "bad escape in file URI", Build: sqlCheck(Check{DSN: "file:a%zz.db", Query: q, Scalar: "= 1"}), WantErr: "invalid URL escape"},
+		{Name: "bad postgres port", Build: sqlCheck(Check{DSN: "postgres://u@host:notaport/db", Query: q, Scalar: "= 1"}), WantErr: "invalid PostgreSQL DSN"},
+		{Name: "bad postgres option", Build: sqlCheck(Check{DSN: "postgres://u@host/db?sslmode=sometimes", Query: q, Scalar: "= 1"}), WantErr: "invalid PostgreSQL DSN"},
+		{Name: "empty query", Build: sqlCheck(Check{DSN: "a.db", Query: "  ", Scalar: "= 1"}), WantErr: "sql: empty query"},
+		{Name: "nothing wanted", Build: sqlCheck(Check{DSN: "a.db", Query: q}), WantErr: "set exactly one of Scalar, RowCount and Rows (0 are set)"},
+		{Name: "two wanted", Build: sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "= 1", Rows: [][]string{}}), WantErr: "(2 are set)"},
+		{Name: "bad operator", Build: sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "~ 1"}), WantErr: "sql: Scalar: comparison \"~ 1\": no operator"},
+		{Name: "ordering strings", Build: sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "> 'a'"}), WantErr: "strings compare with = or != only"},
+		{Name: "row count of a string", Build: sqlCheck(Check{DSN: "a.db", Query: q, RowCount: "= 'a'"}), WantErr: "a row count compares with a number"},
+		{Name: "bad row count", Build: sqlCheck(Check{DSN: "a.db", Query: q, RowCount: ">= two"}), WantErr: "sql: RowCount: comparison"},
+		{Name: "negative timeout", Build: sqlCheck(Check{DSN: "a.db", Query: q, Scalar: "= 1", Timeout: -time.Second}), WantErr: "sql: negative timeout"},
 	})
 }
 
@@ -219,8 +220,8 @@ func TestSQLUnreachablePostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := runJudge(t, j, nil)
-	checkJudgment(t, got, judge.StatusError, []string{"cannot reach the database at 127.0.0.1:1"}, []string{"secretpw"})
+	got := judgetest.Run(t, j, nil)
+	judgetest.Check(t, got, judge.StatusError, []string{"cannot reach the database at 127.0.0.1:1"}, []string{"secretpw"})
 	if got.Name != "sql_scalar" {
 		t.Errorf("name = %q, want sql_scalar", got.Name)
 	}
@@ -244,23 +245,23 @@ func TestSQLPostgres(t *testing.T) {
 		return sqlCheck(c)
 	}
 	pass, fail, errored := judge.StatusPass, judge.StatusFail, judge.StatusError
-	runCheckCases(t, []checkCase{
-		{"scalar count", pg(Check{Query: "SELECT count(*) FROM " + table, Scalar: ">= 2"}), nil, pass, []string{"scalar is 3 (>= 2)"}, nil},
-		{"scalar numeric", pg(Check{Query: "SELECT amount FROM " + table + " WHERE id = 1", Scalar: "= 12.5"}), nil, pass, []string{"scalar is 12.50 (= 12.5)"}, nil},
-		{"scalar string differs", pg(Check{Query: "SELECT status FROM " + table + " WHERE id = $1", Args: []any{2}, Scalar: "= 'open'"}), nil, fail,
-			[]string{"scalar is 'closed', want = 'open'"}, nil},
-		{"scalar NULL", pg(Check{Query: "SELECT amount FROM " + table + " WHERE id = 3", Scalar: ">= 0"}), nil, fail, []string{"scalar is NULL, want >= 0"}, nil},
-		{"row count", pg(Check{Query: "SELECT * FROM " + table + " WHERE status = $1", Args: []any{"open"}, RowCount: "= 2"}), nil, pass, nil, nil},
-		{"row count too low", pg(Check{Query: "SELECT * FROM " + table + " WHERE done", RowCount: ">= 2"}), nil, fail,
-			[]string{"query returned 1 row, want >= 2"}, nil},
-		{"rows", pg(Check{Query: "SELECT id, status, amount, done, note FROM " + table + " ORDER BY id", Rows: [][]string{
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "scalar count", Build: pg(Check{Query: "SELECT count(*) FROM " + table, Scalar: ">= 2"}), Transcript: nil, WantStatus: pass, WantIn: []string{"scalar is 3 (>= 2)"}},
+		{Name: "scalar numeric", Build: pg(Check{Query: "SELECT amount FROM " + table + " WHERE id = 1", Scalar: "= 12.5"}), Transcript: nil, WantStatus: pass, WantIn: []string{"scalar is 12.50 (= 12.5)"}},
+		{Name: "scalar string differs", Build: pg(Check{Query: "SELECT status FROM " + table + " WHERE id = $1", Args: []any{2}, Scalar: "= 'open'"}), Transcript: nil, WantStatus: fail,
+			WantIn: []string{"scalar is 'closed', want = 'open'"}},
+		{Name: "scalar NULL", Build: pg(Check{Query: "SELECT amount FROM " + table + " WHERE id = 3", Scalar: ">= 0"}), Transcript: nil, WantStatus: fail, WantIn: []string{"scalar is NULL, want >= 0"}},
+		{Name: "row count", Build: pg(Check{Query: "SELECT * FROM " + table + " WHERE status = $1", Args: []any{"open"}, RowCount: "= 2"}), Transcript: nil, WantStatus: pass},
+		{Name: "row count too low", Build: pg(Check{Query: "SELECT * FROM " + table + " WHERE done", RowCount: ">= 2"}), Transcript: nil, WantStatus: fail,
+			WantIn: []string{"query returned 1 row, want >= 2"}},
+		{Name: "rows", Build: pg(Check{Query: "SELECT id, status, amount, done, note FROM " + table + " ORDER BY id", Rows: [][]string{
 			{"1", "open", "12.50", "false", "NULL"},
 			{"2", "closed", "3.00", "true", "late"},
 			{"3", "open", "NULL", "false", "x"},
-		}}), nil, pass, nil, nil},
-		{"rows differ", pg(Check{Query: "SELECT id, amount FROM " + table + " ORDER BY id", Rows: [][]string{{"1", "12.50"}, {"2", "3"}}}), nil, fail,
-			[]string{"row 2, column 2 (amount): got '3.00', want '3'"}, nil},
-		{"query error", pg(Check{Query: "SELECT nope FROM " + table, RowCount: "= 0"}), nil, errored,
-			[]string{"query failed", `column "nope" does not exist`}, nil},
+		}}), Transcript: nil, WantStatus: pass},
+		{Name: "rows differ", Build: pg(Check{Query: "SELECT id, amount FROM " + table + " ORDER BY id", Rows: [][]string{{"1", "12.50"}, {"2", "3"}}}), Transcript: nil, WantStatus: fail,
+			WantIn: []string{"row 2, column 2 (amount): got '3.00', want '3'"}},
+		{Name: "query error", Build: pg(Check{Query: "SELECT nope FROM " + table, RowCount: "= 0"}), Transcript: nil, WantStatus: errored,
+			WantIn: []string{"query failed", `column "nope" does not exist`}},
 	})
 }
