@@ -264,15 +264,18 @@ func abstainReason(n int) string {
 	return fmt.Sprintf("all %d judges abstained", n)
 }
 
-// describe formats a judgment as "name: reasoning" for a parent's reasoning.
+// describe formats a judgment as "name: reasoning" for a parent's
+// reasoning, with the first line of the reasoning only (a panic's reasoning
+// carries its stack, which stays in the part).
 func describe(j Judgment) string {
+	reason, _, _ := strings.Cut(j.Reasoning, "\n")
 	switch {
 	case j.Name == "":
-		return j.Reasoning
-	case j.Reasoning == "":
+		return reason
+	case reason == "":
 		return j.Name
 	}
-	return j.Name + ": " + j.Reasoning
+	return j.Name + ": " + reason
 }
 
 func describeAll(js []Judgment) string {

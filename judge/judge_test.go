@@ -49,3 +49,16 @@ func TestStatusRefusesUnknownValues(t *testing.T) {
 		t.Errorf("error = %v, want one naming MAYBE", err)
 	}
 }
+
+func TestCompositeReasoningKeepsPanicStacksInTheirPart(t *testing.T) {
+	panicky := judge.Named("custom", judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		panic("boom")
+	}))
+	got := judge.Run(context.Background(), judge.All(pass, panicky), &judge.Transcript{})
+	if strings.Contains(got.Reasoning, "goroutine") || !strings.Contains(got.Reasoning, "judge panicked: boom") {
+		t.Errorf("reasoning = %q, want the panic's first line without its stack", got.Reasoning)
+	}
+	if !strings.Contains(got.Parts[1].Reasoning, "goroutine") {
+		t.Errorf("part reasoning = %q, want the stack kept in the part", got.Parts[1].Reasoning)
+	}
+}
