@@ -28,7 +28,8 @@ type Opts struct {
 	Scope Scope
 	// Negate makes the rule pass when the match is absent.
 	Negate bool
-	// IgnoreCase folds case (Unicode simple folding) before comparing.
+	// IgnoreCase compares lower-cased text (strings.ToLower on both
+	// sides).
 	IgnoreCase bool
 }
 
@@ -53,6 +54,40 @@ func passages(t *judge.Transcript, scope Scope) []passage {
 		}
 	}
 	return []passage{{where: "final response", text: t.Response()}}
+}
+
+// passageRule builds a rule that checks each passage the scope selects.
+func passageRule(name string, scope Scope, check func(passage) (bool, string)) (judge.Judge, error) {
+	if err := checkScope(scope); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return transcriptRule(name, func(t *judge.Transcript) judge.Judgment {
+		return eachPassage(name, t, scope, check)
+	}), nil
+}
+
+// eachPassage applies check to every passage the scope selects and returns
+// the verdict: PASS when every passage passes. With several passages, each
+// becomes a Check and the reasoning lists the failures.
+func eachPassage(name string, t *judge.Transcript, scope Scope, check func(passage) (bool, string)) judge.Judgment {
+	ps := passages(t, scope)
+	if len(ps) == 1 {
+		ok, msg := check(ps[0])
+		return verdict(name, ok, msg)
+	}
+	var checks []judge.Check
+	var failures []string
+	for _, p := range ps {
+		ok, msg := check(p)
+		checks = append(checks, judge.Check{Name: p.where, Passed: ok, Message: msg})
+		if !ok {
+			failures = append(failures, msg)
+		}
+	}
+	if len(failures) > 0 {
+		return verdict(name, false, strings.Join(failures, "; "), checks...)
+	}
+	return verdict(name, true, fmt.Sprintf("all %d agent turns pass", len(ps)), checks...)
 }
 
 // checkScope reports an unknown scope when the rule is built.

@@ -137,16 +137,6 @@ func NoPlaceholders(scope Scope) (judge.Judge, error) {
 
 var placeholders = regexp.MustCompile(`\{\{\s*[^{}\s][^{}]*\}\}|\{[A-Za-z_][A-Za-z0-9_.]*\}|\[[A-Z][A-Z0-9_ ]+\]|<[A-Z][A-Z0-9_ ]+>`)
 
-// passageRule builds a rule that checks each passage the scope selects.
-func passageRule(name string, scope Scope, check func(passage) (bool, string)) (judge.Judge, error) {
-	if err := checkScope(scope); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return transcriptRule(name, func(t *judge.Transcript) judge.Judgment {
-		return eachPassage(name, t, scope, check)
-	}), nil
-}
-
 // around returns up to 20 runes either side of byte offset i in s.
 func around(s string, i int) string {
 	start, end := i, i

@@ -39,14 +39,14 @@ func Contains(sub string, o Opts) (judge.Judge, error) {
 // ContainsAll passes when the text contains every one of subs; the
 // reasoning names the missing ones.
 func ContainsAll(subs []string, o Opts) (judge.Judge, error) {
-	if err := checkValues(subs); err != nil {
-		return nil, err
-	}
-	fold := folder(o.IgnoreCase)
 	kind, want := "contains_all", "contain all of "+quoteAll(subs)
 	if len(subs) == 1 {
 		kind, want = "contains", "contain "+quoteAll(subs)
 	}
+	if err := checkValues(subs); err != nil {
+		return nil, fmt.Errorf("%s: %w", kind, err)
+	}
+	fold := folder(o.IgnoreCase)
 	return textRule(o, textMatch{kind: kind, arg: quoteAll(subs), want: want, test: func(text string) (bool, string) {
 		text = fold(text)
 		var missing []string
@@ -66,7 +66,7 @@ func ContainsAll(subs []string, o Opts) (judge.Judge, error) {
 // reasoning names the ones found.
 func ContainsAny(subs []string, o Opts) (judge.Judge, error) {
 	if err := checkValues(subs); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("contains_any: %w", err)
 	}
 	fold := folder(o.IgnoreCase)
 	return textRule(o, textMatch{kind: "contains_any", arg: quoteAll(subs), want: "contain any of " + quoteAll(subs), test: func(text string) (bool, string) {
@@ -139,30 +139,6 @@ func textRule(o Opts, m textMatch) (judge.Judge, error) {
 			return true, fmt.Sprintf("%s does not %s", p.where, m.want)
 		}
 	})
-}
-
-// eachPassage applies check to every passage the scope selects and returns
-// the verdict: PASS when every passage passes. With several passages, each
-// becomes a Check and the reasoning lists the failures.
-func eachPassage(name string, t *judge.Transcript, scope Scope, check func(passage) (bool, string)) judge.Judgment {
-	ps := passages(t, scope)
-	if len(ps) == 1 {
-		ok, msg := check(ps[0])
-		return verdict(name, ok, msg)
-	}
-	var checks []judge.Check
-	var failures []string
-	for _, p := range ps {
-		ok, msg := check(p)
-		checks = append(checks, judge.Check{Name: p.where, Passed: ok, Message: msg})
-		if !ok {
-			failures = append(failures, msg)
-		}
-	}
-	if len(failures) > 0 {
-		return verdict(name, false, strings.Join(failures, "; "), checks...)
-	}
-	return verdict(name, true, fmt.Sprintf("all %d agent turns pass", len(ps)), checks...)
 }
 
 // folder returns the case folding the rule uses: lower-casing, or none.
