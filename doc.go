@@ -9,7 +9,9 @@
 //     composition (All, Any, Not, Weighted, Soft, Tiered);
 //   - jury: several judges, one verdict, by a voting strategy;
 //   - rule: deterministic judges (text, style, JSON, tool calls, limits,
-//     workspace files, commands, builds, database state).
+//     workspace files, commands, builds);
+//   - rule/dbstate: the database-state judge (SQLite, PostgreSQL);
+//   - judge/judgetest: table tests for judges.
 //
 // See README.md for the project structure and docs/decisions for the
 // reasoning behind the design.
