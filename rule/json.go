@@ -2,7 +2,9 @@ package rule
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -51,11 +53,43 @@ func JSONSchema(schema []byte, scope Scope) (judge.Judge, error) {
 		if err != nil {
 			return false, fmt.Sprintf("%s is not valid JSON: %v (got %s)", p.where, err, excerpt(p.text, 120))
 		}
+		if n := uncheckableNumber(value); n != "" {
+			if len(n) > 40 { // a JSON number is ASCII
+				n = n[:40] + "…"
+			}
+			return false, fmt.Sprintf("%s holds the number %s, beyond what a schema can be checked against (exponents up to ±1000000)", p.where, n)
+		}
 		if err := compiled.Validate(value); err != nil {
 			return false, fmt.Sprintf("%s does not match the schema: %s", p.where, schemaErrorText(err))
 		}
 		return true, fmt.Sprintf("%s matches the schema", p.where)
 	})
+}
+
+// uncheckableNumber returns the first number in v that the schema
+// validator cannot compare, or "". The validator reads numbers with
+// big.Rat, which refuses exponents beyond ±1000000 (and the validator then
+// crashes), so such a number in a reply is refused before it gets there.
+func uncheckableNumber(v any) string {
+	switch x := v.(type) {
+	case json.Number:
+		if _, ok := new(big.Rat).SetString(x.String()); !ok {
+			return x.String()
+		}
+	case []any:
+		for _, e := range x {
+			if n := uncheckableNumber(e); n != "" {
+				return n
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if n := uncheckableNumber(e); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
 }
 
 // schemaErrorText flattens the validator's multi-line report into one line,

@@ -33,6 +33,7 @@ func TestJSONRules(t *testing.T) {
 		{Name: "value not allowed", Build: schema, Transcript: conversation(`{"order_id": "12345", "status": "lost"}`), WantStatus: fail, WantIn: []string{"at '/status'"}},
 		{Name: "nested $ref checked", Build: schema, Transcript: conversation(`{"order_id": "1", "status": "shipped", "items": [{"sku": "a", "qty": 0}]}`), WantStatus: fail, WantIn: []string{"at '/items/0/qty'"}},
 		{Name: "1.0 is an integer in JSON Schema", Build: schema, Transcript: conversation(`{"order_id": "1", "status": "shipped", "items": [{"sku": "a", "qty": 1.0}]}`), WantStatus: pass},
+		{Name: "a number too large for the validator fails instead of crashing it", Build: func() (judge.Judge, error) { return rule.JSONSchema([]byte(`{"maximum": 0}`), rule.Final) }, Transcript: conversation(`{"n": 1e1000001}`), WantStatus: fail, WantIn: []string{"holds the number 1e1000001"}},
 		{Name: "not JSON at all", Build: schema, Transcript: conversation(`Order 12345 shipped.`), WantStatus: fail, WantIn: []string{"is not valid JSON"}},
 	})
 }
