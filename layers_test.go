@@ -18,7 +18,9 @@ import (
 // here, and to README's "Project structure".
 var layers = map[string]int{
 	"judge":           0,
+	"llm":             0,
 	"judge/judgetest": 1,
+	"llm/llmtest":     1,
 	"jury":            1,
 	"rule":            1,
 	"rule/dbstate":    2,

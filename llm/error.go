@@ -1,0 +1,105 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// An APIError is an error answer from a vendor's API. Providers return one
+// for every non-2xx answer, so middleware can tell a rate limit from a bad
+// request whatever the vendor.
+type APIError struct {
+	// Provider names the vendor: "openai", "anthropic".
+	Provider string
+	// StatusCode is the HTTP status of the answer.
+	StatusCode int
+	// Message is the vendor's explanation, when the body had one.
+	Message string
+	// Body is an excerpt of the answer's body.
+	Body string
+	// RequestID is the vendor's id of the request.
+	RequestID string
+	// RetryAfter is how long the vendor asked to wait (Retry-After), or 0.
+	RetryAfter time.Duration
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d %s", e.Provider, e.StatusCode, http.StatusText(e.StatusCode))
+	switch {
+	case e.Message != "":
+		b.WriteString(": " + e.Message)
+	case e.Body != "":
+		b.WriteString(": " + e.Body)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request " + e.RequestID + ")")
+	}
+	return b.String()
+}
+
+// Retryable reports whether the same request may succeed later: a rate
+// limit (429), a timeout (408), a conflict (409) or a server error (5xx).
+// A bad request, a bad key or a forbidden model (400, 401, 403, 404) will
+// fail again however often it is sent.
+func (e *APIError) Retryable() bool {
+	switch {
+	case e.StatusCode == http.StatusTooManyRequests,
+		e.StatusCode == http.StatusRequestTimeout,
+		e.StatusCode == http.StatusConflict,
+		e.StatusCode >= 500:
+		return true
+	}
+	return false
+}
+
+// RateLimited reports whether err is a vendor's rate limit (429).
+func RateLimited(err error) bool {
+	var api *APIError
+	return errors.As(err, &api) && api.StatusCode == http.StatusTooManyRequests
+}
+
+// Retryable reports whether err may go away if the request is sent again:
+// a retryable APIError, or a network timeout. A cancelled or expired
+// context is not retryable: the caller gave up.
+func Retryable(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return false
+	}
+	var api *APIError
+	if errors.As(err, &api) {
+		return api.Retryable()
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout()
+}
+
+// maxRetryAfter bounds the Retry-After values read: a larger one is
+// treated as absent rather than trusted.
+const maxRetryAfter = time.Hour
+
+// ParseRetryAfter reads a Retry-After header: seconds, or an HTTP date. It
+// returns 0 when the header is absent or unreadable.
+func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs < 0 || secs > maxRetryAfter.Seconds() || math.IsNaN(secs) {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}

@@ -1,0 +1,5 @@
+// Package llmtest holds stand-ins for model vendors, so that Gavel's tests
+// and its offline demo run without a network or a key: Scripted, a model
+// that answers from rules, and local HTTP servers that speak the vendors'
+// exact wire formats, with settable latency and faults.
+package llmtest
