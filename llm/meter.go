@@ -39,6 +39,17 @@ func DefaultPrices() Prices {
 	}
 }
 
+// With returns a copy of p with overrides added, replacing p's price of a
+// model that both name: the way configuration adjusts the defaults.
+func (p Prices) With(overrides Prices) Prices {
+	out := maps.Clone(p)
+	if out == nil {
+		out = Prices{}
+	}
+	maps.Copy(out, overrides)
+	return out
+}
+
 // Cost returns what usage costs with model, and whether the model has a
 // price. A dated model name ("gpt-5-mini-2025-08-07") takes the price of
 // the longest name it starts with.

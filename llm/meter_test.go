@@ -76,3 +76,14 @@ func TestDefaultPricesAreSane(t *testing.T) {
 		}
 	}
 }
+
+func TestPricesWith(t *testing.T) {
+	defaults := llm.Prices{"a": {Input: 1, Output: 2}, "b": {Input: 3, Output: 4}}
+	got := defaults.With(llm.Prices{"b": {Input: 0.5, Output: 1}, "c": {Input: 9, Output: 9}})
+	if got["a"].Input != 1 || got["b"].Input != 0.5 || got["c"].Input != 9 {
+		t.Errorf("merged prices = %+v", got)
+	}
+	if defaults["b"].Input != 3 {
+		t.Error("With changed the defaults")
+	}
+}
