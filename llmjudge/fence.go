@@ -1,0 +1,47 @@
+package llmjudge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+)
+
+// nonceDigits is how many hex digits a fence's code has.
+const nonceDigits = 8
+
+// fence encloses untrusted content in tags whose name carries a code
+// derived from a hash of the content:
+//
+//	<agent_response_3f9a1c2e>
+//	…content…
+//	</agent_response_3f9a1c2e>
+//
+// The code is deterministic, so prompts are reproducible byte for byte
+// (caches and golden files depend on it), and it never occurs in the
+// content: a reply cannot close its own fence, nor forge its opening tag,
+// because changing the reply changes the code.
+func fence(name, content string) string {
+	tag := name + "_" + nonce(name, content, nonceDigits)
+	return "<" + tag + ">\n" + content + "\n</" + tag + ">"
+}
+
+// nonce returns digits hex digits of a hash of name and content such that
+// name_nonce does not occur in content. The first hash almost always does;
+// when the content happens to hold its own tag (or was built to), a counter
+// is hashed in until it does not. The loop ends: content would need more
+// than 16^digits distinct tags (gigabytes, at 8 digits) to hold them all.
+func nonce(name, content string, digits int) string {
+	for i := 0; ; i++ {
+		h := sha256.New()
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+		h.Write([]byte(strconv.Itoa(i)))
+		h.Write([]byte{0})
+		h.Write([]byte(content))
+		code := hex.EncodeToString(h.Sum(nil))[:digits]
+		if !strings.Contains(content, name+"_"+code) {
+			return code
+		}
+	}
+}
