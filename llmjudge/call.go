@@ -49,14 +49,15 @@ func reask(err error) string {
 	return "Your answer could not be used: " + err.Error() + ".\n\nAnswer again with only the JSON object the instructions describe, with every field, and nothing else."
 }
 
-// sample asks k times, each sample with its own llm.Request.Trial so that a
-// cache keeps them independent. Any sample that fails fails the whole.
+// sample asks k times, each sample with its own llm.Request.Trial (the
+// request's trial and the sample's index combined) so that a cache keeps
+// samples and trials independent. Any sample that fails fails the whole.
 func sample[V any](ctx context.Context, m llm.Model, req llm.Request, s settings, parse func(string) (V, error)) ([]V, llm.Usage, error) {
 	var out []V
 	var usage llm.Usage
 	for i := range s.samples {
 		r := req
-		r.Trial = i
+		r.Trial = req.Trial*maxSamples + i
 		v, u, err := ask(ctx, m, r, s.retries, parse)
 		usage = usage.Add(u)
 		if err != nil {

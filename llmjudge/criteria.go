@@ -207,6 +207,7 @@ func (j *Criteria) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgme
 	if err != nil {
 		return out, fmt.Errorf("%s: %w", j.s.name, err)
 	}
+	req.Trial = t.Trial // repeated trials of a case stay independent in a cache
 	samples, usage, err := sample(ctx, j.model, req, j.s, func(answer string) (rated, error) {
 		return parseAxes(answer, j.names)
 	})

@@ -1,12 +1,14 @@
 package llmjudge
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/judge/judgetest"
+	"github.com/gavelhq/gavel/llm/llmtest"
 )
 
 func scoreAnswer(score string) string {
@@ -112,5 +114,29 @@ func TestAggregate(t *testing.T) {
 		if got := aggregate(tc.vals, AggregateMedian); got != tc.medi {
 			t.Errorf("median of %v = %v, want %v", tc.vals, got, tc.medi)
 		}
+	}
+}
+
+func TestSamplesAndTrialsGetTheirOwnCacheKeys(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: `{"reasoning": "fine", "score": 0.9}`}}}
+	rubric, err := NewRubric(model, "be helpful", RubricConfig{Options: Options{Samples: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, trial := range []int{1, 2} {
+		tr := &judge.Transcript{Goal: "hi", FinalResponse: "hello", Trial: trial}
+		if got := judge.Run(context.Background(), rubric, tr); got.Status != judge.StatusPass {
+			t.Fatalf("trial %d: %s %s", trial, got.Status, got.Reasoning)
+		}
+	}
+	seen := map[int]bool{}
+	for _, call := range model.Calls() {
+		if seen[call.Trial] {
+			t.Errorf("two calls share Trial %d: a cache would answer one from the other", call.Trial)
+		}
+		seen[call.Trial] = true
+	}
+	if len(seen) != 6 {
+		t.Errorf("%d distinct trials over 6 calls, want 6", len(seen))
 	}
 }

@@ -80,6 +80,7 @@ func (j *single) judge(ctx context.Context, t *judge.Transcript) (judge.Judgment
 	if err != nil {
 		return out, fmt.Errorf("%s: %w", j.s.name, err)
 	}
+	req.Trial = t.Trial // repeated trials of a case stay independent in a cache
 	samples, usage, err := sample(ctx, j.model, req, j.s, func(answer string) (scored, error) {
 		return parseScore(answer, j.lo, j.hi)
 	})
