@@ -21,6 +21,8 @@ var layers = map[string]int{
 	"llm":             0,
 	"judge/judgetest": 1,
 	"llm/llmtest":     1,
+	"llm/openai":      1,
+	"llm/anthropic":   1,
 	"llmjudge":        1,
 	"jury":            1,
 	"rule":            1,

@@ -75,6 +75,28 @@ func (r Registry) Open(ref string, getenv func(string) string) (Model, error) {
 	return open(parsed, getenv)
 }
 
+// KeyAllowed reports whether a provider may send the key from the user's
+// environment to the server ref names. A key goes only where the user
+// pointed it: to the vendor's own host (vendorHost, "api.openai.com"), or
+// to the base URL the environment itself names (envBase). A base URL
+// written in a model reference, which may come from a shared suite file,
+// gets no key unless it is one of those, so a suite cannot send a user's
+// key to a server of its choosing.
+func KeyAllowed(ref Ref, envBase, vendorHost string) bool {
+	if ref.BaseURL == "" {
+		return true // the environment's base URL, or the vendor's
+	}
+	u, err := url.Parse(ref.BaseURL)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Hostname(), vendorHost) && u.Scheme == "https" {
+		return true
+	}
+	env, err := url.Parse(strings.TrimSpace(envBase))
+	return err == nil && envBase != "" && strings.EqualFold(u.Scheme, env.Scheme) && strings.EqualFold(u.Host, env.Host)
+}
+
 // A MissingKeyError says that a provider needs an environment variable
 // that is not set.
 type MissingKeyError struct {

@@ -133,3 +133,26 @@ func TestAPIErrorMessage(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+func TestKeyAllowed(t *testing.T) {
+	tests := []struct {
+		name    string
+		ref     llm.Ref
+		envBase string
+		want    bool
+	}{
+		{"the vendor's default", llm.Ref{Provider: "openai", Model: "m"}, "", true},
+		{"the environment's base URL", llm.Ref{Provider: "openai", Model: "m"}, "http://gateway:8000/v1", true},
+		{"the vendor's host in the reference", llm.Ref{Model: "m", BaseURL: "https://api.openai.com/v1"}, "", true},
+		{"the vendor's host over plain http", llm.Ref{Model: "m", BaseURL: "http://api.openai.com/v1"}, "", false},
+		{"the environment's server named in the reference", llm.Ref{Model: "m", BaseURL: "http://gateway:8000/v1"}, "http://gateway:8000", true},
+		{"another server named in the reference", llm.Ref{Model: "m", BaseURL: "http://collector.example/v1"}, "http://gateway:8000/v1", false},
+		{"another server and no environment", llm.Ref{Model: "m", BaseURL: "http://collector.example/v1"}, "", false},
+		{"a look-alike host", llm.Ref{Model: "m", BaseURL: "https://api.openai.com.example/v1"}, "", false},
+	}
+	for _, tt := range tests {
+		if got := llm.KeyAllowed(tt.ref, tt.envBase, "api.openai.com"); got != tt.want {
+			t.Errorf("%s: KeyAllowed = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package anthropic
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/gavelhq/gavel/llm"
+)
+
+// DefaultBaseURL is Anthropic's API.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// DefaultMaxTokens is the max_tokens sent when a request's MaxTokens is 0:
+// Anthropic requires one.
+const DefaultMaxTokens = 4096
+
+// Config configures a Model.
+type Config struct {
+	// APIKey is sent in the x-api-key header. When empty none is sent;
+	// ANTHROPIC_API_KEY is not read (Open reads it).
+	APIKey string
+	// BaseURL is the API's address, without /v1. Defaults to
+	// DefaultBaseURL.
+	BaseURL string
+	// Model is the model asked when a request names none.
+	Model string
+	// Provider labels errors and APIErrors. Defaults to "anthropic".
+	Provider string
+	// HTTPClient sends the requests. Defaults to http.DefaultClient.
+	HTTPClient *http.Client
+}
+
+// A Model generates responses with Anthropic's Messages API. It is safe
+// for concurrent use.
+type Model struct {
+	client   sdk.Client
+	model    string
+	provider string
+}
+
+// New returns a Model that talks to the API c describes. It makes no
+// request.
+func New(c Config) (*Model, error) {
+	if c.Provider == "" {
+		c.Provider = "anthropic"
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s: base URL %q: want an http(s) URL, such as %s", c.Provider, c.BaseURL, DefaultBaseURL)
+	}
+	opts := []option.RequestOption{
+		// The SDK would otherwise read keys, profiles and a base URL from
+		// the environment: Config says everything.
+		option.WithoutEnvironmentDefaults(),
+		option.WithBaseURL(c.BaseURL),
+		// llm.Retry retries, with the same policy for every vendor.
+		option.WithMaxRetries(0),
+	}
+	if c.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(c.APIKey))
+	}
+	if c.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
+	}
+	return &Model{client: sdk.NewClient(opts...), model: c.Model, provider: c.Provider}, nil
+}
+
+// Generate sends req as one Messages request. A vendor's error answer is
+// an *llm.APIError; the SDK does not retry (wrap the Model in llm.Retry).
+func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	params, err := m.params(req)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		body []byte
+		hr   *http.Response
+	)
+	start := time.Now()
+	_, err = m.client.Messages.New(ctx, params,
+		option.WithResponseBodyInto(&body),
+		option.WithResponseInto(&hr))
+	latency := time.Since(start)
+	if err != nil {
+		return nil, m.fail(err, hr)
+	}
+	resp, err := m.response(body, req.ResponseSchema)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Model == "" {
+		resp.Model = params.Model
+	}
+	if hr != nil {
+		resp.RequestID = hr.Header.Get("request-id")
+	}
+	resp.Latency = latency
+	return resp, nil
+}

@@ -1,0 +1,268 @@
+package llmtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gavelhq/gavel/llm"
+)
+
+// A Fake is what the fake vendor servers (OpenAIServer, AnthropicServer)
+// share, embedded in each: the faults a test injects and the bookkeeping it
+// asserts on. NewOpenAIServer and NewAnthropicServer make one. It is safe
+// for concurrent use; set its fields before sending requests.
+//
+// A request meets, in order: the MaxInFlight limit, the Latency, the next
+// scripted fault, and only then the vendor's own checks (key, validation)
+// and the backing model.
+type Fake struct {
+	// Latency delays every answer by this long.
+	Latency time.Duration
+	// MaxInFlight, when positive, is how many requests the server works on
+	// at once. A request above it is answered 429 with a Retry-After header,
+	// as a vendor's rate limit would be; RateLimited counts them.
+	MaxInFlight int
+	// LimitRetryAfter is the Retry-After of the 429s MaxInFlight sends.
+	// Defaults to 1 s.
+	LimitRetryAfter time.Duration
+
+	srv        *httptest.Server
+	idHeader   string // the header carrying the request id
+	writeError func(w http.ResponseWriter, status int)
+	serve      func(w http.ResponseWriter, r *http.Request, body []byte, id string)
+
+	closing   chan struct{} // closed by Close, to release hanging requests
+	closeOnce sync.Once
+
+	mu          sync.Mutex
+	faults      []fault
+	inFlight    int
+	requests    int
+	rateLimited int
+	bodies      []json.RawMessage
+}
+
+type faultKind int
+
+const (
+	faultFail faultKind = iota + 1
+	faultMalformed
+	faultHang
+)
+
+// A fault is one scripted failure, consumed by one request.
+type fault struct {
+	kind       faultKind
+	status     int
+	retryAfter time.Duration
+}
+
+// start serves the vendor's handler on a loopback port.
+func (f *Fake) start(idHeader string, writeError func(http.ResponseWriter, int), serve func(http.ResponseWriter, *http.Request, []byte, string)) {
+	f.idHeader, f.writeError, f.serve = idHeader, writeError, serve
+	f.closing = make(chan struct{})
+	f.srv = httptest.NewServer(http.HandlerFunc(f.handle))
+}
+
+// FailNext makes the next request fail with status, in the vendor's error
+// shape, with a Retry-After header of retryAfter (in seconds, fractions
+// allowed) when it is positive.
+func (f *Fake) FailNext(status int, retryAfter time.Duration) {
+	f.push(fault{kind: faultFail, status: status, retryAfter: retryAfter})
+}
+
+// MalformedNext makes the next request answer 200 with a truncated JSON
+// body.
+func (f *Fake) MalformedNext() { f.push(fault{kind: faultMalformed}) }
+
+// HangNext makes the next request never answer, until the client gives up
+// or the server is closed; then its connection is dropped.
+func (f *Fake) HangNext() { f.push(fault{kind: faultHang}) }
+
+func (f *Fake) push(x fault) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.faults = append(f.faults, x)
+}
+
+// Requests returns how many requests the server has received.
+func (f *Fake) Requests() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.requests
+}
+
+// RateLimited returns how many 429 answers the server has sent, scripted
+// or for MaxInFlight.
+func (f *Fake) RateLimited() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rateLimited
+}
+
+// Bodies returns the raw bodies of the requests received, in order, for
+// assertions on their wire shape.
+func (f *Fake) Bodies() []json.RawMessage {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]json.RawMessage(nil), f.bodies...)
+}
+
+// Close releases hanging requests and shuts the server down.
+func (f *Fake) Close() {
+	f.closeOnce.Do(func() { close(f.closing) })
+	f.srv.Close()
+}
+
+// maxBody bounds the request bodies read.
+const maxBody = 32 << 20
+
+func (f *Fake) handle(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+
+	f.mu.Lock()
+	f.requests++
+	id := fmt.Sprintf("req_fake_%06d", f.requests)
+	f.bodies = append(f.bodies, json.RawMessage(body))
+	limited := f.MaxInFlight > 0 && f.inFlight >= f.MaxInFlight
+	if !limited {
+		f.inFlight++
+	}
+	limitRetryAfter := f.LimitRetryAfter
+	latency := f.Latency
+	f.mu.Unlock()
+
+	w.Header().Set(f.idHeader, id)
+	if limited {
+		if limitRetryAfter <= 0 {
+			limitRetryAfter = time.Second
+		}
+		f.fail(w, http.StatusTooManyRequests, limitRetryAfter)
+		return
+	}
+	defer func() {
+		f.mu.Lock()
+		f.inFlight--
+		f.mu.Unlock()
+	}()
+
+	if latency > 0 && !f.wait(r.Context(), latency) {
+		panic(http.ErrAbortHandler)
+	}
+	switch x := f.pop(); x.kind {
+	case faultFail:
+		f.fail(w, x.status, x.retryAfter)
+		return
+	case faultMalformed:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, malformedBody)
+		return
+	case faultHang:
+		f.wait(r.Context(), -1)
+		panic(http.ErrAbortHandler) // drop the connection without an answer
+	}
+	f.serve(w, r, body, id)
+}
+
+// malformedBody is a response cut off in the middle.
+const malformedBody = `{"id":"fake-malformed","type":"message","choices":[{"index":0,"message":{"role":"assistant","content":"The answer is`
+
+// wait waits for d (forever when d < 0) and reports whether it elapsed
+// before the request or the server ended.
+func (f *Fake) wait(ctx context.Context, d time.Duration) bool {
+	var elapsed <-chan time.Time
+	if d >= 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		elapsed = t.C
+	}
+	select {
+	case <-elapsed:
+		return true
+	case <-ctx.Done():
+	case <-f.closing:
+	}
+	return false
+}
+
+func (f *Fake) pop() fault {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.faults) == 0 {
+		return fault{}
+	}
+	x := f.faults[0]
+	f.faults = f.faults[1:]
+	return x
+}
+
+// fail answers status in the vendor's error shape, with a Retry-After
+// header when retryAfter is positive.
+func (f *Fake) fail(w http.ResponseWriter, status int, retryAfter time.Duration) {
+	if retryAfter > 0 {
+		w.Header().Set("Retry-After", seconds(retryAfter))
+	}
+	f.countStatus(status)
+	f.writeError(w, status)
+}
+
+// countStatus counts an answer of status: RateLimited counts the 429s.
+func (f *Fake) countStatus(status int) {
+	if status != http.StatusTooManyRequests {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rateLimited++
+}
+
+// modelFailed answers an error of the backing model with write: an
+// *llm.APIError with its status, message and Retry-After, anything else as
+// a 500 quoting it. When the client has gone, the connection is dropped.
+func (f *Fake) modelFailed(ctx context.Context, w http.ResponseWriter, err error, write func(status int, message string)) {
+	if ctx.Err() != nil {
+		panic(http.ErrAbortHandler)
+	}
+	status, message := http.StatusInternalServerError, "llmtest: the backing model failed: "+err.Error()
+	var api *llm.APIError
+	if errors.As(err, &api) && api.StatusCode >= 400 {
+		status, message = api.StatusCode, api.Message
+		if message == "" {
+			message = api.Body
+		}
+		if api.RetryAfter > 0 {
+			w.Header().Set("Retry-After", seconds(api.RetryAfter))
+		}
+	}
+	f.countStatus(status)
+	write(status, message)
+}
+
+// seconds formats d as a Retry-After value: seconds, with a fraction when
+// d is not whole seconds.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+// writeJSON answers status with v as JSON.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("llmtest: encoding an answer: %v", err))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}

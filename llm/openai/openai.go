@@ -1,0 +1,105 @@
+package openai
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/gavelhq/gavel/llm"
+)
+
+// DefaultBaseURL is OpenAI's API.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Config configures a Model.
+type Config struct {
+	// APIKey is sent as a bearer token. When empty none is sent, for a
+	// local server that wants none; OPENAI_API_KEY is not read (Open reads
+	// it).
+	APIKey string
+	// BaseURL is the API's address, /v1 included. Defaults to
+	// DefaultBaseURL.
+	BaseURL string
+	// Model is the model asked when a request names none.
+	Model string
+	// Provider labels errors and APIErrors. Defaults to "openai".
+	Provider string
+	// HTTPClient sends the requests. Defaults to the SDK's client.
+	HTTPClient *http.Client
+}
+
+// A Model generates responses with the Chat Completions API of OpenAI or
+// of an OpenAI-compatible server. It is safe for concurrent use.
+type Model struct {
+	client   sdk.Client
+	model    string
+	provider string
+	// legacyMaxTokens sends MaxTokens as max_tokens, for servers (Ollama)
+	// that do not read max_completion_tokens.
+	legacyMaxTokens bool
+}
+
+// New returns a Model that talks to the API c describes. It makes no
+// request.
+func New(c Config) (*Model, error) {
+	if c.Provider == "" {
+		c.Provider = "openai"
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%s: base URL %q: want an http(s) URL, such as %s", c.Provider, c.BaseURL, DefaultBaseURL)
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(c.BaseURL),
+		// Always set, even empty, so that the SDK does not fall back on
+		// OPENAI_API_KEY and send it to another server.
+		option.WithAPIKey(c.APIKey),
+		// llm.Retry retries, with the same policy for every vendor.
+		option.WithMaxRetries(0),
+	}
+	if c.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
+	}
+	return &Model{client: sdk.NewClient(opts...), model: c.Model, provider: c.Provider}, nil
+}
+
+// Generate sends req as one chat completion request. A vendor's error
+// answer is an *llm.APIError; the SDK does not retry (wrap the Model in
+// llm.Retry).
+func (m *Model) Generate(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	params, err := m.params(req)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		body []byte
+		hr   *http.Response
+	)
+	start := time.Now()
+	_, err = m.client.Chat.Completions.New(ctx, params,
+		option.WithResponseBodyInto(&body),
+		option.WithResponseInto(&hr))
+	latency := time.Since(start)
+	if err != nil {
+		return nil, m.fail(err, hr)
+	}
+	resp, err := m.response(body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Model == "" {
+		resp.Model = params.Model
+	}
+	if hr != nil {
+		resp.RequestID = hr.Header.Get("x-request-id")
+	}
+	resp.Latency = latency
+	return resp, nil
+}

@@ -1,0 +1,175 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	sdk "github.com/openai/openai-go/v3"
+
+	"github.com/gavelhq/gavel/llm"
+)
+
+// response reads a chat completion's body. A body that is not a chat
+// completion is an error quoting it.
+func (m *Model) response(body []byte) (*llm.Response, error) {
+	var cc sdk.ChatCompletion
+	if !json.Valid(body) {
+		return nil, fmt.Errorf("%s: malformed response, not JSON: %s", m.provider, excerpt(body))
+	}
+	if err := json.Unmarshal(body, &cc); err != nil {
+		return nil, fmt.Errorf("%s: malformed response: %v: %s", m.provider, err, excerpt(body))
+	}
+	if len(cc.Choices) == 0 {
+		return nil, fmt.Errorf("%s: malformed response, no choices: %s", m.provider, excerpt(body))
+	}
+	return toResponse(&cc), nil
+}
+
+// toResponse maps the first choice of a chat completion.
+func toResponse(cc *sdk.ChatCompletion) *llm.Response {
+	choice := cc.Choices[0]
+	msg := choice.Message
+	resp := &llm.Response{
+		Text:  msg.Content,
+		Model: cc.Model,
+		Usage: llm.Usage{
+			InputTokens:  cc.Usage.PromptTokens,
+			OutputTokens: cc.Usage.CompletionTokens,
+			CachedTokens: cc.Usage.PromptTokensDetails.CachedTokens,
+		},
+	}
+	for _, c := range msg.ToolCalls {
+		if c.Type != "function" && c.Type != "" {
+			continue // a custom tool's call: Gavel sends no custom tools
+		}
+		resp.ToolCalls = append(resp.ToolCalls, llm.ToolCall{
+			ID:        c.ID,
+			Name:      c.Function.Name,
+			Arguments: arguments(c.Function.Arguments),
+		})
+	}
+	resp.FinishReason = finishReason(choice.FinishReason, len(resp.ToolCalls) > 0)
+	if msg.Refusal != "" {
+		resp.FinishReason = llm.FinishFiltered
+		if resp.Text == "" {
+			resp.Text = msg.Refusal
+		}
+	}
+	return resp
+}
+
+// arguments keeps a tool call's arguments as JSON: as they are when valid,
+// {} when empty, and as a JSON string when the model wrote invalid JSON.
+func arguments(s string) json.RawMessage {
+	switch {
+	case strings.TrimSpace(s) == "":
+		return json.RawMessage("{}")
+	case json.Valid([]byte(s)):
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func finishReason(reason string, calls bool) llm.FinishReason {
+	switch reason {
+	case "stop":
+		return llm.FinishStop
+	case "length":
+		return llm.FinishLength
+	case "tool_calls", "function_call":
+		return llm.FinishToolCalls
+	case "content_filter":
+		return llm.FinishFiltered
+	case "":
+		if calls {
+			return llm.FinishToolCalls
+		}
+		return llm.FinishStop
+	}
+	return llm.FinishReason(reason)
+}
+
+// fail turns the SDK's error into the error Generate returns: an
+// *llm.APIError for an error answer, the SDK's error (a network failure, a
+// cancelled context) wrapped otherwise.
+func (m *Model) fail(err error, hr *http.Response) error {
+	if hr == nil || hr.StatusCode < 400 {
+		return fmt.Errorf("%s: %w", m.provider, err)
+	}
+	return apiError(m.provider, hr, time.Now())
+}
+
+// apiError reads an error answer. The SDK has read its body and left a
+// copy in hr.Body.
+func apiError(provider string, hr *http.Response, now time.Time) *llm.APIError {
+	var body []byte
+	if hr.Body != nil {
+		body, _ = io.ReadAll(io.LimitReader(hr.Body, 64<<10))
+	}
+	return &llm.APIError{
+		Provider:   provider,
+		StatusCode: hr.StatusCode,
+		Message:    errorMessage(body),
+		Body:       excerpt(body),
+		RequestID:  hr.Header.Get("x-request-id"),
+		RetryAfter: retryAfter(hr.Header, now),
+	}
+}
+
+// errorMessage finds the explanation in an error body: OpenAI's
+// {"error":{"message"}}, or the {"error":"…"} or {"message"} of
+// compatible servers.
+func errorMessage(body []byte) string {
+	var wire struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(body, &wire) != nil {
+		return ""
+	}
+	var nested struct {
+		Message string `json:"message"`
+	}
+	var flat string
+	switch {
+	case json.Unmarshal(wire.Error, &nested) == nil && nested.Message != "":
+		return nested.Message
+	case json.Unmarshal(wire.Error, &flat) == nil && flat != "":
+		return flat
+	}
+	return wire.Message
+}
+
+// retryAfter reads how long the server asked to wait: retry-after-ms, which
+// OpenAI sends for waits under a second, or Retry-After.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("retry-after-ms")), 64); err == nil && ms > 0 && ms < float64(time.Hour/time.Millisecond) {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	return llm.ParseRetryAfter(h, now)
+}
+
+// maxExcerpt bounds the body excerpts of errors, in bytes.
+const maxExcerpt = 500
+
+// excerpt is the start of body, at most maxExcerpt bytes, cut on a
+// character boundary.
+func excerpt(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if len(s) <= maxExcerpt {
+		return s
+	}
+	const more = "…"
+	cut := maxExcerpt - len(more)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + more
+}
