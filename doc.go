@@ -11,7 +11,12 @@
 //   - rule: deterministic judges (text, style, JSON, tool calls, limits,
 //     workspace files, commands, builds);
 //   - rule/dbstate: the database-state judge (SQLite, PostgreSQL);
-//   - judge/judgetest: table tests for judges.
+//   - judge/judgetest: table tests for judges;
+//   - llm: one interface to language models, with retry, limit, cache and
+//     meter middleware; llm/openai and llm/anthropic on the vendors' SDKs;
+//     llm/llmtest with a scripted model and fake vendor servers;
+//   - llmjudge: LLM judges (rubric, criteria, traits, correctness,
+//     pairwise, follow-up) whose verdicts are computed in code.
 //
 // See README.md for the project structure and docs/decisions for the
 // reasoning behind the design.
