@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // An APIError is an error answer from a vendor's API. Providers return one
@@ -22,7 +23,7 @@ type APIError struct {
 	StatusCode int
 	// Message is the vendor's explanation, when the body had one.
 	Message string
-	// Body is an excerpt of the answer's body.
+	// Body is an excerpt of the answer's body (see BodyExcerpt).
 	Body string
 	// RequestID is the vendor's id of the request.
 	RequestID string
@@ -102,4 +103,22 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// MaxBodyExcerpt bounds BodyExcerpt, in bytes.
+const MaxBodyExcerpt = 500
+
+// BodyExcerpt returns the start of an answer's body for an error message:
+// trimmed, at most MaxBodyExcerpt bytes, cut on a character boundary.
+func BodyExcerpt(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if len(s) <= MaxBodyExcerpt {
+		return s
+	}
+	const more = "…"
+	cut := MaxBodyExcerpt - len(more)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + more
 }

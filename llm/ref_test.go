@@ -156,3 +156,14 @@ func TestKeyAllowed(t *testing.T) {
 		}
 	}
 }
+
+func TestBodyExcerpt(t *testing.T) {
+	long := strings.Repeat("é", 400) // 800 bytes
+	got := llm.BodyExcerpt([]byte(long))
+	if len(got) > llm.MaxBodyExcerpt || !strings.HasSuffix(got, "…") || !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) {
+		t.Errorf("excerpt of %d bytes = %d bytes %q, want at most %d, cut on a character", len(long), len(got), got, llm.MaxBodyExcerpt)
+	}
+	if got := llm.BodyExcerpt([]byte("  short \n")); got != "short" {
+		t.Errorf("BodyExcerpt(short) = %q, want short", got)
+	}
+}

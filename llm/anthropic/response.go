@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
@@ -18,17 +17,17 @@ import (
 // error quoting it.
 func (m *Model) response(body []byte, schema *llm.Schema) (*llm.Response, error) {
 	if !json.Valid(body) {
-		return nil, fmt.Errorf("%s: malformed response, not JSON: %s", m.provider, excerpt(body))
+		return nil, fmt.Errorf("%s: malformed response, not JSON: %s", m.provider, llm.BodyExcerpt(body))
 	}
 	var probe struct {
 		Type string `json:"type"`
 	}
 	if err := json.Unmarshal(body, &probe); err != nil || probe.Type != "message" {
-		return nil, fmt.Errorf("%s: malformed response, not a message: %s", m.provider, excerpt(body))
+		return nil, fmt.Errorf("%s: malformed response, not a message: %s", m.provider, llm.BodyExcerpt(body))
 	}
 	var msg sdk.Message
 	if err := json.Unmarshal(body, &msg); err != nil {
-		return nil, fmt.Errorf("%s: malformed response: %v: %s", m.provider, err, excerpt(body))
+		return nil, fmt.Errorf("%s: malformed response: %v: %s", m.provider, err, llm.BodyExcerpt(body))
 	}
 	return toResponse(&msg, schema), nil
 }
@@ -121,26 +120,8 @@ func apiError(provider string, hr *http.Response, now time.Time) *llm.APIError {
 		Provider:   provider,
 		StatusCode: hr.StatusCode,
 		Message:    wire.Error.Message,
-		Body:       excerpt(body),
+		Body:       llm.BodyExcerpt(body),
 		RequestID:  hr.Header.Get("request-id"),
 		RetryAfter: llm.ParseRetryAfter(hr.Header, now),
 	}
-}
-
-// maxExcerpt bounds the body excerpts of errors, in bytes.
-const maxExcerpt = 500
-
-// excerpt is the start of body, at most maxExcerpt bytes, cut on a
-// character boundary.
-func excerpt(body []byte) string {
-	s := strings.TrimSpace(string(body))
-	if len(s) <= maxExcerpt {
-		return s
-	}
-	const more = "…"
-	cut := maxExcerpt - len(more)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + more
 }

@@ -67,11 +67,3 @@ func TestResponseRefusesWhatIsNotAMessage(t *testing.T) {
 		}
 	}
 }
-
-func TestExcerpt(t *testing.T) {
-	long := strings.Repeat("é", 400) // 800 bytes
-	got := excerpt([]byte(long))
-	if len(got) > maxExcerpt || !strings.HasSuffix(got, "…") || !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) {
-		t.Errorf("excerpt of %d bytes = %d bytes %q, want at most %d, cut on a character", len(long), len(got), got, maxExcerpt)
-	}
-}

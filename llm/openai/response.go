@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	sdk "github.com/openai/openai-go/v3"
 
@@ -20,13 +19,13 @@ import (
 func (m *Model) response(body []byte) (*llm.Response, error) {
 	var cc sdk.ChatCompletion
 	if !json.Valid(body) {
-		return nil, fmt.Errorf("%s: malformed response, not JSON: %s", m.provider, excerpt(body))
+		return nil, fmt.Errorf("%s: malformed response, not JSON: %s", m.provider, llm.BodyExcerpt(body))
 	}
 	if err := json.Unmarshal(body, &cc); err != nil {
-		return nil, fmt.Errorf("%s: malformed response: %v: %s", m.provider, err, excerpt(body))
+		return nil, fmt.Errorf("%s: malformed response: %v: %s", m.provider, err, llm.BodyExcerpt(body))
 	}
 	if len(cc.Choices) == 0 {
-		return nil, fmt.Errorf("%s: malformed response, no choices: %s", m.provider, excerpt(body))
+		return nil, fmt.Errorf("%s: malformed response, no choices: %s", m.provider, llm.BodyExcerpt(body))
 	}
 	return toResponse(&cc), nil
 }
@@ -117,7 +116,7 @@ func apiError(provider string, hr *http.Response, now time.Time) *llm.APIError {
 		Provider:   provider,
 		StatusCode: hr.StatusCode,
 		Message:    errorMessage(body),
-		Body:       excerpt(body),
+		Body:       llm.BodyExcerpt(body),
 		RequestID:  hr.Header.Get("x-request-id"),
 		RetryAfter: retryAfter(hr.Header, now),
 	}
@@ -154,22 +153,4 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		return time.Duration(ms * float64(time.Millisecond))
 	}
 	return llm.ParseRetryAfter(h, now)
-}
-
-// maxExcerpt bounds the body excerpts of errors, in bytes.
-const maxExcerpt = 500
-
-// excerpt is the start of body, at most maxExcerpt bytes, cut on a
-// character boundary.
-func excerpt(body []byte) string {
-	s := strings.TrimSpace(string(body))
-	if len(s) <= maxExcerpt {
-		return s
-	}
-	const more = "…"
-	cut := maxExcerpt - len(more)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + more
 }

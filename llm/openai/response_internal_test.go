@@ -2,7 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -88,17 +87,6 @@ func TestErrorMessage(t *testing.T) {
 		if got := errorMessage([]byte(tc.body)); got != tc.want {
 			t.Errorf("errorMessage(%s) = %q, want %q", tc.body, got, tc.want)
 		}
-	}
-}
-
-func TestExcerpt(t *testing.T) {
-	long := strings.Repeat("é", 400) // 800 bytes
-	got := excerpt([]byte(long))
-	if len(got) > maxExcerpt || !strings.HasSuffix(got, "…") || !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) {
-		t.Errorf("excerpt of %d bytes = %d bytes %q, want at most %d, cut on a character", len(long), len(got), got, maxExcerpt)
-	}
-	if got := excerpt([]byte("  short \n")); got != "short" {
-		t.Errorf("excerpt(short) = %q, want short", got)
 	}
 }
 
