@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"jury":            1,
 	"rule":            1,
 	"rule/dbstate":    2,
+	"agent":           2,
 	".":               2,
 }
 

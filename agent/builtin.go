@@ -1,0 +1,238 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+)
+
+// A Toolbox is where the builtin agent's tools come from: an MCP server
+// (mcp.Client is one), or anything else that lists and calls tools.
+type Toolbox interface {
+	Tools(ctx context.Context) ([]llm.Tool, error)
+	// Call calls a tool and returns the record of the call. A tool that
+	// reports a failure is a call with IsError set, not an error; an error
+	// means the tool could not be called at all.
+	Call(ctx context.Context, name string, args json.RawMessage) (judge.ToolCall, error)
+}
+
+// BuiltinConfig configures a Builtin agent.
+type BuiltinConfig struct {
+	// SystemPrompt is the agent's harness. {today} becomes the date the
+	// session opened (2006-01-02), {locale} the Locale, and {name} the
+	// value of Vars["name"]. A placeholder with no value is an error when
+	// the agent is built.
+	SystemPrompt string
+	Vars         map[string]string
+	// Locale fills {locale}. Defaults to "en".
+	Locale string
+
+	// Model answers; the agent's tool calls and final replies are its.
+	Model llm.Model
+	// Temperature and MaxTokens are sent with every call when set.
+	Temperature *float64
+	MaxTokens   int
+
+	// Tools are the agent's tool sources. A tool name offered by two of
+	// them is an error at the first Open.
+	Tools []Toolbox
+	// MaxTurns bounds the model calls for one message. Defaults to 6.
+	MaxTurns int
+
+	// Checkpoints keep conversations between Close and Open. Defaults to
+	// MemoryCheckpoints.
+	Checkpoints Checkpoints
+	// Now tells the date for {today}. Defaults to time.Now.
+	Now func() time.Time
+}
+
+// ErrMaxTurns is returned, wrapped, when the agent used all its model
+// calls for a message without answering; the reply returned with it holds
+// the tool calls made so far.
+var ErrMaxTurns = errors.New("the agent reached its turn limit without answering")
+
+// A Builtin agent is defined in configuration, as in the seeds: a
+// system-prompt template, a model, tools, and a ReAct loop (the model
+// calls tools until it answers, at most MaxTurns times per message).
+// Closing a session saves its conversation as a checkpoint; opening the
+// same id again continues it with its full context.
+type Builtin struct {
+	c BuiltinConfig
+
+	mu     sync.Mutex
+	tools  []llm.Tool
+	owners map[string]Toolbox // tool name → its toolbox
+}
+
+var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// NewBuiltin returns a Builtin agent configured by c. It is an error for
+// the model to be missing or for the prompt to use a placeholder with no
+// value.
+func NewBuiltin(c BuiltinConfig) (*Builtin, error) {
+	if c.Model == nil {
+		return nil, errors.New("builtin agent: no model given")
+	}
+	if c.Locale == "" {
+		c.Locale = "en"
+	}
+	if c.MaxTurns <= 0 {
+		c.MaxTurns = 6
+	}
+	if c.Checkpoints == nil {
+		c.Checkpoints = MemoryCheckpoints()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	for _, m := range placeholder.FindAllStringSubmatch(c.SystemPrompt, -1) {
+		if name := m[1]; name != "today" && name != "locale" {
+			if _, ok := c.Vars[name]; !ok {
+				return nil, fmt.Errorf("builtin agent: the system prompt uses {%s}, which has no value: add %s to its variables", name, name)
+			}
+		}
+	}
+	return &Builtin{c: c}, nil
+}
+
+// Open starts a session, or resumes the one saved under id.
+func (b *Builtin) Open(ctx context.Context, sessionID string) (Session, error) {
+	tools, err := b.toolList(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msgs, resumed, err := b.c.Checkpoints.Load(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if !resumed && b.c.SystemPrompt != "" {
+		msgs = []llm.Message{{Role: llm.RoleSystem, Content: b.systemPrompt()}}
+	}
+	return &builtinSession{agent: b, id: sessionID, tools: tools, msgs: msgs}, nil
+}
+
+func (b *Builtin) systemPrompt() string {
+	return placeholder.ReplaceAllStringFunc(b.c.SystemPrompt, func(m string) string {
+		switch name := m[1 : len(m)-1]; name {
+		case "today":
+			return b.c.Now().Format("2006-01-02")
+		case "locale":
+			return b.c.Locale
+		default:
+			return b.c.Vars[name]
+		}
+	})
+}
+
+// toolList lists the tools of every toolbox, once.
+func (b *Builtin) toolList(ctx context.Context) ([]llm.Tool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.owners != nil {
+		return b.tools, nil
+	}
+	owners := map[string]Toolbox{}
+	var tools []llm.Tool
+	for _, box := range b.c.Tools {
+		listed, err := box.Tools(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("builtin agent: list tools: %w", err)
+		}
+		for _, t := range listed {
+			if _, dup := owners[t.Name]; dup {
+				return nil, fmt.Errorf("builtin agent: two tool servers offer a tool named %q: rename one", t.Name)
+			}
+			owners[t.Name] = box
+			tools = append(tools, t)
+		}
+	}
+	b.tools, b.owners = tools, owners
+	return tools, nil
+}
+
+type builtinSession struct {
+	agent *Builtin
+	id    string
+	tools []llm.Tool
+
+	mu   sync.Mutex
+	msgs []llm.Message
+}
+
+// Send runs the ReAct loop for one user message.
+func (s *builtinSession) Send(ctx context.Context, msg Message) (*Reply, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start := time.Now()
+	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleUser, Content: msg.Text})
+	reply := &Reply{}
+	for range s.agent.c.MaxTurns {
+		resp, err := s.agent.c.Model.Generate(ctx, &llm.Request{
+			Messages:    s.msgs,
+			Tools:       s.tools,
+			Temperature: s.agent.c.Temperature,
+			MaxTokens:   s.agent.c.MaxTokens,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("builtin agent: %w", err)
+		}
+		reply.Usage = reply.Usage.Add(judge.Usage(resp.Usage))
+		s.msgs = append(s.msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
+		if len(resp.ToolCalls) == 0 {
+			reply.Text = resp.Text
+			reply.Latency = time.Since(start)
+			return reply, nil
+		}
+		for _, call := range resp.ToolCalls {
+			record := s.call(ctx, call)
+			reply.ToolCalls = append(reply.ToolCalls, record)
+			s.msgs = append(s.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Content: record.Result, IsError: record.IsError})
+		}
+	}
+	reply.Latency = time.Since(start)
+	return reply, fmt.Errorf("builtin agent: %w (%d model calls)", ErrMaxTurns, s.agent.c.MaxTurns)
+}
+
+// call calls the tool the model asked for. Whatever goes wrong (a tool the
+// model made up, a server that fails) becomes a failed call the model sees,
+// as a production ReAct loop would show it.
+func (s *builtinSession) call(ctx context.Context, call llm.ToolCall) judge.ToolCall {
+	failed := func(why string) judge.ToolCall {
+		return judge.ToolCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Result: why, IsError: true}
+	}
+	s.agent.mu.Lock()
+	box := s.agent.owners[call.Name]
+	s.agent.mu.Unlock()
+	if box == nil {
+		names := make([]string, len(s.tools))
+		for i, t := range s.tools {
+			names[i] = t.Name
+		}
+		slices.Sort(names)
+		return failed(fmt.Sprintf("unknown tool %q: the tools are %s", call.Name, strings.Join(names, ", ")))
+	}
+	start := time.Now()
+	record, err := box.Call(ctx, call.Name, call.Arguments)
+	if err != nil {
+		record = failed("the tool could not be called: " + err.Error())
+		record.Duration = time.Since(start)
+	}
+	record.ID = call.ID
+	return record
+}
+
+// Close saves the conversation as the session's checkpoint.
+func (s *builtinSession) Close(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.agent.c.Checkpoints.Save(ctx, s.id, s.msgs)
+}

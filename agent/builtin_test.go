@@ -1,0 +1,256 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/llmtest"
+)
+
+// orderDesk is a toolbox with the seeds' two tools.
+type orderDesk struct {
+	mu        sync.Mutex
+	cancelled []string
+	down      bool // every call fails to reach the server
+}
+
+func (d *orderDesk) Tools(context.Context) ([]llm.Tool, error) {
+	return []llm.Tool{
+		{Name: "get_order_status", Description: "Look up an order's current status.", Parameters: json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"}},"required":["order_id"]}`)},
+		{Name: "cancel_order", Description: "Cancel an order.", Parameters: json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"},"confirmation":{"type":"boolean"}},"required":["order_id","confirmation"]}`)},
+	}, nil
+}
+
+func (d *orderDesk) Call(_ context.Context, name string, args json.RawMessage) (judge.ToolCall, error) {
+	if d.down {
+		return judge.ToolCall{}, errors.New("connection refused")
+	}
+	var a struct {
+		OrderID      string `json:"order_id"`
+		Confirmation bool   `json:"confirmation"`
+	}
+	json.Unmarshal(args, &a)
+	call := judge.ToolCall{Name: name, Arguments: args, Duration: time.Millisecond}
+	switch {
+	case name == "get_order_status" && a.OrderID == "12345":
+		call.Result = `{"status":"shipped","eta":"2026-03-15"}`
+	case name == "get_order_status":
+		call.Result, call.IsError = `{"error":"not found"}`, true
+	case name == "cancel_order":
+		d.mu.Lock()
+		d.cancelled = append(d.cancelled, a.OrderID)
+		d.mu.Unlock()
+		call.Result = fmt.Sprintf(`{"cancelled":%v}`, a.Confirmation)
+	}
+	return call, nil
+}
+
+func toolCall(name, args string) llm.ToolCall {
+	return llm.ToolCall{Name: name, Arguments: json.RawMessage(args)}
+}
+
+func newBuiltin(t *testing.T, model llm.Model, c agent.BuiltinConfig) *agent.Builtin {
+	t.Helper()
+	c.Model = model
+	b, err := agent.NewBuiltin(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func converse(t *testing.T, a agent.Agent, session string, messages ...string) []*agent.Reply {
+	t.Helper()
+	ctx := context.Background()
+	s, err := a.Open(ctx, session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var replies []*agent.Reply
+	for _, m := range messages {
+		r, err := s.Send(ctx, agent.Message{Text: m})
+		if err != nil {
+			t.Fatalf("send %q: %v", m, err)
+		}
+		replies = append(replies, r)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return replies
+}
+
+func TestBuiltinReActLoop(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{
+		{Match: "where's my order", ToolCalls: []llm.ToolCall{toolCall("get_order_status", `{"order_id":"12345"}`)}},
+		{Match: `"status":"shipped"`, Text: "Your order 12345 shipped and arrives on 2026-03-15."},
+	}}
+	b := newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{&orderDesk{}}})
+	reply := converse(t, b, "s1", "where's my order #12345?")[0]
+
+	if reply.Text != "Your order 12345 shipped and arrives on 2026-03-15." {
+		t.Errorf("reply = %q", reply.Text)
+	}
+	if len(reply.ToolCalls) != 1 || reply.ToolCalls[0].Name != "get_order_status" || reply.ToolCalls[0].Result != `{"status":"shipped","eta":"2026-03-15"}` || reply.ToolCalls[0].ID == "" {
+		t.Errorf("tool calls = %+v, want the lookup with its result and id", reply.ToolCalls)
+	}
+	if reply.Usage.InputTokens == 0 || reply.Latency <= 0 {
+		t.Errorf("usage %+v, latency %v: want both counted", reply.Usage, reply.Latency)
+	}
+	calls := model.Calls()
+	if len(calls) != 2 || len(calls[0].Tools) != 2 {
+		t.Fatalf("%d model calls, tools offered %d; want 2 calls offering both tools", len(calls), len(calls[0].Tools))
+	}
+	last := calls[1].Messages[len(calls[1].Messages)-1]
+	if last.Role != llm.RoleTool || last.ToolCallID != reply.ToolCalls[0].ID {
+		t.Errorf("second call ends with %+v, want the tool result answering the call", last)
+	}
+}
+
+func TestBuiltinRevivalContinuesTheConversation(t *testing.T) {
+	for name, checkpoints := range map[string]func(t *testing.T) agent.Checkpoints{
+		"memory":    func(*testing.T) agent.Checkpoints { return agent.MemoryCheckpoints() },
+		"directory": func(t *testing.T) agent.Checkpoints { return agent.DirCheckpoints(t.TempDir()) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			store := checkpoints(t)
+			model := &llmtest.Scripted{Rules: []llmtest.Rule{
+				{Match: "my listings", Text: "You have 3 listings: Beach House, Mountain Cabin, City Apartment."},
+				{When: func(r *llm.Request) bool {
+					return strings.Contains(r.Messages[len(r.Messages)-1].Content, "first one") && mentions(r, "Beach House")
+				}, Text: "The Beach House is 82% occupied."},
+				{Match: "first one", Text: "Which listing do you mean?"},
+			}}
+			converse(t, newBuiltin(t, model, agent.BuiltinConfig{Checkpoints: store}), "thread-7", "What are my listings?")
+
+			// A new agent over the same checkpoints: the process restarted.
+			reply := converse(t, newBuiltin(t, model, agent.BuiltinConfig{Checkpoints: store}), "thread-7", "What's the occupancy for the first one?")[0]
+			if reply.Text != "The Beach House is 82% occupied." {
+				t.Errorf("after revival, reply = %q: the context was lost", reply.Text)
+			}
+			other := converse(t, newBuiltin(t, model, agent.BuiltinConfig{Checkpoints: store}), "thread-8", "What's the occupancy for the first one?")[0]
+			if other.Text != "Which listing do you mean?" {
+				t.Errorf("another session saw thread-7's context: %q", other.Text)
+			}
+		})
+	}
+}
+
+func mentions(r *llm.Request, s string) bool {
+	for _, m := range r.Messages {
+		if strings.Contains(m.Content, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestBuiltinSystemPrompt(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}}
+	b := newBuiltin(t, model, agent.BuiltinConfig{
+		SystemPrompt: "You help with {product}. Today's date is {today}. Respond in {locale}. JSON looks like {\"a\": 1}.",
+		Vars:         map[string]string{"product": "property listings"},
+		Locale:       "fr",
+		Now:          func() time.Time { return time.Date(2026, 3, 9, 10, 0, 0, 0, time.UTC) },
+	})
+	converse(t, b, "s", "hi")
+	want := `You help with property listings. Today's date is 2026-03-09. Respond in fr. JSON looks like {"a": 1}.`
+	if got := model.Calls()[0].Messages[0]; got.Role != llm.RoleSystem || got.Content != want {
+		t.Errorf("system message = %+v, want %q", got, want)
+	}
+
+	_, err := agent.NewBuiltin(agent.BuiltinConfig{Model: model, SystemPrompt: "Be {tone}."})
+	if err == nil || !strings.Contains(err.Error(), "{tone}, which has no value") {
+		t.Errorf("missing variable: error = %v", err)
+	}
+	if _, err := agent.NewBuiltin(agent.BuiltinConfig{}); err == nil {
+		t.Error("no model: no error")
+	}
+}
+
+func TestBuiltinToolFailuresReachTheModel(t *testing.T) {
+	tests := []struct {
+		name       string
+		call       llm.ToolCall
+		desk       *orderDesk
+		wantResult string
+	}{
+		{"a tool the model made up", toolCall("refund_order", `{}`), &orderDesk{}, `unknown tool "refund_order": the tools are cancel_order, get_order_status`},
+		{"a tool reporting an error", toolCall("get_order_status", `{"order_id":"999"}`), &orderDesk{}, `{"error":"not found"}`},
+		{"a server that cannot be reached", toolCall("get_order_status", `{"order_id":"1"}`), &orderDesk{down: true}, "the tool could not be called: connection refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := &llmtest.Scripted{Rules: []llmtest.Rule{
+				{Match: "go", ToolCalls: []llm.ToolCall{tt.call}},
+				{Text: "Sorry, that did not work."},
+			}}
+			reply := converse(t, newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{tt.desk}}), "s", "go")[0]
+			if len(reply.ToolCalls) != 1 || !reply.ToolCalls[0].IsError || reply.ToolCalls[0].Result != tt.wantResult {
+				t.Fatalf("tool calls = %+v, want one failed call with result %q", reply.ToolCalls, tt.wantResult)
+			}
+			if last := model.Calls()[1].Messages; !last[len(last)-1].IsError {
+				t.Error("the model was not told the call failed")
+			}
+		})
+	}
+}
+
+func TestBuiltinTurnLimit(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{ToolCalls: []llm.ToolCall{toolCall("get_order_status", `{"order_id":"12345"}`)}}}}
+	b := newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{&orderDesk{}}, MaxTurns: 3})
+	s, _ := b.Open(context.Background(), "s")
+	reply, err := s.Send(context.Background(), agent.Message{Text: "loop"})
+	if !errors.Is(err, agent.ErrMaxTurns) {
+		t.Fatalf("error = %v, want ErrMaxTurns", err)
+	}
+	if reply == nil || len(reply.ToolCalls) != 3 {
+		t.Errorf("reply = %+v, want the 3 calls made so far", reply)
+	}
+}
+
+func TestBuiltinRefusesDuplicateToolNames(t *testing.T) {
+	b := newBuiltin(t, &llmtest.Scripted{}, agent.BuiltinConfig{Tools: []agent.Toolbox{&orderDesk{}, &orderDesk{}}})
+	if _, err := b.Open(context.Background(), "s"); err == nil || !strings.Contains(err.Error(), `two tool servers offer a tool named "get_order_status"`) {
+		t.Errorf("error = %v, want one naming the duplicate tool", err)
+	}
+}
+
+func TestBuiltinSessionsRunConcurrently(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}}
+	b := newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{&orderDesk{}}})
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := context.Background()
+			s, err := b.Open(ctx, fmt.Sprintf("s%d", i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for _, m := range []string{"hi", "again"} {
+				if _, err := s.Send(ctx, agent.Message{Text: m}); err != nil {
+					t.Error(err)
+				}
+			}
+			if err := s.Close(ctx); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := len(model.Calls()); got != 32 {
+		t.Errorf("%d model calls, want 32", got)
+	}
+}

@@ -1,0 +1,20 @@
+// Package agent drives the agent under test, whatever it is written in.
+//
+// An Agent opens sessions by id; a Session takes user messages and
+// returns replies (text, the tool calls the agent made, usage, latency)
+// and closes. Opening an id again resumes that conversation: Gavel tests
+// revival by closing a session in the middle of a thread and reopening it.
+// Optional abilities are found by type assertion, as database/sql/driver
+// does: a Session that is a Dispatcher takes proactive events (the agent
+// speaks first), an Agent that is a Resetter can forget everything.
+//
+// # Adapters
+//
+//   - Func: an agent written in Go, in process.
+//   - HTTP: an agent behind an HTTP API; request and reply fields map
+//     onto an existing API without code.
+//   - Exec: a subprocess speaking JSON Lines on stdin and stdout (see
+//     docs/exec-protocol.md), so an agent in any language fits.
+//   - Builtin: an agent defined in configuration: a system prompt, a
+//     model, MCP tools and a ReAct loop, with a checkpoint saved on close.
+package agent
