@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"llmjudge":        1,
 	"jury":            1,
 	"rule":            1,
+	"sim":             1,
 	"rule/dbstate":    2,
 	"agent":           2,
 	".":               2,
