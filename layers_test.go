@@ -24,6 +24,7 @@ var layers = map[string]int{
 	"llm/openai":      1,
 	"llm/anthropic":   1,
 	"llmjudge":        1,
+	"mcp":             1,
 	"jury":            1,
 	"rule":            1,
 	"sim":             1,

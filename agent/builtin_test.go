@@ -14,7 +14,11 @@ import (
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
+	"github.com/gavelhq/gavel/mcp"
 )
+
+// An MCP server is the builtin agent's usual toolbox.
+var _ agent.Toolbox = (*mcp.Client)(nil)
 
 // orderDesk is a toolbox with the seeds' two tools.
 type orderDesk struct {

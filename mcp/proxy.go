@@ -1,0 +1,149 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A Proxy is an MCP server that stands between an agent and its real MCP
+// server (the upstream) and records every tool call that passes through,
+// for agents that do not report their tool calls themselves.
+//
+// It exposes exactly the tools the upstream listed when the proxy was made
+// (same names, descriptions, input and output schemas, annotations),
+// forwards each call unchanged to the upstream, returns the upstream's
+// result unchanged (isError included) and tells its Recorder. It
+// introduces itself with the upstream's name, version and instructions.
+//
+// Limits: the tool list is read once, by NewProxy; changes upstream are
+// not followed (the proxy does not announce listChanged). Only tools are
+// forwarded: not resources, prompts, notifications (progress, logging),
+// nor the upstream's requests to the agent (sampling, elicitation). A
+// call's _meta is not forwarded. Every session the agent opens, over HTTP
+// or stdio, shares the one upstream session.
+type Proxy struct {
+	upstream *Client
+	rec      Recorder
+	server   *mcpsdk.Server
+	handler  http.Handler
+}
+
+// NewProxy connects to upstream, reads its tools and returns a proxy in
+// front of it that tells rec of every call (rec may be nil: nothing is
+// recorded). Connecting is bounded by upstream.Timeout, and so is each
+// forwarded call. Close the proxy to close the upstream.
+func NewProxy(upstream Server, rec Recorder) (*Proxy, error) {
+	ctx := context.Background()
+	c, err := Connect(ctx, upstream)
+	if err != nil {
+		return nil, err
+	}
+	p, err := newProxy(ctx, c, rec)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// newProxy makes a proxy in front of a connected client.
+func newProxy(ctx context.Context, c *Client, rec Recorder) (*Proxy, error) {
+	tools, err := c.listTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	impl := &mcpsdk.Implementation{Name: "gavel-mcp-proxy", Version: implementation.Version}
+	opts := &mcpsdk.ServerOptions{
+		// Tools only, and no listChanged: the list is fixed.
+		Capabilities: &mcpsdk.ServerCapabilities{Tools: &mcpsdk.ToolCapabilities{}},
+	}
+	if init := c.session.InitializeResult(); init != nil {
+		if init.ServerInfo != nil {
+			info := *init.ServerInfo
+			impl = &info
+		}
+		opts.Instructions = init.Instructions
+	}
+	p := &Proxy{upstream: c, rec: rec, server: mcpsdk.NewServer(impl, opts)}
+	for _, t := range tools {
+		tool := *t
+		if err := addTool(p.server, &tool, p.forward); err != nil {
+			return nil, fmt.Errorf("mcp server %s: proxy tool %q: %w", c.label, t.Name, err)
+		}
+	}
+	p.handler = mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return p.server }, nil)
+	return p, nil
+}
+
+// addTool adds t to s, turning the SDK's panic on a tool it refuses (an
+// input schema that is not an object schema) into an error.
+func addTool(s *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	s.AddTool(t, h)
+	return nil
+}
+
+// forward calls the upstream's tool and records the call. A call that
+// fails at the protocol level is recorded too, with IsError set, and its
+// JSON-RPC error is passed on as it came.
+func (p *Proxy) forward(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+	res, call, err := p.upstream.call(ctx, req.Params.Name, req.Params.Arguments)
+	if p.rec != nil {
+		p.rec.Record(call)
+	}
+	if err != nil {
+		var wire *jsonrpc.Error
+		if errors.As(err, &wire) {
+			return nil, wire
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// Handler returns an http.Handler that serves the proxy over MCP's
+// streamable HTTP transport, at whatever path it is mounted on. Like the
+// SDK's, it refuses requests to a loopback address whose Host header is
+// not a loopback name (DNS rebinding).
+func (p *Proxy) Handler() http.Handler { return p.handler }
+
+// ServeStdio serves one MCP session over in and out (newline-delimited
+// JSON-RPC, as on a stdio server's stdin and stdout). It returns nil when
+// the agent closes the session or in ends, and ctx's error when ctx is done
+// first. It closes neither in nor out; a read of in that is under way when
+// ctx is done is abandoned, not interrupted.
+func (p *Proxy) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	t := &mcpsdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	err := p.server.Run(ctx, t)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcpsdk.ErrConnectionClosed) || errors.Is(err, io.ErrClosedPipe) {
+		return nil
+	}
+	return fmt.Errorf("mcp proxy: serve stdio: %w", err)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// Close closes the upstream session (a forwarded call under way fails) and
+// then the agents' sessions.
+func (p *Proxy) Close() error {
+	err := p.upstream.Close()
+	for ss := range p.server.Sessions() {
+		ss.Close()
+	}
+	return err
+}

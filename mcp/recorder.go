@@ -1,0 +1,44 @@
+package mcp
+
+import (
+	"sync"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+// A Recorder is told of every tool call a Proxy forwards. Record may be
+// called from several goroutines at once (an agent may call tools in
+// parallel), once per call, when the call has finished.
+type Recorder interface {
+	Record(call judge.ToolCall)
+}
+
+// RecorderFunc adapts an ordinary function to the Recorder interface.
+type RecorderFunc func(call judge.ToolCall)
+
+// Record calls f(call).
+func (f RecorderFunc) Record(call judge.ToolCall) { f(call) }
+
+// A Log is a Recorder that keeps the calls until they are taken, turn by
+// turn. Its zero value is ready to use; it is safe for concurrent use.
+type Log struct {
+	mu    sync.Mutex
+	calls []judge.ToolCall
+}
+
+// Record appends call to the log.
+func (l *Log) Record(call judge.ToolCall) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls = append(l.calls, call)
+}
+
+// Take returns the calls recorded since the last Take, in the order they
+// finished, and empties the log. It returns nil when there were none.
+func (l *Log) Take() []judge.ToolCall {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	calls := l.calls
+	l.calls = nil
+	return calls
+}
