@@ -17,20 +17,21 @@ import (
 // dependency into everything built on it. A new package must be added
 // here, and to README's "Project structure".
 var layers = map[string]int{
-	"judge":           0,
-	"llm":             0,
-	"judge/judgetest": 1,
-	"llm/llmtest":     1,
-	"llm/openai":      1,
-	"llm/anthropic":   1,
-	"llmjudge":        1,
-	"mcp":             1,
-	"jury":            1,
-	"rule":            1,
-	"sim":             1,
-	"rule/dbstate":    2,
-	"agent":           2,
-	".":               2,
+	"judge":              0,
+	"llm":                0,
+	"internal/procgroup": 0,
+	"judge/judgetest":    1,
+	"llm/llmtest":        1,
+	"llm/openai":         1,
+	"llm/anthropic":      1,
+	"llmjudge":           1,
+	"mcp":                1,
+	"jury":               1,
+	"rule":               1,
+	"sim":                1,
+	"rule/dbstate":       2,
+	"agent":              2,
+	".":                  2,
 }
 
 const module = "github.com/gavelhq/gavel"

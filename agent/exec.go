@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gavelhq/gavel/internal/procgroup"
 )
 
 // The modes of an exec agent (ExecConfig.Mode).
@@ -287,7 +289,8 @@ func (x *Exec) startLocked() (*execProc, error) {
 	if len(x.env) > 0 {
 		cmd.Env = append(os.Environ(), x.env...)
 	}
-	setProcGroup(cmd)
+	procgroup.Set(cmd)
+	procgroup.KillOnCancel(cmd)
 	cmd.WaitDelay = execWaitDelay
 	p := &execProc{
 		x:       x,

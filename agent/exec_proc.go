@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gavelhq/gavel/internal/procgroup"
 	"github.com/gavelhq/gavel/llm"
 )
 
@@ -225,7 +226,7 @@ func (p *execProc) dispatch(line []byte) error {
 // group and ends its stdout.
 func (p *execProc) wait(stdout *io.PipeWriter) {
 	_ = p.cmd.Wait() // the state is in cmd.ProcessState
-	killProcGroup(p.cmd)
+	procgroup.Kill(p.cmd)
 	p.cancel()
 	close(p.exited)
 	_ = stdout.Close()

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gavelhq/gavel/internal/procgroup"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -63,7 +64,7 @@ func startProcess(s Server) (*process, error) {
 	cmd.Stderr = p.stderr
 	// A grandchild that keeps stderr open must not hold Wait forever.
 	cmd.WaitDelay = time.Second
-	setProcessGroup(cmd)
+	procgroup.Set(cmd)
 
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -140,13 +141,13 @@ func (p *process) close() {
 		p.closing.Store(true)
 		p.stdin.Close()
 		if !p.waitExit(exitGrace) {
-			p.signal(terminateProcessGroup)
+			p.signal(procgroup.Terminate)
 			if !p.waitExit(termGrace) {
-				p.signal(killProcessGroup)
+				p.signal(procgroup.Kill)
 				<-p.exited
 			}
 		}
-		killProcessGroup(p.cmd) // children left behind by a wrapper
+		procgroup.Kill(p.cmd) // children left behind by a wrapper
 		p.stdout.Close()
 	})
 }

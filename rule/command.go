@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gavelhq/gavel/internal/procgroup"
 	"github.com/gavelhq/gavel/judge"
 )
 
@@ -230,7 +231,8 @@ func (c *command) run(ctx context.Context, dir string) (procResult, error) {
 	}
 	cmd.Stdout, cmd.Stderr = res.stdout, res.stderr
 	cmd.WaitDelay = commandWaitDelay
-	setProcessGroup(cmd)
+	procgroup.Set(cmd)
+	procgroup.KillOnCancel(cmd)
 	var interrupted atomic.Bool
 	kill := cmd.Cancel
 	cmd.Cancel = func() error {
@@ -248,7 +250,7 @@ func (c *command) run(ctx context.Context, dir string) (procResult, error) {
 		return procResult{}, fmt.Errorf("cannot run %q: %w", c.args[0], err)
 	}
 	waitErr := cmd.Wait()
-	killProcessGroup(cmd)
+	procgroup.Kill(cmd)
 	res.state = cmd.ProcessState
 
 	if interrupted.Load() && !exitedByItself(res.state) {
