@@ -183,13 +183,7 @@ var errExecClosed = errors.New("the exec agent was closed")
 // Open opens the session id: in shared mode on the shared process,
 // started if need be, and in per-session mode on a process of its own.
 func (x *Exec) Open(ctx context.Context, sessionID string) (Session, error) {
-	var p *execProc
-	var err error
-	if x.perSession {
-		p, err = x.start()
-	} else {
-		p, err = x.sharedProc()
-	}
+	p, err := x.process()
 	if err != nil {
 		return nil, err
 	}
@@ -205,16 +199,19 @@ func (x *Exec) Open(ctx context.Context, sessionID string) (Session, error) {
 	return &execSession{x: x, p: p, id: sessionID}, nil
 }
 
+// process returns the process a new session or a reset talks to: the
+// shared one, started if need be, or in per-session mode a new one.
+func (x *Exec) process() (*execProc, error) {
+	if x.perSession {
+		return x.start()
+	}
+	return x.sharedProc()
+}
+
 // Reset asks the agent to forget everything. In per-session mode a
 // process is started for the request and stopped after it.
 func (x *Exec) Reset(ctx context.Context) error {
-	var p *execProc
-	var err error
-	if x.perSession {
-		p, err = x.start()
-	} else {
-		p, err = x.sharedProc()
-	}
+	p, err := x.process()
 	if err != nil {
 		return err
 	}
