@@ -2,4 +2,8 @@
 // and its offline demo run without a network or a key: Scripted, a model
 // that answers from rules, and local HTTP servers that speak the vendors'
 // exact wire formats, with settable latency and faults.
+//
+// TestProvider is the conformance suite every provider runs against its
+// vendor's fake server (retries, rate limits, malformed bodies, hangs), so
+// a new provider is held to the same contract as the others.
 package llmtest
