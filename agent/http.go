@@ -257,7 +257,7 @@ func (s *httpDispatchSession) Dispatch(ctx context.Context, e Event) (*Reply, er
 	if s.h.event != nil {
 		body, err = renderBody(s.h.event, data)
 	} else {
-		body, err = json.Marshal(httpEventBody{SessionID: s.id, Event: httpEvent{Name: e.Name, Payload: e.Payload}})
+		body, err = json.Marshal(httpEventBody{SessionID: s.id, Event: httpEvent(e)})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: event %q body: %w", s.h, e.Name, err)

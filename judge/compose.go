@@ -47,11 +47,11 @@ func Any(judges ...Judge) Judge {
 			}
 		}
 		if counted {
-			out.Score = unitScore(best)
+			out.Score = Unit(best)
 		}
 		switch failed, errored, passed := sortParts(parts); {
 		case len(passed) > 0:
-			out.Status, out.Reasoning = StatusPass, "passed: "+describe(passed[0])
+			out.Status, out.Reasoning = StatusPass, "passed: "+passed[0].Summary()
 		case len(errored) > 0:
 			out.Status, out.Reasoning = StatusError, "no judge passed and some could not judge: "+describeAll(errored)
 		case len(failed) > 0:
@@ -82,7 +82,7 @@ func Not(j Judge) Judge {
 		case inner.Score.Kind == Boolean:
 			out.Score = Bool(!inner.Score.Bool)
 		case counted:
-			out.Score = unitScore(1 - v)
+			out.Score = Unit(1 - v)
 		}
 		return out, nil
 	})
@@ -183,7 +183,7 @@ func Weighted(threshold float64, parts ...Weight) (Judge, error) {
 			return out, nil
 		}
 		mean := sum / weights
-		out.Score = unitScore(mean)
+		out.Score = Unit(mean)
 		if mean >= threshold {
 			out.Status, out.Reasoning = StatusPass, fmt.Sprintf("weighted mean %.3f ≥ threshold %.3f", mean, threshold)
 		} else {
@@ -224,7 +224,7 @@ func allOf(name string, parts []Judgment) Judgment {
 		}
 	}
 	if counted > 0 {
-		out.Score = unitScore(sum / float64(counted))
+		out.Score = Unit(sum / float64(counted))
 	}
 	switch failed, errored, passed := sortParts(parts); {
 	case len(failed) > 0:
@@ -264,30 +264,10 @@ func abstainReason(n int) string {
 	return fmt.Sprintf("all %d judges abstained", n)
 }
 
-// describe formats a judgment as "name: reasoning" for a parent's
-// reasoning, with the first line of the reasoning only (a panic's reasoning
-// carries its stack, which stays in the part).
-func describe(j Judgment) string {
-	reason, _, _ := strings.Cut(j.Reasoning, "\n")
-	switch {
-	case j.Name == "":
-		return reason
-	case reason == "":
-		return j.Name
-	}
-	return j.Name + ": " + reason
-}
-
 func describeAll(js []Judgment) string {
 	s := make([]string, len(js))
 	for i, j := range js {
-		s[i] = describe(j)
+		s[i] = j.Summary()
 	}
 	return strings.Join(s, "; ")
-}
-
-// unitScore returns a 0..1 numerical score for an aggregate computed from
-// normalised values; it absorbs floating-point noise at the edges.
-func unitScore(v float64) Score {
-	return Score{Kind: Numerical, Value: math.Min(1, math.Max(0, v)), Max: 1}
 }

@@ -62,3 +62,19 @@ func TestCompositeReasoningKeepsPanicStacksInTheirPart(t *testing.T) {
 		t.Errorf("part reasoning = %q, want the stack kept in the part", got.Parts[1].Reasoning)
 	}
 }
+
+func TestSummary(t *testing.T) {
+	tests := []struct {
+		j    judge.Judgment
+		want string
+	}{
+		{judge.Judgment{Name: "tone", Reasoning: "too curt\nstack..."}, "tone: too curt"},
+		{judge.Judgment{Reasoning: "too curt"}, "too curt"},
+		{judge.Judgment{Name: "tone"}, "tone"},
+	}
+	for _, tt := range tests {
+		if got := tt.j.Summary(); got != tt.want {
+			t.Errorf("Summary() = %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -136,6 +137,20 @@ func (j Judgment) Normalized() (float64, bool) {
 		return 0, true
 	}
 	return 0, false
+}
+
+// Summary formats j for a parent's reasoning: "name: reasoning", with the
+// first line of the reasoning only (a panic's reasoning carries its stack,
+// which stays in the part).
+func (j Judgment) Summary() string {
+	reason, _, _ := strings.Cut(j.Reasoning, "\n")
+	switch {
+	case j.Name == "":
+		return reason
+	case reason == "":
+		return j.Name
+	}
+	return j.Name + ": " + reason
 }
 
 // Validate reports why j is not a valid judgment, or nil.

@@ -67,6 +67,15 @@ func Category(label string, labels []Label) (Score, error) {
 	return s, s.Validate()
 }
 
+// Unit returns an aggregate's value (a mean, a median, a fraction of votes)
+// as a numerical score on 0..1. Unlike Number it clamps a value a hair
+// outside the range, which is floating-point rounding in the aggregate,
+// not a judge's mistake; use Number for values a judge reports. A NaN
+// stays NaN, and the score is invalid.
+func Unit(v float64) Score {
+	return Score{Kind: Numerical, Value: math.Min(1, math.Max(0, v)), Max: 1}
+}
+
 // IsZero reports whether s is the zero Score, which means "no score".
 func (s Score) IsZero() bool { return s.Kind == "" }
 

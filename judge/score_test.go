@@ -114,3 +114,16 @@ func TestScoreJSONRefusesInvalidScores(t *testing.T) {
 		}
 	}
 }
+
+func TestUnit(t *testing.T) {
+	tests := map[float64]float64{0.25: 0.25, 1.0000000000000002: 1, -1e-17: 0}
+	for in, want := range tests {
+		s := judge.Unit(in)
+		if s.Validate() != nil || s.Normalized() != want {
+			t.Errorf("Unit(%v) = %v (%v), want %v", in, s, s.Validate(), want)
+		}
+	}
+	if judge.Unit(math.NaN()).Validate() == nil {
+		t.Error("Unit(NaN) is valid, want an invalid score")
+	}
+}

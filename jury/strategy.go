@@ -2,7 +2,6 @@ package jury
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,7 +162,7 @@ func decide(c Config, judgments []judge.Judgment) judge.Judgment {
 			out.Reasoning += fmt.Sprintf("; weights renormalised over the %d jurors that voted", len(b.votes))
 		}
 	}
-	out.Score = unit(value)
+	out.Score = judge.Unit(value)
 	out.Reasoning += " → " + string(out.Status)
 	return out
 }
@@ -274,13 +273,6 @@ func (b ballot) median() float64 {
 	return (values[mid-1] + values[mid]) / 2
 }
 
-// unit returns v as a numerical score on 0..1. v is clamped first: a mean
-// of values on 0..1 may stray past an edge by rounding.
-func unit(v float64) judge.Score {
-	s, _ := judge.Number(math.Min(1, math.Max(0, v)), 0, 1) // cannot fail: the value lies in bounds
-	return s
-}
-
 // formatPair formats a value and the threshold it was compared with, with
 // two decimals, or with as many more as it takes for a value below the
 // threshold not to print as equal to it ("0.499 < 0.500", not "0.50 <
@@ -295,20 +287,12 @@ func formatPair(v, threshold float64) (string, string) {
 	}
 }
 
-// describe lists judgments as "name: reasoning; name: reasoning", with the
-// first line of each reasoning only (a panic's reasoning carries its stack).
+// describe lists judgments as "name: reasoning; name: reasoning", each
+// with the first line of its reasoning only (see judge.Judgment.Summary).
 func describe(js []judge.Judgment) string {
 	s := make([]string, len(js))
 	for i, j := range js {
-		reason, _, _ := strings.Cut(j.Reasoning, "\n")
-		switch {
-		case reason == "":
-			s[i] = j.Name
-		case j.Name == "":
-			s[i] = reason
-		default:
-			s[i] = j.Name + ": " + reason
-		}
+		s[i] = j.Summary()
 	}
 	return strings.Join(s, "; ")
 }

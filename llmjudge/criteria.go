@@ -227,10 +227,7 @@ func (j *Criteria) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgme
 		axes[i] = clamp(aggregate(vals, j.s.aggregate), 1, 10)
 	}
 	mean, lowest, passed := j.verdict(axes)
-	score, err := judge.Number(clamp((mean-1)/9, 0, 1), 0, 1)
-	if err != nil {
-		return out, fmt.Errorf("%s: %w", j.s.name, err)
-	}
+	score := judge.Unit((mean - 1) / 9)
 	out.Status, out.Score = judge.StatusFail, score
 	if passed {
 		out.Status = judge.StatusPass
