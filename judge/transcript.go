@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -24,6 +25,11 @@ type Transcript struct {
 	// Goal is what the agent was asked to achieve: the case's prompt, or a
 	// simulated user's goal.
 	Goal string `json:"goal,omitempty"`
+
+	// Context is conversation that came before Turns: judges are shown it
+	// so that they understand what Turns refer to, but they judge Turns.
+	// Round fills it: a round's judges see the earlier rounds as Context.
+	Context []Turn `json:"context,omitempty"`
 
 	// Turns are the conversation in order.
 	Turns []Turn `json:"turns,omitempty"`
@@ -73,7 +79,27 @@ type Turn struct {
 
 	// Usage is what producing this turn cost.
 	Usage Usage `json:"usage,omitzero"`
+
+	// Round is the round of the case the turn belongs to, counting from 1;
+	// 0 when the conversation was not divided into rounds.
+	Round int `json:"round,omitempty"`
+
+	// Origin says who wrote a user turn when it was not the case's author.
+	Origin Origin `json:"origin,omitempty"`
 }
+
+// Origin says who wrote a user turn that the case did not spell out.
+type Origin string
+
+// The origins of user turns. The zero value is the case's own text.
+const (
+	// OriginFollowUp is an automatic answer to the agent's request for
+	// clarification, from the case's hints or a model.
+	OriginFollowUp Origin = "followup"
+	// OriginSimulated is a simulated user's message, written by a model
+	// playing a persona.
+	OriginSimulated Origin = "simulated"
+)
 
 // Role says who spoke a turn.
 type Role string
@@ -181,6 +207,64 @@ func (t *Transcript) ToolCalls() []ToolCall {
 		out = append(out, turn.ToolCalls...)
 	}
 	return out
+}
+
+// RoundCount returns the number of the last round that has turns: 0 when
+// the conversation was not divided into rounds.
+func (t *Transcript) RoundCount() int {
+	if t == nil {
+		return 0
+	}
+	n := 0
+	for _, turn := range t.Turns {
+		n = max(n, turn.Round)
+	}
+	return n
+}
+
+// Round returns the part of t that round n's judges judge: the turns of
+// round n as Turns, everything before them as Context, and the revivals
+// among them. Its Goal is the round's first message from the case (or t's
+// Goal when a simulated user wrote them all), so LLM judges weigh the
+// round's answer against the round's request; its Response is the round's
+// last agent turn. Its Status is t's for the round where the execution
+// ended and later ones, and SUCCESS for the rounds that completed before.
+// Round returns a transcript with no turns when round n has none.
+func (t *Transcript) Round(n int) *Transcript {
+	if t == nil {
+		return nil
+	}
+	start, end := len(t.Turns), len(t.Turns)
+	for i, turn := range t.Turns {
+		if turn.Round == n {
+			start = min(start, i)
+			end = i + 1
+		}
+	}
+	r := *t
+	r.FinalResponse, r.Usage, r.Revivals = "", Usage{}, nil
+	r.Context = append(slices.Clip(t.Context), t.Turns[:start]...)
+	r.Turns = t.Turns[start:end:end]
+	if start == len(t.Turns) {
+		r.Turns = nil
+	}
+	for _, rv := range t.Revivals {
+		if rv.BeforeTurn >= start && rv.BeforeTurn < end {
+			rv.BeforeTurn -= start
+			r.Revivals = append(r.Revivals, rv)
+		}
+	}
+	goalFound := false
+	for _, turn := range r.Turns {
+		r.Usage = r.Usage.Add(turn.Usage)
+		if turn.Role == RoleUser && turn.Origin == "" && !goalFound {
+			r.Goal, goalFound = turn.Content, true
+		}
+	}
+	if n < t.RoundCount() {
+		r.Status, r.Error = ExecSuccess, ""
+	}
+	return &r
 }
 
 // WorkspacePath resolves p against the transcript's workspace: an absolute

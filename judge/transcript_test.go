@@ -19,6 +19,9 @@ func fullTranscript() *judge.Transcript {
 		CaseID: "case_005",
 		Trial:  2,
 		Goal:   "cancel my order 12345",
+		Context: []judge.Turn{
+			{Role: judge.RoleUser, Content: "hi", Round: 1},
+		},
 		Turns: []judge.Turn{
 			{Role: judge.RoleSystem, Content: "You are a support agent.", Time: start},
 			{Role: judge.RoleUser, Content: "cancel my order 12345", Time: start.Add(time.Second)},
@@ -33,6 +36,7 @@ func fullTranscript() *judge.Transcript {
 				},
 				Usage: judge.Usage{InputTokens: 900, OutputTokens: 40, CachedTokens: 512, CostUSD: 0.0012},
 			},
+			{Role: judge.RoleUser, Content: "yes, cancel it", Round: 2, Origin: judge.OriginFollowUp},
 			{Role: judge.RoleEvent, Content: "reminder: meeting tomorrow", Time: start.Add(time.Hour)},
 		},
 		FinalResponse: "Done: order 12345 is cancelled.",
@@ -141,5 +145,61 @@ func TestWorkspacePath(t *testing.T) {
 				t.Errorf("WorkspacePath(%q) = %q, %v; want %q, %v", tc.path, got, ok, tc.want, tc.wantOK)
 			}
 		})
+	}
+}
+
+func TestRound(t *testing.T) {
+	tr := &judge.Transcript{
+		Goal:   "help with my order",
+		Status: judge.ExecTimeout,
+		Error:  "no answer within 2m",
+		Turns: []judge.Turn{
+			{Role: judge.RoleUser, Content: "where's order 12345?", Round: 1},
+			{Role: judge.RoleAgent, Content: "Shipped.", Round: 1, Usage: judge.Usage{InputTokens: 10},
+				ToolCalls: []judge.ToolCall{{Name: "get_order_status"}}},
+			{Role: judge.RoleUser, Content: "cancel it", Round: 2},
+			{Role: judge.RoleAgent, Content: "Which order?", Round: 2, Usage: judge.Usage{InputTokens: 20}},
+			{Role: judge.RoleUser, Content: "12345", Round: 2, Origin: judge.OriginFollowUp},
+			{Role: judge.RoleAgent, Content: "It has shipped; I can't.", Round: 2, Usage: judge.Usage{InputTokens: 30}},
+			{Role: judge.RoleUser, Content: "ok", Round: 3},
+		},
+		Revivals: []judge.Revival{{BeforeTurn: 2}},
+	}
+	if got := tr.RoundCount(); got != 3 {
+		t.Errorf("RoundCount() = %d, want 3", got)
+	}
+
+	second := tr.Round(2)
+	want := &judge.Transcript{
+		Goal:     "cancel it",
+		Status:   judge.ExecSuccess,
+		Context:  tr.Turns[:2],
+		Turns:    tr.Turns[2:6],
+		Revivals: []judge.Revival{{BeforeTurn: 0}},
+		Usage:    judge.Usage{InputTokens: 50},
+	}
+	if diff := cmp.Diff(want, second); diff != "" {
+		t.Errorf("Round(2) (-want +got):\n%s", diff)
+	}
+	if got := second.Response(); got != "It has shipped; I can't." {
+		t.Errorf("Round(2).Response() = %q, want the round's last agent turn", got)
+	}
+	if got := len(second.ToolCalls()); got != 0 {
+		t.Errorf("Round(2) has %d tool calls; round 1's must not count", got)
+	}
+
+	last := tr.Round(3)
+	if last.Status != judge.ExecTimeout || last.Error == "" {
+		t.Errorf("the round where the execution ended keeps its status: got %s %q", last.Status, last.Error)
+	}
+	if got := tr.Round(4); got.Turns != nil || len(got.Context) != len(tr.Turns) {
+		t.Errorf("a round that never started has no turns and the whole conversation as context: %+v", got)
+	}
+
+	// Appending to a round's context must not write into the transcript.
+	ctx := tr.Round(2).Context
+	_ = append(ctx, judge.Turn{Content: "x"})
+	if tr.Turns[2].Content != "cancel it" {
+		t.Error("Round shares its context's spare capacity with the transcript")
 	}
 }

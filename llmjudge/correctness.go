@@ -92,12 +92,41 @@ func (j *Correctness) Judge(ctx context.Context, t *judge.Transcript) (judge.Jud
 // characters (none when negative).
 func renderTranscript(t *judge.Transcript, maxTool int) string {
 	var b strings.Builder
+	b.WriteString(renderTurns(t.Turns, t.Revivals, maxTool))
+	lastAgent := ""
+	if agent := t.AgentTurns(); len(agent) > 0 {
+		lastAgent = agent[len(agent)-1].Content
+	}
+	if t.FinalResponse != "" && t.FinalResponse != lastAgent {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("The agent's final response:\n" + fence("final_response", t.FinalResponse))
+	}
+	if t.Status != "" && t.Status != judge.ExecSuccess {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		fmt.Fprintf(&b, "The execution ended with status %s.", quoteName(string(t.Status)))
+		if t.Error != "" {
+			b.WriteString(" Its error:\n" + fence("execution_error", t.Error))
+		}
+	}
+	return b.String()
+}
+
+// renderTurns writes turns for a judge: each turn and each tool call under
+// a header written here, every text from the conversation or a tool fenced
+// on its own, with the revivals and the automatic user turns marked. Tool
+// arguments and results are cut to maxTool characters (none when
+// negative).
+func renderTurns(turns []judge.Turn, revivals []judge.Revival, maxTool int) string {
+	var b strings.Builder
 	revived := map[int]bool{}
-	for _, r := range t.Revivals {
+	for _, r := range revivals {
 		revived[r.BeforeTurn] = true
 	}
-	lastAgent := ""
-	for i, turn := range t.Turns {
+	for i, turn := range turns {
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
 		}
@@ -106,6 +135,12 @@ func renderTranscript(t *judge.Transcript, maxTool int) string {
 		}
 		tag, who := roleTag(turn.Role)
 		fmt.Fprintf(&b, "Turn %d, %s", i+1, who)
+		switch turn.Origin {
+		case judge.OriginFollowUp:
+			b.WriteString(" (written automatically to answer the agent's question)")
+		case judge.OriginSimulated:
+			b.WriteString(" (a simulated user)")
+		}
 		if n := len(turn.ToolCalls); n > 0 {
 			fmt.Fprintf(&b, ", after %d tool call(s)", n)
 		}
@@ -132,24 +167,6 @@ func renderTranscript(t *judge.Transcript, maxTool int) string {
 				b.WriteString("Message:\n")
 			}
 			b.WriteString(fence(tag, turn.Content))
-		}
-		if turn.Role == judge.RoleAgent {
-			lastAgent = turn.Content
-		}
-	}
-	if t.FinalResponse != "" && t.FinalResponse != lastAgent {
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString("The agent's final response:\n" + fence("final_response", t.FinalResponse))
-	}
-	if t.Status != "" && t.Status != judge.ExecSuccess {
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		fmt.Fprintf(&b, "The execution ended with status %s.", quoteName(string(t.Status)))
-		if t.Error != "" {
-			b.WriteString(" Its error:\n" + fence("execution_error", t.Error))
 		}
 	}
 	return b.String()

@@ -130,6 +130,7 @@ func (j *Criteria) data(t *judge.Transcript, findings []judge.Finding) PromptDat
 		Criteria: j.criteria,
 		Axes:     j.names,
 		Findings: findingsBlock(findings),
+		History:  historyOf(t),
 	}
 }
 

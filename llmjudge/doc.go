@@ -64,6 +64,13 @@
 // which caches and golden files rely on (testdata/*.golden, refreshed with
 // go test ./llmjudge -update).
 //
+// # Rounds
+//
+// A round's judges get the round's part of the transcript
+// (judge.Transcript.Round): they judge the round's request and answer, and
+// see the earlier rounds as history, so that "cancel the other one" is
+// judged knowing which orders came before.
+//
 // # Fences
 //
 // Text the judge did not write (the user's prompt, the agent's replies,

@@ -58,19 +58,19 @@ func NewFollowUp(model llm.Model, c FollowUpConfig) (*FollowUp, error) {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}
 	f := &FollowUp{model: model, s: s}
-	f.prompt, err = newPrompt("followup", c.Prompt, f.data("can you check my order?", "Sure! What is the order number?"))
+	f.prompt, err = newPrompt("followup", c.Prompt, f.data(historyOf(sampleTranscript), "can you check my order?", "Sure! What is the order number?"))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}
 	return f, nil
 }
 
-func (f *FollowUp) data(request, reply string) PromptData {
-	return PromptData{Goal: fence("original_request", request), Response: fence("agent_reply", reply)}
+func (f *FollowUp) data(history, request, reply string) PromptData {
+	return PromptData{History: history, Goal: fence("original_request", request), Response: fence("agent_reply", reply)}
 }
 
-func (f *FollowUp) request(request, reply string) (llm.Request, error) {
-	msgs, err := f.prompt.render(f.data(request, reply))
+func (f *FollowUp) request(history, request, reply string) (llm.Request, error) {
+	msgs, err := f.prompt.render(f.data(history, request, reply))
 	if err != nil {
 		return llm.Request{}, fmt.Errorf("render the prompt: %w", err)
 	}
@@ -109,10 +109,22 @@ func parseFollowUp(answer string) (FollowUpResult, error) {
 // returns an error when it could not tell: the model failed, or its answer
 // was still malformed after the re-asks.
 func (f *FollowUp) Detect(ctx context.Context, request, reply string) (FollowUpResult, error) {
+	return f.detect(ctx, "", request, reply)
+}
+
+// DetectIn is Detect on a transcript: it examines t's response to its
+// goal, and shows the model t's Context, so that a question about
+// something said in an earlier round is understood. A conversation driver
+// calls it on the round in progress (judge.Transcript.Round).
+func (f *FollowUp) DetectIn(ctx context.Context, t *judge.Transcript) (FollowUpResult, error) {
+	return f.detect(ctx, historyOf(t), goalOf(t), t.Response())
+}
+
+func (f *FollowUp) detect(ctx context.Context, history, request, reply string) (FollowUpResult, error) {
 	if strings.TrimSpace(reply) == "" {
 		return FollowUpResult{Reasoning: "the reply is blank: it asks nothing"}, nil
 	}
-	req, err := f.request(request, reply)
+	req, err := f.request(history, request, reply)
 	if err != nil {
 		return FollowUpResult{}, fmt.Errorf("%s: %w", f.s.name, err)
 	}
@@ -132,7 +144,7 @@ func (f *FollowUp) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgme
 		out.Status, out.Reasoning = judge.StatusFail, why
 		return out, nil
 	}
-	res, err := f.Detect(ctx, goalOf(t), t.Response())
+	res, err := f.DetectIn(ctx, t)
 	out.Usage = res.Usage
 	if err != nil {
 		return out, err

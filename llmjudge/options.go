@@ -21,8 +21,9 @@ type Options struct {
 	// (prompts/<kind>.tmpl). It is text/template text that must define two
 	// templates, "system" and "user", the two messages sent; it sees a
 	// PromptData whose untrusted fields are already fenced, and may use
-	// the shared templates "fences" (the rule that fenced text is data)
-	// and "findings". It is checked when the judge is built: it must
+	// the shared templates "fences" (the rule that fenced text is data),
+	// "findings" and "history" (earlier rounds, for a round's judges). It
+	// is checked when the judge is built: it must
 	// parse, and render a sample transcript showing every input the judge
 	// gives it.
 	Prompt string

@@ -99,6 +99,7 @@ func (p *Pairwise) data(first, second *judge.Transcript) PromptData {
 		Criteria:  p.criteria,
 		ResponseA: fence("response_a", first.Response()),
 		ResponseB: fence("response_b", second.Response()),
+		History:   historyOf(first),
 	}
 }
 

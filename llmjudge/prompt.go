@@ -41,6 +41,10 @@ type PromptData struct {
 	// ResponseA and ResponseB are the responses Pairwise compares, in the
 	// order shown.
 	ResponseA, ResponseB string
+	// History is the conversation before the request judged (the
+	// transcript's Context: earlier rounds), every turn fenced; empty when
+	// there was none.
+	History string
 	// Findings are what deterministic checks noticed (see
 	// judge.FindingsFrom), one per line; empty when there are none.
 	Findings string
@@ -52,6 +56,7 @@ func (d PromptData) inputs() []struct{ name, value string } {
 		{".Goal", d.Goal}, {".Response", d.Response}, {".Criteria", d.Criteria},
 		{".Traits", d.Traits}, {".Expected", d.Expected}, {".Transcript", d.Transcript},
 		{".ResponseA", d.ResponseA}, {".ResponseB", d.ResponseB}, {".Findings", d.Findings},
+		{".History", d.History},
 	}
 }
 
@@ -153,10 +158,24 @@ func goalOf(t *judge.Transcript) string {
 	return ""
 }
 
+// historyOf renders t's Context for a judge, or returns "" when there is
+// none. Tool arguments and results are cut shorter than in the judged
+// turns: they are background.
+func historyOf(t *judge.Transcript) string {
+	if t == nil || len(t.Context) == 0 {
+		return ""
+	}
+	return renderTurns(t.Context, nil, 1000)
+}
+
 // sampleTranscript is what a prompt template is checked against when a
 // judge is built: it gives every input a judge can show.
 var sampleTranscript = &judge.Transcript{
 	Goal: "where's my order #12345?",
+	Context: []judge.Turn{
+		{Role: judge.RoleUser, Content: "hi, I have a question about an order", Round: 1},
+		{Role: judge.RoleAgent, Content: "Sure, what would you like to know?", Round: 1},
+	},
 	Turns: []judge.Turn{
 		{Role: judge.RoleUser, Content: "where's my order #12345?"},
 		{Role: judge.RoleAgent, Content: "Order 12345 shipped and arrives on 2026-03-15.", ToolCalls: []judge.ToolCall{

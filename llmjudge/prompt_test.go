@@ -91,6 +91,26 @@ func complexTranscript() *judge.Transcript {
 	}
 }
 
+// twoRounds is a thread of two rounds, the second of which refers to the
+// first and needed an automatic answer to the agent's question.
+func twoRounds() *judge.Transcript {
+	return &judge.Transcript{
+		Turns: []judge.Turn{
+			{Role: judge.RoleUser, Content: "where's my order #12345?", Round: 1},
+			{Role: judge.RoleAgent, Content: "Order 12345 shipped; it arrives on 2026-03-15.", Round: 1, ToolCalls: []judge.ToolCall{
+				{Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`), Result: `{"status":"shipped","eta":"2026-03-15"}`},
+			}},
+			{Role: judge.RoleUser, Content: "and the other one?", Round: 2},
+			{Role: judge.RoleAgent, Content: "Which order do you mean?", Round: 2},
+			{Role: judge.RoleUser, Content: "67890", Round: 2, Origin: judge.OriginFollowUp},
+			{Role: judge.RoleAgent, Content: "Order 67890 is still processing.", Round: 2, ToolCalls: []judge.ToolCall{
+				{Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"67890"}`), Result: `{"status":"processing"}`},
+			}},
+		},
+		Revivals: []judge.Revival{{BeforeTurn: 2}},
+	}
+}
+
 func TestPromptsGolden(t *testing.T) {
 	findings := []judge.Finding{
 		{Judge: "max_bubbles 2", Message: "turn 2 has 3 bubble(s), at most 2 allowed"},
@@ -121,7 +141,14 @@ func TestPromptsGolden(t *testing.T) {
 		{"pairwise_forward", func() (llm.Request, error) { return pairwise.request(orderTranscript(), other) }},
 		{"pairwise_reversed", func() (llm.Request, error) { return pairwise.request(other, orderTranscript()) }},
 		{"followup", func() (llm.Request, error) {
-			return followUp.request("What's the occupancy?", "I'd be happy to help! Which listing would you like to see the occupancy for?")
+			return followUp.request("", "What's the occupancy?", "I'd be happy to help! Which listing would you like to see the occupancy for?")
+		}},
+		{"rubric_round", func() (llm.Request, error) { return rubric.request(twoRounds().Round(2), nil) }},
+		{"correctness_round", func() (llm.Request, error) { return plainCorrectness.request(twoRounds().Round(2), nil) }},
+		{"followup_round", func() (llm.Request, error) {
+			round := twoRounds().Round(2)
+			round.Turns = round.Turns[:2] // the agent has just asked which order
+			return followUp.request(historyOf(round), goalOf(round), round.Response())
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,7 +189,7 @@ func TestPromptsAreReproducible(t *testing.T) {
 
 func TestPromptOverride(t *testing.T) {
 	const custom = `{{define "system"}}Grade it. {{template "fences"}}{{end}}
-{{define "user"}}Q: {{.Goal}}
+{{define "user"}}{{template "history" .}}Q: {{.Goal}}
 A: {{.Response}}
 Rubric: {{.Criteria}}{{template "findings" .}}{{end}}`
 	model := answers(`{"reasoning": "ok", "score": 0.9}`)
@@ -183,7 +210,7 @@ func TestPromptOverrideIsChecked(t *testing.T) {
 			return asJudge(NewRubric(answers(""), dateCriteria, RubricConfig{Options: Options{Prompt: prompt}}))
 		}
 	}
-	const all = `{{.Goal}} {{.Response}} {{.Criteria}} {{.Findings}}`
+	const all = `{{.History}} {{.Goal}} {{.Response}} {{.Criteria}} {{.Findings}}`
 	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
 		{Name: "does not parse", Build: build(`{{define "system"}}x{{end}}{{define "user"}}{{.Goal}{{end}}`), WantErr: "rubric: parse the prompt template"},
 		{Name: "no system", Build: build(`{{define "user"}}` + all + `{{end}}`), WantErr: `defines no "system" template`},

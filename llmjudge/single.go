@@ -63,6 +63,7 @@ type single struct {
 func (j *single) request(t *judge.Transcript, findings []judge.Finding) (llm.Request, error) {
 	d := j.data(t)
 	d.Findings = findingsBlock(findings)
+	d.History = historyOf(t)
 	msgs, err := j.prompt.render(d)
 	if err != nil {
 		return llm.Request{}, fmt.Errorf("render the prompt: %w", err)
@@ -126,6 +127,7 @@ func (j *single) judge(ctx context.Context, t *judge.Transcript) (judge.Judgment
 func (j *single) sampleData() PromptData {
 	d := j.data(sampleTranscript)
 	d.Findings = findingsBlock(sampleFindings)
+	d.History = historyOf(sampleTranscript)
 	return d
 }
 
