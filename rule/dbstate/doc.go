@@ -10,6 +10,10 @@
 //		Scalar:   ">= 2",
 //	})
 //
+// Exec runs a setup statement before a round of a case: it puts data in
+// place, or writes past timestamps so that time-dependent behaviour is
+// testable without waiting.
+//
 // It is a package of its own, apart from package rule, because it links
 // the two database drivers (modernc.org/sqlite and pgx, both pure Go):
 // programs that judge without databases do not carry them.
