@@ -32,6 +32,7 @@ var layers = map[string]int{
 	"rule/dbstate":       2,
 	"agent":              2,
 	".":                  2,
+	"conversation":       3,
 }
 
 const module = "github.com/gavelhq/gavel"

@@ -75,6 +75,9 @@ func NewUser(c UserConfig) (*User, error) {
 	return &User{c: c}, nil
 }
 
+// Persona returns who the user plays.
+func (u *User) Persona() Persona { return u.c.Persona }
+
 // A Turn is the user's next move.
 type Turn struct {
 	// Message is what the user says next; empty when they just stop.

@@ -1,0 +1,302 @@
+package conversation
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llmjudge"
+)
+
+// A Detector decides whether the agent's last reply asks for clarification
+// instead of answering, and suggests an answer. *llmjudge.FollowUp is one.
+type Detector interface {
+	DetectIn(ctx context.Context, t *judge.Transcript) (llmjudge.FollowUpResult, error)
+}
+
+// A ToolLog hands over the tool calls a recording MCP proxy saw since it
+// was last asked. *mcp.Log is one.
+type ToolLog interface {
+	Take() []judge.ToolCall
+}
+
+// Config says how to run a Script.
+type Config struct {
+	// CaseID and Trial are copied into the transcript.
+	CaseID string
+	Trial  int
+
+	// SessionID is the id the session is opened (and revived) with.
+	// Defaults to one made of the case id, the trial and random digits,
+	// so that trials never share a conversation.
+	SessionID string
+
+	// FollowUps detects requests for clarification; nil means the agent's
+	// questions are never answered automatically.
+	FollowUps Detector
+
+	// ToolLog, for an agent whose tool calls Gavel records through an MCP
+	// proxy, gives the calls made while the agent produced each reply. A
+	// reply that reports tool calls itself keeps its own.
+	ToolLog ToolLog
+
+	// Now tells the time. Defaults to time.Now.
+	Now func() time.Time
+}
+
+// An Outcome is what running a Script produced.
+type Outcome struct {
+	// Transcript is the whole conversation; its Usage is the agent's.
+	Transcript *judge.Transcript
+	// SimulatedUser and FollowUps are what the simulated users and the
+	// follow-up detector spent: reported apart from the agent's.
+	SimulatedUser judge.Usage
+	FollowUps     judge.Usage
+}
+
+// closeTimeout bounds closing the session at the end, which also happens
+// after the trial's context ran out: an agent saves its checkpoint and an
+// exec agent's process exits then.
+const closeTimeout = 10 * time.Second
+
+// Run drives a through s and returns the transcript. It never fails: an
+// invalid script, an agent that errs or times out, a setup step or a
+// simulated user that fails all end the conversation, with the transcript's
+// Status and Error saying why and every turn so far kept. Cancelling ctx
+// (or its deadline) stops it with status CANCELLED (or TIMEOUT).
+func Run(ctx context.Context, a agent.Agent, s Script, c Config) Outcome {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.SessionID == "" {
+		c.SessionID = newSessionID(c.CaseID, c.Trial)
+	}
+	d := &driver{agent: a, script: s, c: c, t: &judge.Transcript{
+		CaseID:    c.CaseID,
+		Trial:     c.Trial,
+		Goal:      s.goal(),
+		SessionID: c.SessionID,
+		Started:   c.Now(),
+	}}
+	err := d.run(ctx)
+	if d.session != nil {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+		if cerr := d.session.Close(closeCtx); cerr != nil && err == nil {
+			err = fmt.Errorf("close the session: %w", cerr)
+		}
+		cancel()
+	}
+	d.t.Status, d.t.Error = status(ctx, err), ""
+	if err != nil {
+		d.t.Error = err.Error()
+	}
+	d.t.Duration = c.Now().Sub(d.t.Started)
+	d.out.Transcript = d.t
+	return d.out
+}
+
+// status says how an execution that ended with err ended.
+func status(ctx context.Context, err error) judge.ExecStatus {
+	switch {
+	case err == nil:
+		return judge.ExecSuccess
+	case errors.Is(ctx.Err(), context.DeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
+		return judge.ExecTimeout
+	case ctx.Err() != nil, errors.Is(err, context.Canceled):
+		return judge.ExecCancelled
+	}
+	return judge.ExecFailed
+}
+
+func newSessionID(caseID string, trial int) string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b) // never fails
+	if caseID == "" {
+		caseID = "case"
+	}
+	return fmt.Sprintf("gavel-%s-t%d-%s", caseID, trial, hex.EncodeToString(b))
+}
+
+// A driver runs one script.
+type driver struct {
+	agent   agent.Agent
+	script  Script
+	c       Config
+	t       *judge.Transcript
+	session agent.Session
+	out     Outcome
+}
+
+func (d *driver) run(ctx context.Context) error {
+	if err := d.script.Validate(); err != nil {
+		return fmt.Errorf("invalid conversation: %w", err)
+	}
+	var err error
+	if d.session, err = d.agent.Open(ctx, d.c.SessionID); err != nil {
+		return fmt.Errorf("open session %q: %w", d.c.SessionID, err)
+	}
+	for i, r := range d.script.Rounds {
+		if err := d.round(ctx, i+1, r); err != nil {
+			return fmt.Errorf("round %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+func (d *driver) round(ctx context.Context, n int, r Round) error {
+	for k, step := range r.Setup {
+		if err := step.Run(ctx); err != nil {
+			return fmt.Errorf("setup step %d: %w", k+1, err)
+		}
+	}
+	if r.Revive {
+		if err := d.revive(ctx); err != nil {
+			return err
+		}
+	}
+	if r.User != nil {
+		return d.simulate(ctx, n, r)
+	}
+	if r.Event != nil {
+		if err := d.dispatch(ctx, n, *r.Event); err != nil {
+			return err
+		}
+	} else if err := d.send(ctx, n, r.Prompt, "", r.Metadata); err != nil {
+		return err
+	}
+	return d.followUp(ctx, n, r)
+}
+
+// revive closes the session and opens it again with the same id.
+func (d *driver) revive(ctx context.Context) error {
+	session := d.session
+	d.session = nil
+	if err := session.Close(ctx); err != nil {
+		return fmt.Errorf("close the session to revive it: %w", err)
+	}
+	var err error
+	if d.session, err = d.agent.Open(ctx, d.c.SessionID); err != nil {
+		return fmt.Errorf("reopen session %q: %w", d.c.SessionID, err)
+	}
+	d.t.Revivals = append(d.t.Revivals, judge.Revival{BeforeTurn: len(d.t.Turns), Time: d.c.Now()})
+	return nil
+}
+
+// send says text to the agent and records both turns. The user's turn is
+// kept when the agent does not answer.
+func (d *driver) send(ctx context.Context, n int, text string, origin judge.Origin, meta map[string]string) error {
+	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleUser, Content: text, Time: d.c.Now(), Round: n, Origin: origin})
+	d.takeToolCalls() // calls made before this message are not its reply's
+	reply, err := d.session.Send(ctx, agent.Message{Text: text, Metadata: meta})
+	if err != nil {
+		return fmt.Errorf("the agent did not answer: %w", err)
+	}
+	d.record(n, reply)
+	return nil
+}
+
+func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
+	dispatcher, ok := d.session.(agent.Dispatcher)
+	if !ok {
+		return fmt.Errorf("the agent cannot take the event %q: its sessions are not agent.Dispatchers", e.Name)
+	}
+	content := e.Name
+	if len(e.Payload) > 0 {
+		content += " " + string(e.Payload)
+	}
+	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleEvent, Content: content, Time: d.c.Now(), Round: n})
+	d.takeToolCalls()
+	reply, err := dispatcher.Dispatch(ctx, e)
+	if err != nil {
+		return fmt.Errorf("the agent did not take the event %q: %w", e.Name, err)
+	}
+	d.record(n, reply)
+	return nil
+}
+
+// record adds the agent's reply as a turn.
+func (d *driver) record(n int, reply *agent.Reply) {
+	calls := reply.ToolCalls
+	if recorded := d.takeToolCalls(); len(calls) == 0 {
+		calls = recorded
+	}
+	d.t.Turns = append(d.t.Turns, judge.Turn{
+		Role:      judge.RoleAgent,
+		Content:   reply.Text,
+		Time:      d.c.Now(),
+		Latency:   reply.Latency,
+		ToolCalls: calls,
+		Usage:     reply.Usage,
+		Round:     n,
+	})
+	d.t.Usage = d.t.Usage.Add(reply.Usage)
+}
+
+func (d *driver) takeToolCalls() []judge.ToolCall {
+	if d.c.ToolLog == nil {
+		return nil
+	}
+	return d.c.ToolLog.Take()
+}
+
+// followUp answers the agent's requests for clarification in round n, up
+// to the script's limit: from the round's hints first, then with the
+// detector's suggestions.
+func (d *driver) followUp(ctx context.Context, n int, r Round) error {
+	if d.c.FollowUps == nil {
+		return nil
+	}
+	for used := range d.script.maxFollowUps() {
+		res, err := d.c.FollowUps.DetectIn(ctx, d.t.Round(n))
+		d.out.FollowUps = d.out.FollowUps.Add(res.Usage)
+		if err != nil {
+			return fmt.Errorf("detect a request for clarification: %w", err)
+		}
+		if !res.NeedsFollowUp {
+			return nil
+		}
+		answer := res.Reply
+		if used < len(r.Hints) {
+			answer = r.Hints[used]
+		}
+		if strings.TrimSpace(answer) == "" {
+			return nil
+		}
+		if err := d.send(ctx, n, answer, judge.OriginFollowUp, r.Metadata); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// simulate lets round n's simulated user talk to the agent until they are
+// done.
+func (d *driver) simulate(ctx context.Context, n int, r Round) error {
+	start := len(d.t.Turns)
+	if strings.TrimSpace(r.Prompt) != "" {
+		if err := d.send(ctx, n, r.Prompt, "", r.Metadata); err != nil {
+			return err
+		}
+	}
+	for {
+		next, err := r.User.Next(ctx, d.t.Turns[start:])
+		d.out.SimulatedUser = d.out.SimulatedUser.Add(next.Usage)
+		if err != nil {
+			return err
+		}
+		if next.Message != "" {
+			if err := d.send(ctx, n, next.Message, judge.OriginSimulated, r.Metadata); err != nil {
+				return err
+			}
+		}
+		if next.Done {
+			return nil
+		}
+	}
+}
