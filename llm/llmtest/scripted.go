@@ -22,6 +22,9 @@ type Rule struct {
 	Text      string
 	ToolCalls []llm.ToolCall
 	Err       error
+	// Respond, if set, writes the answer from the request instead: the
+	// Text, ToolCalls and Err of the rule it returns are used.
+	Respond func(req *llm.Request) Rule
 }
 
 func (r Rule) matches(req *llm.Request) bool {
@@ -67,6 +70,9 @@ func (s *Scripted) Generate(ctx context.Context, req *llm.Request) (*llm.Respons
 	for _, r := range s.Rules {
 		if !r.matches(req) {
 			continue
+		}
+		if r.Respond != nil {
+			r = r.Respond(req)
 		}
 		if r.Err != nil {
 			return nil, r.Err
