@@ -2,8 +2,10 @@
 // conversations and judges every turn, deterministic rules first, then LLM
 // judges and juries, with verdicts computed in code.
 //
-// This root package will hold the domain (suites, cases, runs, results)
-// that ties the parts together. Today the parts are:
+// This root package holds the domain that ties the parts together: a
+// Suite of Cases, each a conversation script (package conversation) and a
+// judge, and the results of running one (Run, CaseResult, Trial, Stats).
+// Package runner runs suites. The parts are:
 //
 //   - judge: the core vocabulary (Judge, Transcript, Judgment, Score) and
 //     composition (All, Any, Not, Weighted, Soft, Tiered);
@@ -16,7 +18,11 @@
 //     meter middleware; llm/openai and llm/anthropic on the vendors' SDKs;
 //     llm/llmtest with a scripted model and fake vendor servers;
 //   - llmjudge: LLM judges (rubric, criteria, traits, correctness,
-//     pairwise, follow-up) whose verdicts are computed in code.
+//     pairwise, follow-up) whose verdicts are computed in code;
+//   - mcp: the MCP client and the recording proxy; sim: simulated users;
+//   - agent: the agent under test and its adapters (Go, HTTP, exec,
+//     builtin);
+//   - conversation: one trial of a case, round by round.
 //
 // See README.md for the project structure and docs/decisions for the
 // reasoning behind the design.

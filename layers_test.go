@@ -32,8 +32,10 @@ var layers = map[string]int{
 	"sim":                1,
 	"rule/dbstate":       2,
 	"agent":              2,
-	".":                  2,
 	"conversation":       3,
+	".":                  4,
+	"runner":             5,
+	"report":             5,
 }
 
 const module = "github.com/gavelhq/gavel"

@@ -271,3 +271,24 @@ func describeAll(js []Judgment) string {
 	}
 	return strings.Join(s, "; ")
 }
+
+// InRound judges round n of a transcript with j: j sees the round's turns
+// (and the earlier ones as context; see Transcript.Round), so a round's
+// tool-call rules count only its own calls. Its judgment is named
+// "round n: " and j's name. A round that never started is an ERROR: the
+// conversation ended before it.
+func InRound(n int, j Judge) Judge {
+	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
+		round := t.Round(n)
+		if len(round.Turns) == 0 {
+			return Judgment{}, fmt.Errorf("round %d never took place", n)
+		}
+		out := Run(ctx, j, round)
+		if out.Name == "" {
+			out.Name = fmt.Sprintf("round %d", n)
+		} else {
+			out.Name = fmt.Sprintf("round %d: %s", n, out.Name)
+		}
+		return out, nil
+	})
+}

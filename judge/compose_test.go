@@ -2,6 +2,7 @@ package judge_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"sync/atomic"
@@ -188,5 +189,29 @@ func TestCompositesStopOnCancelledContext(t *testing.T) {
 		if _, err := j.Judge(ctx, &judge.Transcript{}); err != context.Canceled {
 			t.Errorf("%s: error = %v, want context.Canceled", name, err)
 		}
+	}
+}
+
+func TestInRound(t *testing.T) {
+	tr := &judge.Transcript{Turns: []judge.Turn{
+		{Role: judge.RoleUser, Content: "a", Round: 1},
+		{Role: judge.RoleAgent, Content: "one", Round: 1, ToolCalls: []judge.ToolCall{{Name: "lookup"}}},
+		{Role: judge.RoleUser, Content: "b", Round: 2},
+		{Role: judge.RoleAgent, Content: "two", Round: 2},
+	}}
+	calls := judge.Func(func(_ context.Context, t *judge.Transcript) (judge.Judgment, error) {
+		j := judge.Verdict(len(t.ToolCalls()) == 0, fmt.Sprintf("%d calls, response %q", len(t.ToolCalls()), t.Response()))
+		j.Name = "no_calls"
+		return j, nil
+	})
+	ctx := context.Background()
+	if got := judge.Run(ctx, judge.InRound(2, calls), tr); got.Status != judge.StatusPass || got.Name != "round 2: no_calls" || got.Reasoning != `0 calls, response "two"` {
+		t.Errorf("round 2: %+v", got)
+	}
+	if got := judge.Run(ctx, judge.InRound(1, calls), tr); got.Status != judge.StatusFail {
+		t.Errorf("round 1 made a call: %+v", got)
+	}
+	if got := judge.Run(ctx, judge.InRound(3, calls), tr); got.Status != judge.StatusError || !strings.Contains(got.Reasoning, "round 3 never took place") {
+		t.Errorf("round 3: %+v", got)
 	}
 }

@@ -1,0 +1,104 @@
+package gavel
+
+import (
+	"time"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+// A Trial is one run of one case: the transcript and its judgments.
+type Trial struct {
+	CaseID string `json:"case_id"`
+	// N counts the case's trials from 1.
+	N          int               `json:"trial"`
+	Transcript *judge.Transcript `json:"transcript"`
+	// Verdict is the case's verdict on this trial: ERROR when the
+	// conversation did not complete (the agent crashed or timed out),
+	// else every round's judges and the case's judge together.
+	Verdict judge.Judgment `json:"verdict"`
+	// Usage is what the trial cost, by role.
+	Usage    RoleUsage     `json:"usage"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// RoleUsage is what a trial spent, by who spent it.
+type RoleUsage struct {
+	Agent         judge.Usage `json:"agent,omitzero"`
+	Judge         judge.Usage `json:"judge,omitzero"`
+	SimulatedUser judge.Usage `json:"simulated_user,omitzero"`
+}
+
+// Total returns the sum of every role's usage.
+func (u RoleUsage) Total() judge.Usage {
+	return u.Agent.Add(u.Judge).Add(u.SimulatedUser)
+}
+
+// Add returns the sum of u and v, role by role.
+func (u RoleUsage) Add(v RoleUsage) RoleUsage {
+	return RoleUsage{Agent: u.Agent.Add(v.Agent), Judge: u.Judge.Add(v.Judge), SimulatedUser: u.SimulatedUser.Add(v.SimulatedUser)}
+}
+
+// Outcome is how a case, or a run, came out.
+type Outcome string
+
+// The outcomes of a case over its trials.
+const (
+	Passed  Outcome = "PASS"    // every trial passed
+	Failed  Outcome = "FAIL"    // a trial failed
+	Errored Outcome = "ERROR"   // no trial failed, but one could not be judged
+	Flaky   Outcome = "FLAKY"   // some trials passed and some failed
+	Skipped Outcome = "SKIPPED" // not run: the budget ran out, or the run was interrupted
+)
+
+// A CaseResult is a case's trials and what they add up to.
+type CaseResult struct {
+	Case   *Case   `json:"-"`
+	Trials []Trial `json:"trials"`
+	// Outcome sums the trials up; SkipReason says why when Skipped.
+	Outcome    Outcome `json:"outcome"`
+	SkipReason string  `json:"skip_reason,omitempty"`
+}
+
+// PassRate returns the share of the case's trials that passed, and false
+// when none ran.
+func (r *CaseResult) PassRate() (float64, bool) {
+	if len(r.Trials) == 0 {
+		return 0, false
+	}
+	passed := 0
+	for _, t := range r.Trials {
+		if t.Verdict.Passed() {
+			passed++
+		}
+	}
+	return float64(passed) / float64(len(r.Trials)), true
+}
+
+// Summarize sets the outcome from the trials.
+func (r *CaseResult) Summarize() {
+	if len(r.Trials) == 0 {
+		r.Outcome = Skipped
+		return
+	}
+	var passed, failed, errored int
+	for _, t := range r.Trials {
+		switch t.Verdict.Status {
+		case judge.StatusPass:
+			passed++
+		case judge.StatusFail:
+			failed++
+		case judge.StatusError:
+			errored++
+		}
+	}
+	switch {
+	case passed > 0 && failed > 0:
+		r.Outcome = Flaky
+	case failed > 0:
+		r.Outcome = Failed
+	case errored > 0:
+		r.Outcome = Errored
+	default:
+		r.Outcome = Passed
+	}
+}

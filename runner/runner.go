@@ -1,0 +1,240 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/judge"
+)
+
+// Config says how to run a suite. The zero value runs every case once,
+// four at a time, with a timeout of five minutes per trial.
+type Config struct {
+	// Concurrency is how many trials run at once. Defaults to 4.
+	Concurrency int
+	// Trials, when positive, overrides the suite's and every case's
+	// number of trials.
+	Trials int
+	// Timeout bounds each trial's conversation. Defaults to 5 minutes.
+	Timeout time.Duration
+	// FollowUps answers the agent's requests for clarification; nil
+	// means never.
+	FollowUps conversation.Detector
+
+	// Budget stops scheduling trials once what finished trials spent
+	// reaches it; the cases not started are reported as skipped.
+	Budget Budget
+	// FailFast stops scheduling after the first trial that does not pass.
+	FailFast bool
+	// Stop, when closed, stops scheduling: trials in flight finish, the
+	// rest are skipped and the run is marked interrupted. Cancelling the
+	// context of Run cancels the trials in flight too.
+	Stop <-chan struct{}
+
+	// Progress, if set, is called after each trial, from one goroutine
+	// at a time.
+	Progress func(Progress)
+
+	// Now tells the time. Defaults to time.Now.
+	Now func() time.Time
+}
+
+// A Budget caps what a run may spend; zero fields are no cap.
+type Budget struct {
+	MaxCostUSD float64
+	MaxTokens  int64
+}
+
+// exceeded says how u exceeds b, or "".
+func (b Budget) exceeded(u judge.Usage) string {
+	switch {
+	case b.MaxCostUSD > 0 && u.CostUSD >= b.MaxCostUSD:
+		return fmt.Sprintf("the budget of $%.2f was spent ($%.4f)", b.MaxCostUSD, u.CostUSD)
+	case b.MaxTokens > 0 && u.Tokens() >= b.MaxTokens:
+		return fmt.Sprintf("the budget of %d tokens was spent (%d)", b.MaxTokens, u.Tokens())
+	}
+	return ""
+}
+
+// Progress is the state of a run after a trial finished.
+type Progress struct {
+	// Trial is the trial that just finished.
+	Trial gavel.Trial
+	// Done and Total count trials; Passed, Failed and Errored count
+	// finished trials by verdict.
+	Done, Total             int
+	Passed, Failed, Errored int
+	Usage                   gavel.RoleUsage
+	Elapsed                 time.Duration
+}
+
+// A job is one trial to run.
+type job struct {
+	index int // of the case in the suite
+	c     *gavel.Case
+	n     int // trial number, from 1
+}
+
+// Run runs every case of s and returns the results in suite order.
+func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
+	c = c.withDefaults()
+	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now(), Cases: make([]gavel.CaseResult, len(s.Cases))}}
+	var jobs []job
+	for i, cs := range s.Cases {
+		r.run.Cases[i].Case = cs
+		for n := 1; n <= c.trials(s, cs); n++ {
+			jobs = append(jobs, job{index: i, c: cs, n: n})
+		}
+	}
+	r.progress.Total = len(jobs)
+
+	queue := make(chan job)
+	var wg sync.WaitGroup
+	for range min(c.Concurrency, max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range queue {
+				// Checked again here: the budget may have run out while
+				// the job waited for a worker.
+				if why := r.stopReason(ctx); why != "" {
+					r.skip([]job{j}, why)
+					continue
+				}
+				r.finish(j, runTrial(ctx, s, j, c))
+			}
+		}()
+	}
+	for i, j := range jobs {
+		why := r.stopReason(ctx)
+		if why == "" {
+			select {
+			case queue <- j:
+				continue
+			case <-ctx.Done():
+			case <-c.Stop:
+			}
+			why = r.stopReason(ctx)
+		}
+		r.skip(jobs[i:], why)
+		break
+	}
+	close(queue)
+	wg.Wait()
+
+	for i := range r.run.Cases {
+		cr := &r.run.Cases[i]
+		cr.Summarize()
+		if cr.Outcome != gavel.Skipped {
+			cr.SkipReason = "" // some trials ran: the case is judged on them
+		}
+	}
+	r.run.Duration = c.Now().Sub(r.run.Started)
+	return r.run
+}
+
+func (c Config) withDefaults() Config {
+	if c.Concurrency <= 0 {
+		c.Concurrency = 4
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 5 * time.Minute
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// trials is how many times case cs runs.
+func (c Config) trials(s *gavel.Suite, cs *gavel.Case) int {
+	switch {
+	case c.Trials > 0:
+		return c.Trials
+	case cs.Trials > 0:
+		return cs.Trials
+	case s.Trials > 0:
+		return s.Trials
+	}
+	return 1
+}
+
+// runState is what the workers share.
+type runState struct {
+	suite *gavel.Suite
+	c     Config
+
+	mu       sync.Mutex
+	run      *gavel.Run
+	progress Progress
+	failed   bool // a trial did not pass, for FailFast
+}
+
+// finish records a trial and reports progress.
+func (r *runState) finish(j job, t gavel.Trial) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cr := &r.run.Cases[j.index]
+	cr.Trials = append(cr.Trials, t)
+	p := &r.progress
+	p.Trial, p.Done, p.Usage = t, p.Done+1, p.Usage.Add(t.Usage)
+	switch t.Verdict.Status {
+	case judge.StatusPass:
+		p.Passed++
+	case judge.StatusFail:
+		p.Failed++
+	default:
+		p.Errored++
+	}
+	if !t.Verdict.Passed() {
+		r.failed = true
+	}
+	p.Elapsed = r.c.Now().Sub(r.run.Started)
+	if r.c.Progress != nil {
+		r.c.Progress(*p)
+	}
+}
+
+// stopReason says why no more trials may start, or "".
+func (r *runState) stopReason(ctx context.Context) string {
+	select {
+	case <-r.c.Stop:
+		r.markInterrupted()
+		return "the run was interrupted"
+	default:
+	}
+	if ctx.Err() != nil {
+		r.markInterrupted()
+		return "the run was interrupted"
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if why := r.c.Budget.exceeded(r.progress.Usage.Total()); why != "" {
+		return why
+	}
+	if r.c.FailFast && r.failed {
+		return "fail-fast: an earlier trial did not pass"
+	}
+	return ""
+}
+
+func (r *runState) markInterrupted() {
+	r.mu.Lock()
+	r.run.Interrupted = true
+	r.mu.Unlock()
+}
+
+// skip marks the cases of jobs that never ran as skipped, for why.
+func (r *runState) skip(jobs []job, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, j := range jobs {
+		if cr := &r.run.Cases[j.index]; cr.SkipReason == "" {
+			cr.SkipReason = why
+		}
+	}
+}

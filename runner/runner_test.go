@@ -1,0 +1,174 @@
+package runner_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/runner"
+)
+
+// echo answers every message with itself, after the delay the message
+// names ("slow" waits 50ms), and fails on "crash" or hangs on "hang".
+var echo = agent.Func(func(ctx context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+	switch msg.Text {
+	case "slow":
+		time.Sleep(50 * time.Millisecond)
+	case "crash":
+		return nil, errors.New("exit status 2")
+	case "hang":
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return &agent.Reply{Text: msg.Text, Usage: judge.Usage{InputTokens: 100, CostUSD: 0.01}}, nil
+})
+
+// says passes when the response contains want, counting its calls.
+func says(want string, calls *atomic.Int32) judge.Judge {
+	return judge.Func(func(_ context.Context, t *judge.Transcript) (judge.Judgment, error) {
+		if calls != nil {
+			calls.Add(1)
+		}
+		j := judge.Verdict(strings.Contains(t.Response(), want), fmt.Sprintf("response %q", t.Response()))
+		j.Name = "says " + want
+		return j, nil
+	})
+}
+
+func prompt(id, text string, j judge.Judge) *gavel.Case {
+	return &gavel.Case{ID: id, Script: conversation.Script{Rounds: []conversation.Round{{Prompt: text}}}, Judge: j}
+}
+
+func outcomes(run *gavel.Run) string {
+	var out []string
+	for _, c := range run.Cases {
+		out = append(out, fmt.Sprintf("%s:%s", c.Case.ID, c.Outcome))
+	}
+	return strings.Join(out, " ")
+}
+
+func TestSuiteOrderAndOutcomes(t *testing.T) {
+	var judged atomic.Int32
+	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{
+		prompt("slow", "slow", says("slow", &judged)),
+		prompt("fails", "hello", says("bye", &judged)),
+		prompt("crashes", "crash", says("crash", &judged)),
+		prompt("hangs", "hang", says("hang", &judged)),
+		prompt("no-judge", "hi", nil),
+		prompt("abstains", "hi", judge.All()),
+	}}
+	var progress []int
+	run := runner.Run(context.Background(), s, runner.Config{
+		Concurrency: 3,
+		Timeout:     200 * time.Millisecond,
+		Progress:    func(p runner.Progress) { progress = append(progress, p.Done) },
+	})
+	if got, want := outcomes(run), "slow:PASS fails:FAIL crashes:ERROR hangs:ERROR no-judge:ERROR abstains:ERROR"; got != want {
+		t.Errorf("outcomes:\n got %s\nwant %s", got, want)
+	}
+	if judged.Load() != 2 {
+		t.Errorf("%d judge calls; the crashed and hung conversations must not be judged", judged.Load())
+	}
+	hang := run.Cases[3].Trials[0]
+	if hang.Transcript.Status != judge.ExecTimeout || !strings.Contains(hang.Verdict.Reasoning, "did not complete (TIMEOUT)") {
+		t.Errorf("the hung trial: %s, %q", hang.Transcript.Status, hang.Verdict.Reasoning)
+	}
+	if len(progress) != 6 || progress[5] != 6 {
+		t.Errorf("progress reports %v, want 1..6", progress)
+	}
+	if stats := run.Stats(); stats.PassRate != 1.0/6 || stats.Usage.Agent.CostUSD == 0 {
+		t.Errorf("stats %+v", stats)
+	}
+}
+
+// pass^k follows τ-bench: a case passing 2 of 4 trials has pass^2 =
+// C(2,2)/C(4,2) = 1/6 and pass@2 = 1 - C(2,2)/C(4,2) = 5/6.
+func TestTrialsAndPassHatK(t *testing.T) {
+	var n atomic.Int32
+	alternate := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Verdict(n.Add(1)%2 == 0, "alternating"), nil
+	})
+	s := &gavel.Suite{Agent: echo, Trials: 2, Cases: []*gavel.Case{
+		{ID: "flaky", Trials: 4, Script: conversation.Script{Rounds: []conversation.Round{{Prompt: "x"}}}, Judge: alternate},
+	}}
+	run := runner.Run(context.Background(), s, runner.Config{Concurrency: 1})
+	stats := run.Stats()
+	if run.Cases[0].Outcome != gavel.Flaky || stats.Trials != 4 {
+		t.Fatalf("outcome %s with %d trials", run.Cases[0].Outcome, stats.Trials)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if !near(stats.PassHatK[1], 1.0/6) || !near(stats.PassAtK[1], 5.0/6) || !near(stats.PassHatK[0], 0.5) {
+		t.Errorf("pass^k %v, pass@k %v", stats.PassHatK, stats.PassAtK)
+	}
+	if len(runner.Run(context.Background(), s, runner.Config{Trials: 3}).Cases[0].Trials) != 3 {
+		t.Error("Config.Trials must override the case's trials")
+	}
+}
+
+func TestStopScheduling(t *testing.T) {
+	cases := func() []*gavel.Case {
+		var out []*gavel.Case
+		for i := range 5 {
+			out = append(out, prompt(fmt.Sprint(i), "hello", says("hello", nil)))
+		}
+		out[1].Judge = says("bye", nil)
+		return out
+	}
+	stop := make(chan struct{})
+	tests := []struct {
+		name            string
+		config          runner.Config
+		want            string
+		wantReason      string
+		wantInterrupted bool
+	}{
+		{"budget in dollars", runner.Config{Budget: runner.Budget{MaxCostUSD: 0.02}},
+			"0:PASS 1:FAIL 2:SKIPPED 3:SKIPPED 4:SKIPPED", "the budget of $0.02 was spent", false},
+		{"budget in tokens", runner.Config{Budget: runner.Budget{MaxTokens: 300}},
+			"0:PASS 1:FAIL 2:PASS 3:SKIPPED 4:SKIPPED", "the budget of 300 tokens was spent", false},
+		{"fail fast", runner.Config{FailFast: true},
+			"0:PASS 1:FAIL 2:SKIPPED 3:SKIPPED 4:SKIPPED", "fail-fast", false},
+		{"stopped", runner.Config{Stop: stop, Progress: func(p runner.Progress) {
+			if p.Done == 1 {
+				close(stop)
+			}
+		}}, "0:PASS 1:SKIPPED 2:SKIPPED 3:SKIPPED 4:SKIPPED", "interrupted", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.config.Concurrency = 1
+			run := runner.Run(context.Background(), &gavel.Suite{Agent: echo, Cases: cases()}, tc.config)
+			if got := outcomes(run); got != tc.want {
+				t.Errorf("outcomes:\n got %s\nwant %s", got, tc.want)
+			}
+			if reason := run.Cases[4].SkipReason; !strings.Contains(reason, tc.wantReason) {
+				t.Errorf("skip reason %q, want %q", reason, tc.wantReason)
+			}
+			if run.Interrupted != tc.wantInterrupted {
+				t.Errorf("interrupted = %v", run.Interrupted)
+			}
+		})
+	}
+}
+
+func TestCancelledRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("a", "hang", says("x", nil)), prompt("b", "hi", says("hi", nil))}}
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	run := runner.Run(ctx, s, runner.Config{Concurrency: 1})
+	if got := outcomes(run); got != "a:ERROR b:SKIPPED" || !run.Interrupted {
+		t.Errorf("outcomes %s, interrupted %v", got, run.Interrupted)
+	}
+	if st := run.Cases[0].Trials[0].Transcript.Status; st != judge.ExecCancelled {
+		t.Errorf("the trial in flight ended %s, want CANCELLED", st)
+	}
+}

@@ -1,0 +1,64 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/judge"
+)
+
+// runTrial runs trial j.n of case j.c and judges it.
+func runTrial(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial {
+	start := c.Now()
+	a := j.c.Agent
+	if a == nil {
+		a = s.Agent
+	}
+	t := gavel.Trial{CaseID: j.c.ID, N: j.n}
+	if a == nil {
+		t.Transcript = &judge.Transcript{CaseID: j.c.ID, Trial: j.n, Status: judge.ExecFailed, Error: "no agent to run: the case and the suite name none"}
+	} else {
+		convCtx, cancel := context.WithTimeout(ctx, c.Timeout)
+		out := conversation.Run(convCtx, a, j.c.Script, conversation.Config{
+			CaseID:    j.c.ID,
+			Trial:     j.n,
+			FollowUps: c.FollowUps,
+			Now:       c.Now,
+		})
+		cancel()
+		t.Transcript = out.Transcript
+		t.Usage.Agent = out.Transcript.Usage
+		t.Usage.Judge = out.FollowUps
+		t.Usage.SimulatedUser = out.SimulatedUser
+	}
+	t.Verdict = verdict(ctx, j.c, t.Transcript, c.Timeout)
+	t.Usage.Judge = t.Usage.Judge.Add(t.Verdict.Usage)
+	t.Duration = c.Now().Sub(start)
+	return t
+}
+
+// verdict judges a transcript for its case. A conversation that did not
+// complete is an ERROR and is not judged; so is a case without a judge,
+// and a verdict of ABSTAIN: no judge had anything to say, which is no
+// pass.
+func verdict(ctx context.Context, cs *gavel.Case, t *judge.Transcript, timeout time.Duration) judge.Judgment {
+	if t.Status != judge.ExecSuccess {
+		return judge.Judgment{Name: "conversation", Status: judge.StatusError,
+			Reasoning: fmt.Sprintf("the conversation did not complete (%s): %s", t.Status, t.Error)}
+	}
+	if cs.Judge == nil {
+		return judge.Judgment{Name: "verdict", Status: judge.StatusError, Reasoning: "the case has no judges"}
+	}
+	// Judges get their own time: the conversation's may be spent.
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	v := judge.Run(ctx, cs.Judge, t)
+	if v.Status == judge.StatusAbstain {
+		v.Status = judge.StatusError
+		v.Reasoning = "no judge gave a verdict: " + v.Reasoning
+	}
+	return v
+}
