@@ -21,6 +21,7 @@ var layers = map[string]int{
 	"judge":              0,
 	"llm":                0,
 	"internal/procgroup": 0,
+	"internal/suggest":   0,
 	"judge/judgetest":    1,
 	"llm/llmtest":        1,
 	"llm/openai":         1,
@@ -36,6 +37,7 @@ var layers = map[string]int{
 	".":                  4,
 	"runner":             5,
 	"report":             5,
+	"spec":               5,
 }
 
 const module = "github.com/gavelhq/gavel"

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/gavelhq/gavel/internal/suggest"
 	"github.com/gavelhq/gavel/judge"
 )
 
@@ -244,44 +244,8 @@ func unknown[T ~string](setting string, got T, valid []T) error {
 		names[i] = string(v)
 	}
 	msg := fmt.Sprintf("unknown %s %q: want one of %s", setting, got, strings.Join(names, ", "))
-	if s, ok := closest(string(got), names); ok {
+	if s, ok := suggest.Closest(string(got), names); ok {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return errors.New(msg)
-}
-
-// closest returns the name nearest to got by edit distance, ignoring case
-// and surrounding space, and whether it is near enough to suggest: at most
-// two edits, or a third of the name's length for longer names.
-func closest(got string, names []string) (string, bool) {
-	got = strings.ToLower(strings.TrimSpace(got))
-	best, bestDist := "", -1
-	for _, n := range names {
-		if d := editDistance(got, n); bestDist < 0 || d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	return best, bestDist >= 0 && bestDist <= max(2, utf8.RuneCountInString(best)/3)
-}
-
-// editDistance returns the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
