@@ -38,6 +38,7 @@ var layers = map[string]int{
 	"runner":             5,
 	"report":             5,
 	"spec":               5,
+	"cmd/gavel":          6,
 }
 
 const module = "github.com/gavelhq/gavel"

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gavel runs the command in a temporary working directory (so its cache
+// and reports land there) and returns its exit code and output.
+func gavelCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func example(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples", "support-desk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// The README's main job: the offline support-desk suite passes its 80%
+// threshold and catches the policy edge with a hard rule.
+func TestRunSupportDesk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's MCP server")
+	}
+	suite := example(t)
+	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "reports/junit.xml", suite)
+	if code != exitPassed {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"case_005 | FAIL",
+		"Pass rate: 90.9% over 11 cases",
+		"FAIL forbidden_tools cancel_order: called forbidden tool cancel_order",
+		"decided by tier 1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join("reports", "junit.xml")); err != nil {
+		t.Errorf("--out: %v", err)
+	}
+
+	// A stricter threshold fails the run: exit 1.
+	if code, _, _ := gavelCmd(t, "run", "--quiet", "--no-cache", "--min-pass-rate", "1", "--id", "case_005", suite); code != exitFailed {
+		t.Errorf("with case_005 alone at 100%%: exit %d, want 1", code)
+	}
+}
+
+func TestSuiteErrorsExit2(t *testing.T) {
+	dir := t.TempDir()
+	suite := filepath.Join(dir, "gavel.yaml")
+	os.WriteFile(suite, []byte(`name: broken
+agent:
+  exec: {command: [cat]}
+models: {judge: script:judge.yaml}
+cases:
+  - id: a
+    input: hi
+    judge_treshold: 0.7
+    judge_prompt: be nice
+  - id: a
+    input: hello
+    expected_tools: [x]
+  - id: b
+    input: hi
+  - missing/*.jsonl
+`), 0o644)
+	code, _, errs := gavelCmd(t, "validate", suite)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want 2:\n%s", code, errs)
+	}
+	for _, want := range []string{
+		`gavel.yaml:8:5: unknown field "judge_treshold" in a case: did you mean "judge_threshold"?`,
+		`case id "a" is used twice`,
+		"case b: nothing to judge",
+		`cases "missing/*.jsonl" match no file`,
+		"judge.yaml: no such file",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("the problems lack %q:\n%s", want, errs)
+		}
+	}
+	if code, _, _ := gavelCmd(t, "run", suite); code != exitUsage {
+		t.Errorf("run of a broken suite: exit %d, want 2", code)
+	}
+}
+
+func TestVersionAndUsage(t *testing.T) {
+	if code, out, _ := gavelCmd(t, "version"); code != 0 || !strings.HasPrefix(out, "gavel ") {
+		t.Errorf("version: %d %q", code, out)
+	}
+	if code, _, errs := gavelCmd(t, "frobnicate"); code != exitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: %d %q", code, errs)
+	}
+}

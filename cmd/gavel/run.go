@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/runner"
+	"github.com/gavelhq/gavel/spec"
+)
+
+const runHelp = `Usage: gavel run [flags] [SUITE...]
+
+Runs suites (a suite file, or a directory holding gavel.yaml; default ".")
+and prints a report. The exit code is 0 when every suite reaches its
+threshold, 1 when one does not, 2 for a usage or suite error (nothing
+runs), 3 when the agent or a provider could not be reached at all.
+
+Examples:
+  gavel run examples/support-desk
+  gavel run --tag policy --trials 5 suite.yaml
+  gavel run --out report.xml --out summary.md --max-cost-usd 2
+
+Flags:
+`
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+type runFlags struct {
+	tags, ids, outs   listFlag
+	format            string
+	concurrency       int
+	trials            int
+	timeout           time.Duration
+	minPassRate       float64
+	maxCost           float64
+	maxTokens         int64
+	noCache, failFast bool
+	quiet, verbose    bool
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, runHelp); fs.PrintDefaults() }
+	fs.Var(&f.tags, "tag", "run only cases with this tag (repeatable: any of them)")
+	fs.Var(&f.ids, "id", "run only the case with this id (repeatable)")
+	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable)")
+	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "trials at once (default: the suite's, else 4)")
+	fs.IntVar(&f.trials, "trials", 0, "run every case this many times (default: the suite's)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "time one trial's conversation may take (default: the suite's, else 5m)")
+	fs.Float64Var(&f.minPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
+	fs.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop starting trials once this much was spent")
+	fs.Int64Var(&f.maxTokens, "max-tokens", 0, "stop starting trials once this many tokens were spent")
+	fs.BoolVar(&f.noCache, "no-cache", false, "ask the models again instead of reusing cached answers")
+	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting trials after the first that does not pass")
+	fs.BoolVar(&f.quiet, "quiet", false, "print only the summary")
+	fs.BoolVar(&f.verbose, "verbose", false, "print every case in detail, passed ones too")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitPassed
+		}
+		return exitUsage
+	}
+	format, err := report.ParseFormat(f.format)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel run: --format:", err)
+		return exitUsage
+	}
+	if f.minPassRate < 0 || f.minPassRate > 1 {
+		fmt.Fprintf(stderr, "gavel run: --min-pass-rate %v: want a pass rate from 0 to 1\n", f.minPassRate)
+		return exitUsage
+	}
+	outs, err := outputs(f.outs)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel run:", err)
+		return exitUsage
+	}
+	suites := fs.Args()
+	if len(suites) == 0 {
+		suites = []string{"."}
+	}
+
+	m, err := newModels(defaultCacheDir(), f.noCache)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel run: the model cache:", err)
+		return exitInfra
+	}
+	defer m.Close()
+	env := spec.Env{Registry: registry(), Getenv: os.Getenv, Wrap: m.wrap, Stderr: stderr}
+
+	var built []*spec.Built
+	defer func() {
+		for _, b := range built {
+			b.Close()
+		}
+	}()
+	failed := false
+	for _, path := range suites {
+		b, err := loadSuite(path, env)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			failed = true
+			continue
+		}
+		if err := selectCases(b.Suite, f.tags, f.ids); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", path, err)
+			failed = true
+		}
+		built = append(built, b)
+	}
+	if failed {
+		return exitUsage
+	}
+
+	ctx, stop := interrupts(stderr)
+	defer stop.release()
+	code := exitPassed
+	for _, b := range built {
+		if f.minPassRate > 0 {
+			b.Suite.Threshold = f.minPassRate
+		}
+		run := runner.Run(ctx, b.Suite, runner.Config{
+			Concurrency: cmpOr(f.concurrency, b.Concurrency),
+			Trials:      f.trials,
+			Timeout:     cmpOr(f.timeout, b.Timeout),
+			FollowUps:   b.FollowUps,
+			Budget:      runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
+			FailFast:    f.failFast,
+			Stop:        stop.drain,
+			Progress:    progressPrinter(stderr, f.quiet),
+		})
+		opts := report.Options{Verbose: f.verbose, Version: version}
+		if err := report.Write(stdout, format, run, opts); err != nil {
+			fmt.Fprintln(stderr, "gavel run: writing the report:", err)
+			code = max(code, exitUnknown)
+		}
+		for _, o := range outs {
+			if err := writeReport(o, run, opts); err != nil {
+				fmt.Fprintln(stderr, "gavel run:", err)
+				code = max(code, exitInfra)
+			}
+		}
+		code = max(code, exitCode(run))
+	}
+	return code
+}
+
+func cmpOr[T comparable](a, b T) T {
+	var zero T
+	if a != zero {
+		return a
+	}
+	return b
+}
+
+func loadSuite(path string, env spec.Env) (*spec.Built, error) {
+	return spec.Open(path, env)
+}
+
+// selectCases keeps the cases with one of tags and one of ids (an empty
+// list keeps all).
+func selectCases(s *gavel.Suite, tags, ids []string) error {
+	for _, id := range ids {
+		if !slices.ContainsFunc(s.Cases, func(c *gavel.Case) bool { return c.ID == id }) {
+			return fmt.Errorf("--id %s: no such case in suite %s", id, s.Name)
+		}
+	}
+	s.Cases = slices.DeleteFunc(s.Cases, func(c *gavel.Case) bool {
+		if len(ids) > 0 && !slices.Contains(ids, c.ID) {
+			return true
+		}
+		return len(tags) > 0 && !slices.ContainsFunc(c.Tags, func(t string) bool { return slices.Contains(tags, t) })
+	})
+	if len(s.Cases) == 0 {
+		return errors.New("no case matches the --tag and --id filters")
+	}
+	return nil
+}
+
+// exitCode is the exit code a run earns: 3 when no trial completed a
+// conversation (the agent or a provider was down for the whole run), 1
+// when the threshold was not met.
+func exitCode(run *gavel.Run) int {
+	ran, reached := 0, 0
+	for _, c := range run.Cases {
+		for _, t := range c.Trials {
+			ran++
+			if t.Transcript != nil && t.Transcript.Status == judge.ExecSuccess {
+				reached++
+			}
+		}
+	}
+	switch {
+	case ran > 0 && reached == 0:
+		return exitInfra
+	case !run.Met():
+		return exitFailed
+	}
+	return exitPassed
+}
+
+// An output is a report file to write.
+type output struct {
+	path   string
+	format report.Format
+}
+
+func outputs(paths []string) ([]output, error) {
+	byExt := map[string]report.Format{".json": report.JSON, ".xml": report.JUnit, ".md": report.Markdown, ".html": report.HTML, ".txt": report.Text}
+	var out []output
+	for _, p := range paths {
+		f, ok := byExt[strings.ToLower(filepath.Ext(p))]
+		if !ok {
+			return nil, fmt.Errorf("--out %s: the extension says no format: use .json, .xml (JUnit), .md, .html or .txt", p)
+		}
+		out = append(out, output{p, f})
+	}
+	return out, nil
+}
+
+// writeReport writes a report file whole or not at all: a temporary file
+// renamed into place.
+func writeReport(o output, run *gavel.Run, opts report.Options) error {
+	if dir := filepath.Dir(o.path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("report %s: %w", o.path, err)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(o.path), ".gavel-report-*")
+	if err != nil {
+		return fmt.Errorf("report %s: %w", o.path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := report.Write(tmp, o.format, run, opts); err != nil {
+		tmp.Close()
+		return fmt.Errorf("report %s: %w", o.path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("report %s: %w", o.path, err)
+	}
+	return os.Rename(tmp.Name(), o.path)
+}
+
+// stopper turns Ctrl-C into a graceful stop (drain: no new trials), and a
+// second Ctrl-C into cancelling the trials in flight.
+type stopper struct {
+	drain   chan struct{}
+	release func()
+}
+
+func interrupts(stderr io.Writer) (context.Context, stopper) {
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt)
+	s := stopper{drain: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-signals:
+			fmt.Fprintln(stderr, "\ngavel: stopping: trials in flight finish; press Ctrl-C again to cancel them")
+			close(s.drain)
+		case <-done:
+			return
+		}
+		select {
+		case <-signals:
+			fmt.Fprintln(stderr, "gavel: cancelling the trials in flight")
+			cancel()
+		case <-done:
+		}
+	}()
+	s.release = func() { signal.Stop(signals); close(done); cancel() }
+	return ctx, s
+}
+
+// progressPrinter prints a line per finished trial, plain so that CI logs
+// read well.
+func progressPrinter(w io.Writer, quiet bool) func(runner.Progress) {
+	if quiet {
+		return nil
+	}
+	return func(p runner.Progress) {
+		cost := p.Usage.Total().CostUSD
+		fmt.Fprintf(w, "[%d/%d] %-5s %s#%d  (pass %d, fail %d, error %d; $%.4f)\n",
+			p.Done, p.Total, p.Trial.Verdict.Status, p.Trial.CaseID, p.Trial.N, p.Passed, p.Failed, p.Errored, cost)
+	}
+}

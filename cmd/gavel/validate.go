@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gavelhq/gavel/spec"
+)
+
+const validateHelp = `Usage: gavel validate [SUITE...]
+
+Checks suites (default ".") without running anything or calling a model:
+every problem is listed at once, as file:line:column: message. Exit code 0
+when all are valid, 2 otherwise.
+
+Example:
+  gavel validate examples/support-desk
+`
+
+func validateCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, validateHelp) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitPassed
+		}
+		return exitUsage
+	}
+	suites := fs.Args()
+	if len(suites) == 0 {
+		suites = []string{"."}
+	}
+	code := exitPassed
+	for _, path := range suites {
+		b, err := loadSuite(path, spec.Env{Registry: registry(), Getenv: os.Getenv, DryRun: true})
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			code = exitUsage
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %d cases, valid\n", b.Suite.File, len(b.Suite.Cases))
+		b.Close()
+	}
+	return code
+}

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+// percent formats a share of 0..1 as "27.8%", or "80%" when the tenth is 0.
+func percent(share float64) string {
+	s := strconv.FormatFloat(share*100, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0") + "%"
+}
+
+// cost formats dollars as "$0.0123".
+func cost(usd float64) string {
+	return fmt.Sprintf("$%.4f", usd)
+}
+
+// count formats an integer with thousands separators: "12,345".
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return sign + s
+}
+
+// costAndTokens formats usage as "$0.0123 / 4,500 tokens".
+func costAndTokens(u judge.Usage) string {
+	return cost(u.CostUSD) + " / " + count(u.Tokens()) + " tokens"
+}
+
+// seconds formats d in seconds with at most 3 decimals, trailing zeros
+// dropped: "1.2", "0.035", "42".
+func seconds(d time.Duration) string {
+	s := strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// elapsed formats d for people, to the millisecond: "42.5s", "1m3.2s".
+func elapsed(d time.Duration) string {
+	return d.Round(time.Millisecond).String()
+}
+
+// score formats a normalised score as "0.67".
+func score(v float64) string {
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}

@@ -1,0 +1,383 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
+)
+
+// responseLength is how many characters of an agent's reply the text and
+// Markdown reports show, unless verbose.
+const responseLength = 300
+
+// writeText writes the text report: a table of the cases, a summary of
+// the run, then what went wrong in each case that did not pass, and the
+// cases that were skipped.
+func writeText(b *bytes.Buffer, run *gavel.Run, opts Options) error {
+	facts := make([]caseFacts, len(run.Cases))
+	for i := range run.Cases {
+		facts[i] = factsOf(&run.Cases[i])
+	}
+
+	fmt.Fprintf(b, "Suite %s: %d cases", oneLine(suiteName(run)), len(run.Cases))
+	if !run.Started.IsZero() {
+		fmt.Fprintf(b, ", started %s", run.Started.UTC().Format("2006-01-02 15:04:05 MST"))
+	}
+	fmt.Fprintf(b, ", took %s\n\n", elapsed(run.Duration))
+
+	rows := [][]string{{"case", "outcome", "trials", "score", "cost"}}
+	for _, f := range facts {
+		rows = append(rows, textRow(f))
+	}
+	writeTable(b, rows)
+	b.WriteString("\n")
+	writeTextSummary(b, run, facts)
+
+	for i := range run.Cases {
+		cr, f := &run.Cases[i], facts[i]
+		if !needsDetail(cr.Outcome) {
+			continue
+		}
+		fmt.Fprintf(b, "\nFailure detail (%s, %s)", oneLine(f.ID), cr.Outcome)
+		if f.Name != "" {
+			fmt.Fprintf(b, ": %s", oneLine(f.Name))
+		}
+		b.WriteString("\n")
+		writeCaseDetail(b, "  ", cr, opts.Verbose)
+	}
+
+	var skipped []int
+	for i := range run.Cases {
+		if run.Cases[i].Outcome == gavel.Skipped {
+			skipped = append(skipped, i)
+		}
+	}
+	if len(skipped) > 0 {
+		b.WriteString("\nSkipped:\n")
+		for _, i := range skipped {
+			fmt.Fprintf(b, "  %s: %s\n", oneLine(facts[i].ID), skipReason(&run.Cases[i]))
+		}
+	}
+	return nil
+}
+
+// textRow is a case's row of the table.
+func textRow(f caseFacts) []string {
+	if f.Ran == 0 {
+		return []string{oneLine(f.ID), string(f.Outcome), "-", "-", "-"}
+	}
+	s := "-"
+	if f.Scored {
+		s = score(f.Score)
+	}
+	return []string{oneLine(f.ID), string(f.Outcome), fmt.Sprintf("%d/%d", f.Passed, f.Ran), s, cost(f.Usage.Total().CostUSD)}
+}
+
+// writeTable writes rows as columns separated by " | ", the first row a
+// header underlined with dashes.
+func writeTable(b *bytes.Buffer, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, cell := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	line := func(row []string) {
+		var l strings.Builder
+		for i, cell := range row {
+			if i > 0 {
+				l.WriteString(" | ")
+			}
+			l.WriteString(cell + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)))
+		}
+		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+	}
+	line(rows[0])
+	total := 3 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	b.WriteString(strings.Repeat("-", total) + "\n")
+	for _, row := range rows[1:] {
+		line(row)
+	}
+}
+
+// writeTextSummary writes the run's numbers and its verdict against the
+// threshold.
+func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
+	stats := run.Stats()
+	ran, skipped := 0, stats.Cases[gavel.Skipped]
+	for _, f := range facts {
+		if f.Ran > 0 {
+			ran++
+		}
+	}
+	fmt.Fprintf(b, "Pass rate: %s over %d cases", percent(stats.PassRate), ran)
+	if skipped > 0 {
+		fmt.Fprintf(b, " (%d skipped)", skipped)
+	}
+	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), verdictWord(run.Met()))
+	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
+	total := stats.Usage.Total()
+	fmt.Fprintf(b, "Tokens: %s%s\n", count(total.Tokens()), inParens(byRole(stats.Usage, func(u judge.Usage) string { return count(u.Tokens()) })))
+	fmt.Fprintf(b, "Cost: %s%s\n", cost(total.CostUSD), inParens(byRole(stats.Usage, func(u judge.Usage) string { return cost(u.CostUSD) })))
+	if k := passHatK(stats); k != "" {
+		fmt.Fprintf(b, "pass^k: %s\n", k)
+	}
+	for _, f := range facts {
+		if f.Outcome == gavel.Flaky {
+			fmt.Fprintf(b, "Flaky: %s (%d of %d trials passed)\n", oneLine(f.ID), f.Passed, f.Ran)
+		}
+	}
+	if run.Interrupted {
+		b.WriteString("Interrupted: the run was stopped before every case ran.\n")
+	}
+}
+
+// verdictWord is PASS or FAIL.
+func verdictWord(met bool) string {
+	if met {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
+// byRole formats usage role by role, "agent 1,200, judge 800", leaving
+// out the roles that spent nothing; "" when none did.
+func byRole(u gavel.RoleUsage, format func(judge.Usage) string) string {
+	var parts []string
+	for _, r := range []struct {
+		name  string
+		usage judge.Usage
+	}{{"agent", u.Agent}, {"judge", u.Judge}, {"simulated user", u.SimulatedUser}} {
+		if r.usage != (judge.Usage{}) {
+			parts = append(parts, r.name+" "+format(r.usage))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// inParens returns " (s)", or "" when s is.
+func inParens(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+// passHatK formats pass^k for k from 2 up, "k=2 44.4%, k=3 33.3%", or ""
+// when no case ran more than one trial (pass^1 is the pass rate).
+func passHatK(s gavel.Stats) string {
+	if len(s.PassHatK) < 2 {
+		return ""
+	}
+	parts := make([]string, 0, len(s.PassHatK)-1)
+	for i, v := range s.PassHatK[1:] {
+		parts = append(parts, fmt.Sprintf("k=%d %s", i+2, percent(v)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// skipReason says why a case did not run.
+func skipReason(cr *gavel.CaseResult) string {
+	if cr.SkipReason == "" {
+		return "no reason given"
+	}
+	return oneLine(cr.SkipReason)
+}
+
+// writeCaseDetail writes what a case asked and expected and, for the
+// first trial that did not pass (every one when verbose), the tool calls,
+// the reply, the error and the judges' failures. Each line starts with
+// indent. The JUnit report uses it as the body of a failure.
+func writeCaseDetail(b *bytes.Buffer, indent string, cr *gavel.CaseResult, verbose bool) {
+	f := factsOf(cr)
+	if f.Input != "" {
+		field(b, indent, "Input:", f.Input)
+	}
+	if f.Expected != "" {
+		field(b, indent, "Expected:", f.Expected)
+	}
+	shown, more := trialsToShow(cr.Trials, verbose)
+	for _, t := range shown {
+		if len(cr.Trials) > 1 {
+			fmt.Fprintf(b, "%sTrial %d of %d: %s\n", indent, t.N, len(cr.Trials), t.Verdict.Status)
+		}
+		writeTrialDetail(b, indent, t, verbose)
+	}
+	if more > 0 {
+		fmt.Fprintf(b, "%s(%d more trial(s) did not pass; a verbose report shows every one)\n", indent, more)
+	}
+}
+
+// writeTrialDetail writes one trial's tool calls, reply (the whole
+// conversation when verbose), error and failed judgments.
+func writeTrialDetail(b *bytes.Buffer, indent string, t gavel.Trial, verbose bool) {
+	tr := t.Transcript
+	if tr != nil {
+		writeToolCalls(b, indent, tr)
+		if verbose {
+			writeConversation(b, indent, tr)
+		} else {
+			response := oneLine(tr.Response())
+			if response == "" {
+				response = "(none)"
+			}
+			field(b, indent, "Response:", shorten(response, responseLength))
+		}
+		if !completed(tr) {
+			msg := string(tr.Status)
+			if tr.Error != "" {
+				msg += ": " + tr.Error
+			}
+			field(b, indent, "Error:", msg)
+		}
+	}
+	fails := failures(t.Verdict)
+	if len(fails) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%sJudges:\n", indent)
+	for _, fl := range fails {
+		writeFailure(b, indent+"  "+strings.Repeat("  ", fl.Depth), fl)
+	}
+}
+
+// writeToolCalls writes every tool call, round by round, marking failed
+// calls and revivals.
+func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript) {
+	rounds := tr.RoundCount()
+	if len(tr.ToolCalls()) == 0 && rounds <= 1 {
+		fmt.Fprintf(b, "%sTool calls: none\n", indent)
+		return
+	}
+	fmt.Fprintf(b, "%sTool calls:\n", indent)
+	revivals := revived(tr)
+	for _, g := range byRound(tr) {
+		prefix := indent + "  "
+		if g.round > 0 {
+			prefix += fmt.Sprintf("round %d: ", g.round)
+		}
+		calls := 0
+		for _, i := range g.turns {
+			if revivals[i] {
+				b.WriteString(prefix + "(session closed and reopened)\n")
+			}
+			for _, c := range tr.Turns[i].ToolCalls {
+				calls++
+				b.WriteString(prefix + call(c))
+				if c.IsError {
+					b.WriteString("  [failed: " + shorten(oneLine(c.Result), 120) + "]")
+				}
+				b.WriteString("\n")
+			}
+		}
+		if calls == 0 {
+			b.WriteString(prefix + "no tool calls\n")
+		}
+	}
+}
+
+// roundTurns are the indexes of a round's turns.
+type roundTurns struct {
+	round int
+	turns []int
+}
+
+// byRound groups a transcript's turns by round, in the order the rounds
+// first appear.
+func byRound(tr *judge.Transcript) []roundTurns {
+	var out []roundTurns
+	for i, turn := range tr.Turns {
+		if n := len(out); n == 0 || out[n-1].round != turn.Round {
+			out = append(out, roundTurns{round: turn.Round})
+		}
+		out[len(out)-1].turns = append(out[len(out)-1].turns, i)
+	}
+	return out
+}
+
+// writeConversation writes every turn, for verbose reports.
+func writeConversation(b *bytes.Buffer, indent string, tr *judge.Transcript) {
+	fmt.Fprintf(b, "%sConversation:\n", indent)
+	revivals := revived(tr)
+	for i, turn := range tr.Turns {
+		if revivals[i] {
+			fmt.Fprintf(b, "%s  (session closed and reopened)\n", indent)
+		}
+		label := speaker(turn) + ":"
+		if turn.Round > 0 {
+			label = fmt.Sprintf("round %d, %s", turn.Round, label)
+		}
+		content := clean(turn.Content)
+		if content == "" {
+			content = "(empty)"
+		}
+		fmt.Fprintf(b, "%s  %s\n", indent, label)
+		for line := range strings.SplitSeq(content, "\n") {
+			fmt.Fprintf(b, "%s    %s\n", indent, line)
+		}
+	}
+	if tr.FinalResponse != "" {
+		fmt.Fprintf(b, "%s  final response:\n", indent)
+		for line := range strings.SplitSeq(clean(tr.FinalResponse), "\n") {
+			fmt.Fprintf(b, "%s    %s\n", indent, line)
+		}
+	}
+}
+
+// writeFailure writes one failed judgment: a composite as its name, a
+// leaf with its reasoning and failed checks.
+func writeFailure(b *bytes.Buffer, indent string, fl failure) {
+	j := fl.Judgment
+	head := string(j.Status)
+	if j.Name != "" {
+		head += " " + oneLine(j.Name)
+	}
+	if !fl.Leaf {
+		if j.DecidedBy != "" {
+			head += " (decided by " + oneLine(j.DecidedBy) + ")"
+		}
+		b.WriteString(indent + head + "\n")
+		return
+	}
+	if !j.Score.IsZero() && j.Score.Kind != judge.Boolean {
+		head += " (score " + oneLine(j.Score.String()) + ")"
+	}
+	lines := strings.Split(clean(j.Reasoning), "\n")
+	if lines[0] != "" {
+		head += ": " + lines[0]
+	}
+	b.WriteString(indent + head + "\n")
+	for _, l := range lines[1:] {
+		b.WriteString(indent + "  " + l + "\n")
+	}
+	for _, c := range j.Checks {
+		if c.Passed {
+			continue
+		}
+		line := "- " + oneLine(c.Name)
+		if c.Message != "" {
+			line += ": " + oneLine(c.Message)
+		}
+		b.WriteString(indent + "  " + line + "\n")
+	}
+}
+
+// field writes "label value" with the value's later lines aligned under
+// its first.
+func field(b *bytes.Buffer, indent, label, value string) {
+	const width = 10
+	pad := strings.Repeat(" ", max(1, width-len(label)))
+	lines := strings.Split(clean(value), "\n")
+	b.WriteString(indent + label + pad + lines[0] + "\n")
+	cont := indent + strings.Repeat(" ", len(label)+len(pad))
+	for _, l := range lines[1:] {
+		b.WriteString(cont + l + "\n")
+	}
+}

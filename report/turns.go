@@ -1,0 +1,53 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+// speaker says who spoke a turn, marking the user turns the case did not
+// write: "agent", "user (automatic follow-up)", "user (simulated)". It is
+// cleaned: a stored transcript may hold any role.
+func speaker(t judge.Turn) string {
+	s := string(t.Role)
+	switch t.Origin {
+	case "":
+	case judge.OriginFollowUp:
+		s += " (automatic follow-up)"
+	case judge.OriginSimulated:
+		s += " (simulated)"
+	default:
+		s += " (" + string(t.Origin) + ")"
+	}
+	return oneLine(s)
+}
+
+// revived returns the indexes of the turns before which the session was
+// closed and reopened.
+func revived(t *judge.Transcript) map[int]bool {
+	if t == nil || len(t.Revivals) == 0 {
+		return nil
+	}
+	out := make(map[int]bool, len(t.Revivals))
+	for _, r := range t.Revivals {
+		out[r.BeforeTurn] = true
+	}
+	return out
+}
+
+// arguments formats a tool call's arguments as compact JSON, cleaned; raw
+// text when they are not JSON.
+func arguments(c judge.ToolCall) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, c.Arguments); err != nil {
+		return oneLine(string(c.Arguments))
+	}
+	return oneLine(b.String())
+}
+
+// call formats a tool call as "name(arguments)".
+func call(c judge.ToolCall) string {
+	return oneLine(c.Name) + "(" + arguments(c) + ")"
+}

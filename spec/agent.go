@@ -1,0 +1,110 @@
+package spec
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/mcp"
+)
+
+// agent builds the agent under test: exactly one kind. Nothing starts
+// here: processes and MCP servers start when the first trial needs them.
+func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
+	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil) {
+	case 0:
+		b.fail("agent: say which kind: builtin, http or exec")
+		return nil
+	case 1:
+	default:
+		b.fail("agent: give one kind of agent: builtin, http or exec")
+		return nil
+	}
+	switch {
+	case a.HTTP != nil:
+		h := a.HTTP
+		r := h.Reply
+		ag, err := agent.NewHTTP(agent.HTTPConfig{
+			URL: h.URL, EventURL: h.EventURL, Headers: h.Headers, Request: h.Request, Getenv: b.env.Getenv,
+			Timeout: b.duration("agent.http.timeout", h.Timeout),
+			Reply: agent.ReplyMapping{Text: r["text"], ToolCalls: r["tool_calls"], InputTokens: r["input_tokens"],
+				OutputTokens: r["output_tokens"], CachedTokens: r["cached_tokens"], CostUSD: r["cost_usd"]},
+		})
+		return b.keepAgent("agent.http", ag, err)
+	case a.Exec != nil:
+		e := a.Exec
+		ag, err := agent.NewExec(agent.ExecConfig{Command: e.Command, Dir: b.l.Dir, Env: e.Env, Mode: e.Mode,
+			Timeout: b.duration("agent.exec.timeout", e.Timeout), Stderr: b.env.Stderr})
+		return b.keepAgent("agent.exec", ag, err)
+	}
+	bs := a.Builtin
+	models["agent"] = bs.Model
+	m := b.model("agent", bs.Model, "agent.builtin.model")
+	if m == nil {
+		return nil
+	}
+	var tools []agent.Toolbox
+	for _, s := range bs.MCP {
+		t := &lazyTools{server: mcp.Server{Name: s.Name, Command: s.Command, Env: s.Env, Dir: b.l.Dir, URL: s.URL, Transport: s.Transport, Headers: s.Headers,
+			Timeout: b.duration("agent.builtin.mcp.timeout", s.Timeout)}}
+		b.out.closers = append(b.out.closers, t.Close)
+		tools = append(tools, t)
+	}
+	ag, err := agent.NewBuiltin(agent.BuiltinConfig{
+		SystemPrompt: bs.SystemPrompt, Vars: bs.Vars, Locale: bs.Locale, Model: m, Tools: tools, MaxTurns: bs.MaxTurns,
+		Checkpoints: agent.MemoryCheckpoints(),
+	})
+	return b.keepAgent("agent.builtin", ag, err)
+}
+
+func (b *builder) keepAgent(field string, a agent.Agent, err error) agent.Agent {
+	if err != nil {
+		b.fail("%s: %v", field, err)
+		return nil
+	}
+	return a
+}
+
+// lazyTools is an MCP server's toolbox that connects on first use and
+// stays connected for the run, shared by every session.
+type lazyTools struct {
+	server mcp.Server
+	once   sync.Once
+	client *mcp.Client
+	err    error
+}
+
+func (t *lazyTools) connect() (*mcp.Client, error) {
+	t.once.Do(func() {
+		// The connection outlives the trial that made it: it serves the
+		// whole run, until Close.
+		t.client, t.err = mcp.Connect(context.Background(), t.server)
+	})
+	return t.client, t.err
+}
+
+func (t *lazyTools) Tools(ctx context.Context) ([]llm.Tool, error) {
+	c, err := t.connect()
+	if err != nil {
+		return nil, err
+	}
+	return c.Tools(ctx)
+}
+
+func (t *lazyTools) Call(ctx context.Context, name string, args json.RawMessage) (judge.ToolCall, error) {
+	c, err := t.connect()
+	if err != nil {
+		return judge.ToolCall{}, err
+	}
+	return c.Call(ctx, name, args)
+}
+
+func (t *lazyTools) Close() error {
+	if t.client == nil {
+		return nil
+	}
+	return t.client.Close()
+}

@@ -1,0 +1,407 @@
+package spec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llmjudge"
+	"github.com/gavelhq/gavel/sim"
+)
+
+// Env is what building a suite needs from the program.
+type Env struct {
+	// Registry opens model references by provider.
+	Registry llm.Registry
+	// Getenv reads the environment (keys, ${VAR} in headers). Defaults to
+	// returning "".
+	Getenv func(string) string
+	// Wrap, if set, wraps every model opened, given its role ("agent",
+	// "judge", "user"): retries, a cache, a meter.
+	Wrap func(role string, m llm.Model) llm.Model
+	// DryRun checks model references without opening the models, so that
+	// a suite validates without keys.
+	DryRun bool
+	// Stderr receives exec agents' standard error. Defaults to discarding
+	// it (its tail is kept in errors anyway).
+	Stderr io.Writer
+}
+
+// A Built suite is ready to run.
+type Built struct {
+	Suite       *gavel.Suite
+	Concurrency int
+	Timeout     time.Duration
+	// FollowUps answers the agent's clarifying questions; nil when the
+	// suite has no model for it.
+	FollowUps conversation.Detector
+
+	closers []func() error
+}
+
+// Close releases what running the suite started (MCP servers).
+func (b *Built) Close() error {
+	var errs []error
+	for _, c := range b.closers {
+		errs = append(errs, c())
+	}
+	return errors.Join(errs...)
+}
+
+// Build turns a loaded suite into one ready to run. It reports every
+// problem at once, as Problems: a case id used twice, a case with nothing
+// to say or nothing to judge, an unknown rule or judge, a threshold out of
+// range, a model reference that cannot be opened.
+func Build(l *Loaded, env Env) (*Built, error) {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{}}
+	b.out.Suite = b.suite()
+	if len(b.problems) > 0 {
+		_ = b.out.Close()
+		return nil, b.problems.sorted()
+	}
+	return b.out, nil
+}
+
+// A builder builds one suite, collecting problems as it goes.
+type builder struct {
+	l        *Loaded
+	env      Env
+	models   map[string]llm.Model
+	out      *Built
+	problems Problems
+
+	// at is where the problems being found are: the suite file, or a case.
+	atFile string
+	atLine int
+	atCase string
+}
+
+// fail records a problem at the current place.
+func (b *builder) fail(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if b.atCase != "" {
+		msg = fmt.Sprintf("case %s: %s", b.atCase, msg)
+	}
+	b.problems = append(b.problems, Problem{File: b.atFile, Line: b.atLine, Message: msg})
+}
+
+func (b *builder) suite() *gavel.Suite {
+	f := b.l.Suite
+	b.atFile = b.l.File
+	s := &gavel.Suite{
+		Name:        f.Name,
+		Description: f.Description,
+		File:        b.l.File,
+		Threshold:   1,
+		Trials:      f.Trials,
+		SharedPaths: f.SharedPaths,
+		Models:      map[string]string{},
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(b.l.Dir), "/")
+	}
+	if f.Threshold != nil {
+		if *f.Threshold <= 0 || *f.Threshold > 1 {
+			b.fail("threshold %v is out of range: it is a pass rate, above 0 and at most 1 (0.8 for 80%%)", *f.Threshold)
+		}
+		s.Threshold = *f.Threshold
+	}
+	if f.Trials < 0 || f.Concurrency < 0 {
+		b.fail("trials and concurrency cannot be negative")
+	}
+	b.out.Concurrency = f.Concurrency
+	b.out.Timeout = b.duration("timeout", f.Timeout)
+	for role, ref := range map[string]string{"judge": f.Models.Judge, "user": f.Models.User, "followup": f.Models.FollowUp} {
+		if ref != "" {
+			s.Models[role] = ref
+		}
+	}
+	if f.Agent == nil {
+		b.fail("no agent: say which agent to test under agent: (builtin, http or exec)")
+	} else {
+		s.Agent = b.agent(*f.Agent, s.Models)
+	}
+	if ref := cmpOr(f.Models.FollowUp, f.Models.Judge); ref != "" {
+		if m := b.model("judge", ref, "models.followup"); m != nil {
+			if d, err := llmjudge.NewFollowUp(m, llmjudge.FollowUpConfig{}); err != nil {
+				b.fail("follow-up detector: %v", err)
+			} else {
+				b.out.FollowUps = d
+			}
+		}
+	}
+	if len(b.l.Cases) == 0 {
+		b.fail("the suite has no cases: list them under cases:, inline or as files")
+	}
+	seen := map[string]string{}
+	for _, lc := range b.l.Cases {
+		c := b.buildCase(lc)
+		if c == nil {
+			continue
+		}
+		if first, dup := seen[c.ID]; dup {
+			b.atFile, b.atLine, b.atCase = lc.File, lc.Line, ""
+			b.fail("case id %q is used twice: first at %s", c.ID, first)
+			continue
+		}
+		seen[c.ID] = lc.Source()
+		s.Cases = append(s.Cases, c)
+	}
+	return s
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// duration parses a Go duration setting; "" is 0.
+func (b *builder) duration(field, s string) time.Duration {
+	if s == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		b.fail("%s %q: want a positive duration such as 90s or 5m", field, s)
+	}
+	return d
+}
+
+// model opens ref for role, once per role and ref. field names where the
+// reference was written, for messages. A "script:" path is relative to
+// the suite.
+func (b *builder) model(role, ref, field string) llm.Model {
+	if ref == "" {
+		b.fail("%s: no model: set models.judge in the suite (or the judge's own model:)", field)
+		return nil
+	}
+	key := role + "\x00" + ref
+	if m, ok := b.models[key]; ok {
+		return m
+	}
+	parsed, err := llm.ParseRef(ref)
+	if err != nil {
+		b.fail("%s: %v", field, err)
+		return nil
+	}
+	if parsed.Provider == "script" && !filepath.IsAbs(parsed.Model) {
+		parsed.Model = filepath.Join(b.l.Dir, parsed.Model)
+	}
+	opener, ok := b.env.Registry[parsed.Provider]
+	if !ok {
+		b.fail("%s: unknown model provider %q in %q: known are %s", field, parsed.Provider, ref, strings.Join(b.providers(), ", "))
+		return nil
+	}
+	var m llm.Model = llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) {
+		return nil, errors.New("a dry run calls no model")
+	})
+	if !b.env.DryRun || parsed.Provider == "script" {
+		if m, err = opener(parsed, b.env.Getenv); err != nil {
+			b.fail("%s: %v", field, err)
+			return nil
+		}
+	}
+	if b.env.Wrap != nil {
+		m = b.env.Wrap(role, m)
+	}
+	b.models[key] = m
+	return m
+}
+
+func (b *builder) providers() []string {
+	var out []string
+	for p := range b.env.Registry {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// abs resolves a path relative to the suite's directory.
+func (b *builder) abs(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(b.l.Dir, p)
+}
+
+// dsn resolves an SQLite file relative to the suite; server URLs and
+// file: URIs are left alone.
+func (b *builder) dsn(dsn string) string {
+	if strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "file:") || dsn == ":memory:" {
+		return dsn
+	}
+	return b.abs(dsn)
+}
+
+func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
+	cs := lc.Spec
+	b.atFile, b.atLine, b.atCase = lc.File, lc.Line, cs.ID
+	defer func() { b.atCase = "" }()
+	if strings.TrimSpace(cs.ID) == "" {
+		b.atCase = "(no id)"
+		b.fail("the case has no id: give it one, unique in the suite")
+		return nil
+	}
+	c := &gavel.Case{
+		ID: cs.ID, Name: cs.Name, Description: cs.Description, Tags: cs.Tags, Difficulty: cs.Difficulty,
+		Metadata: cs.Metadata, Paths: cs.Paths, Source: lc.Source(), Trials: cs.Trials,
+	}
+	if cs.Trials < 0 {
+		b.fail("trials %d is negative", cs.Trials)
+	}
+	c.Script.MaxFollowUps = b.l.Suite.MaxFollowUps
+	if cs.MaxFollowUps != nil {
+		c.Script.MaxFollowUps = *cs.MaxFollowUps
+	}
+	c.Script.Rounds = b.rounds(cs)
+
+	var hard, soft []judge.Judge
+	var expected []string
+	add := func(round int, e Expectations) {
+		h, s, words := b.expectations(e, round)
+		if round > 0 && len(h) > 0 {
+			h = []judge.Judge{judge.InRound(round, allOf(h))}
+		}
+		if round > 0 && len(s) > 0 {
+			s = []judge.Judge{judge.InRound(round, allOf(s))}
+		}
+		hard, soft = append(hard, h...), append(soft, s...)
+		expected = append(expected, words...)
+	}
+	add(0, cs.Expectations)
+	for i, r := range cs.Rounds {
+		add(i+1, r.Expectations)
+	}
+	switch {
+	case len(hard) == 0 && len(soft) == 0:
+		b.fail("nothing to judge: give expected_tool_calls, expected_tools, forbidden_tools, rules, checks, expected_response_traits, judge_prompt or judges")
+	case len(soft) == 0:
+		c.Judge = allOf(hard)
+	case len(hard) == 0:
+		c.Judge = allOf(soft)
+	default:
+		c.Judge = judge.Tiered(allOf(hard), allOf(soft))
+	}
+	c.Expected = strings.Join(expected, "; ")
+	if err := c.Script.Validate(); err != nil && len(c.Script.Rounds) > 0 {
+		b.fail("%v", err)
+	}
+	return c
+}
+
+// allOf is judge.All, or the judge itself when there is one.
+func allOf(js []judge.Judge) judge.Judge {
+	if len(js) == 1 {
+		return js[0]
+	}
+	return judge.All(js...)
+}
+
+// rounds builds a case's conversation.
+func (b *builder) rounds(cs *CaseSpec) []conversation.Round {
+	input := cmpOr(cs.Input, cs.Prompt)
+	if cs.Input != "" && cs.Prompt != "" && cs.Input != cs.Prompt {
+		b.fail("input and prompt say different things: they are the same field, give one")
+	}
+	var rounds []conversation.Round
+	switch kinds := countTrue(input != "", len(cs.Rounds) > 0, cs.Persona != nil); {
+	case kinds == 0:
+		b.fail("nothing to say to the agent: give input (or prompt), rounds or a persona")
+		return nil
+	case kinds > 1:
+		b.fail("give one of input (or prompt), rounds and persona, not several")
+		return nil
+	case input != "":
+		rounds = []conversation.Round{{Prompt: input}}
+	case cs.Persona != nil:
+		rounds = []conversation.Round{b.persona(*cs.Persona)}
+	default:
+		for i, r := range cs.Rounds {
+			round := conversation.Round{Prompt: r.Prompt, Revive: r.Revive || (cs.TestAgentRevival && i > 0), Hints: r.Hints, Setup: b.steps(r.Setup)}
+			if r.Event != nil {
+				payload, err := json.Marshal(r.Event.Payload)
+				if err != nil || r.Event.Payload == nil {
+					payload = nil
+				}
+				round.Event = &agent.Event{Name: r.Event.Name, Payload: payload}
+			}
+			rounds = append(rounds, round)
+		}
+	}
+	rounds[0].Setup = append(b.steps(cs.Setup), rounds[0].Setup...)
+	rounds[0].Hints = append(slices.Clone(cs.Hints), rounds[0].Hints...)
+	if (len(cs.Hints) > 0 || slices.ContainsFunc(cs.Rounds, func(r RoundSpec) bool { return len(r.Hints) > 0 })) && b.out.FollowUps == nil {
+		b.fail("hints need a model to notice the agent's questions: set models.followup or models.judge")
+	}
+	return rounds
+}
+
+func countTrue(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+func (b *builder) persona(p PersonaSpec) conversation.Round {
+	ref := cmpOr(p.Model, cmpOr(b.l.Suite.Models.User, b.l.Suite.Models.Judge))
+	m := b.model("user", ref, "persona.model")
+	if m == nil {
+		return conversation.Round{Prompt: p.Opening}
+	}
+	u, err := sim.NewUser(sim.UserConfig{Model: m, MaxTurns: p.MaxTurns, Persona: sim.Persona{
+		Name: p.Name, Background: p.Background, Traits: p.Traits, Goal: p.Goal, Knows: p.Knows, Secrets: p.Secrets,
+	}})
+	if err != nil {
+		b.fail("persona: %v", err)
+		return conversation.Round{Prompt: p.Opening}
+	}
+	return conversation.Round{User: u, Prompt: p.Opening}
+}
+
+// Open loads and builds the suite at path, reporting the problems of both
+// steps together, so that a user sees every mistake in one go.
+func Open(path string, env Env) (*Built, error) {
+	l, err := Load(path)
+	var problems Problems
+	if !errors.As(err, &problems) && err != nil {
+		return nil, err // no suite file at all
+	}
+	b, err := Build(l, env)
+	var more Problems
+	if errors.As(err, &more) {
+		problems = append(problems, more...)
+	} else if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		if b != nil {
+			_ = b.Close()
+		}
+		return nil, problems.sorted()
+	}
+	return b, nil
+}

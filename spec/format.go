@@ -1,0 +1,248 @@
+package spec
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The types below are the suite format, as written in YAML (or JSON). The
+// doc tags are the descriptions `gavel schema` gives editors.
+
+// SuiteFile is a suite file.
+type SuiteFile struct {
+	Name         string      `yaml:"name" doc:"The suite's name, as reports show it."`
+	Description  string      `yaml:"description" doc:"What the suite tests."`
+	Agent        *AgentSpec  `yaml:"agent" doc:"The agent under test."`
+	Models       ModelsSpec  `yaml:"models" doc:"The models that judge and play users, as provider:model references."`
+	Threshold    *float64    `yaml:"threshold" doc:"The pass rate (0..1) the suite must reach. Defaults to 1."`
+	Trials       int         `yaml:"trials" doc:"How many times each case runs. Defaults to 1."`
+	Concurrency  int         `yaml:"concurrency" doc:"How many trials run at once. Defaults to 4."`
+	Timeout      string      `yaml:"timeout" doc:"How long one trial's conversation may take, as a Go duration (90s, 5m). Defaults to 5m."`
+	MaxFollowUps int         `yaml:"max_followups" doc:"Automatic answers to the agent's clarifying questions per round. Defaults to 2; -1 for none."`
+	SharedPaths  []string    `yaml:"shared_paths" doc:"Globs of files every case depends on: a change to one selects every case."`
+	Cases        []CaseEntry `yaml:"cases" doc:"The cases: inline, or globs of YAML or JSON Lines files of cases."`
+}
+
+// ModelsSpec names the models by role.
+type ModelsSpec struct {
+	Judge    string `yaml:"judge" doc:"The model of LLM judges, unless a judge names its own."`
+	User     string `yaml:"user" doc:"The model that plays simulated users. Defaults to the judge model."`
+	FollowUp string `yaml:"followup" doc:"The model that detects clarifying questions and answers them. Defaults to the judge model."`
+}
+
+// AgentSpec is the agent under test: exactly one of its fields.
+type AgentSpec struct {
+	Builtin *BuiltinSpec `yaml:"builtin" doc:"An agent defined here: a system prompt, a model and MCP tools."`
+	HTTP    *HTTPSpec    `yaml:"http" doc:"An agent behind an HTTP API."`
+	Exec    *ExecSpec    `yaml:"exec" doc:"A subprocess speaking JSON Lines (docs/exec-protocol.md)."`
+}
+
+// BuiltinSpec defines a builtin agent.
+type BuiltinSpec struct {
+	SystemPrompt string            `yaml:"system_prompt" doc:"The system prompt; {today}, {locale} and vars are filled in."`
+	Model        string            `yaml:"model" doc:"The agent's model, as provider:model."`
+	Vars         map[string]string `yaml:"vars" doc:"Values for {name} placeholders of the system prompt."`
+	Locale       string            `yaml:"locale" doc:"The locale for {locale}."`
+	MaxTurns     int               `yaml:"max_turns" doc:"Model calls per user message at most. Defaults to 10."`
+	MCP          []MCPSpec         `yaml:"mcp" doc:"The MCP servers whose tools the agent may call."`
+}
+
+// MCPSpec is an MCP server: a command (stdio) or a URL.
+type MCPSpec struct {
+	Name      string            `yaml:"name" doc:"A name for messages."`
+	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory."`
+	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value."`
+	URL       string            `yaml:"url" doc:"The URL of a streamable-HTTP or SSE server."`
+	Transport string            `yaml:"transport" doc:"streamable or sse, for a URL. Defaults to streamable."`
+	Headers   map[string]string `yaml:"headers" doc:"HTTP headers; ${VAR} reads the environment."`
+	Timeout   string            `yaml:"timeout" doc:"How long starting and connecting may take. Defaults to 1m."`
+}
+
+// HTTPSpec defines an HTTP agent.
+type HTTPSpec struct {
+	URL      string            `yaml:"url" doc:"Where messages are POSTed."`
+	EventURL string            `yaml:"event_url" doc:"Where events are POSTed, if the agent takes them."`
+	Headers  map[string]string `yaml:"headers" doc:"HTTP headers; ${VAR} reads the environment (never printed)."`
+	Request  string            `yaml:"request" doc:"A template of the request body. Defaults to {session_id, message, metadata}."`
+	Reply    map[string]string `yaml:"reply" doc:"JSON pointers into the reply: text, tool_calls, input_tokens, output_tokens, cached_tokens, cost_usd."`
+	Timeout  string            `yaml:"timeout" doc:"How long a request may take. Defaults to 2m."`
+}
+
+// ExecSpec defines an exec agent.
+type ExecSpec struct {
+	Command []string `yaml:"command" doc:"The command, run in the suite's directory."`
+	Env     []string `yaml:"env" doc:"Extra environment, NAME=value."`
+	Mode    string   `yaml:"mode" doc:"per_session (a process per session) or shared (one process). Defaults to per_session."`
+	Timeout string   `yaml:"timeout" doc:"How long a request may take. Defaults to 2m."`
+}
+
+// CaseEntry is an item of a suite's cases: an inline case, or a glob of
+// case files.
+type CaseEntry struct {
+	Glob string
+	Case *CaseSpec
+	line int
+}
+
+// UnmarshalYAML reads a glob (a string) or an inline case (a mapping).
+func (e *CaseEntry) UnmarshalYAML(n *yaml.Node) error {
+	e.line = n.Line
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return n.Decode(&e.Glob)
+	case yaml.MappingNode:
+		e.Case = new(CaseSpec)
+		return n.Decode(e.Case)
+	}
+	return fmt.Errorf("line %d: a case is a mapping, or a glob of case files", n.Line)
+}
+
+// CaseSpec is a case. The seeds' schemas load as written: input or
+// prompt; expected_tool_calls, expected_tools, expected_response_traits;
+// judge_prompt and judge_threshold; rounds; test_agent_revival.
+type CaseSpec struct {
+	ID          string            `yaml:"id" doc:"A unique id within the suite."`
+	Name        string            `yaml:"name" doc:"A short title."`
+	Description string            `yaml:"description" doc:"What the case checks, and why."`
+	Tags        []string          `yaml:"tags" doc:"Labels for selecting and slicing (--tag)."`
+	Difficulty  string            `yaml:"difficulty" doc:"easy, medium, hard: free text."`
+	Metadata    map[string]string `yaml:"metadata" doc:"Provenance: source, owner, review date."`
+	Paths       []string          `yaml:"paths" doc:"Globs of the code the case covers (--changed-since)."`
+
+	Input   string       `yaml:"input" doc:"The user's message (a single-prompt case)."`
+	Prompt  string       `yaml:"prompt" doc:"Same as input."`
+	Rounds  []RoundSpec  `yaml:"rounds" doc:"A multi-round thread, in order."`
+	Persona *PersonaSpec `yaml:"persona" doc:"A simulated user who talks to the agent."`
+
+	TestAgentRevival bool `yaml:"test_agent_revival" doc:"Close the session after each round and reopen it with the same id."`
+	MaxFollowUps     *int `yaml:"max_followups" doc:"Automatic answers to clarifying questions per round. Defaults to the suite's."`
+	Trials           int  `yaml:"trials" doc:"How many times the case runs. Defaults to the suite's."`
+
+	Expectations `yaml:",inline"`
+
+	Hints []string   `yaml:"hints" doc:"Answers to the agent's clarifying questions, in order."`
+	Setup []StepSpec `yaml:"setup" doc:"Steps run before the first round."`
+}
+
+// RoundSpec is one round of a thread.
+type RoundSpec struct {
+	Prompt string     `yaml:"prompt" doc:"The user's message."`
+	Event  *EventSpec `yaml:"event" doc:"An event dispatched to the agent instead of a message."`
+	Revive bool       `yaml:"revive" doc:"Close the session before this round and reopen it with the same id."`
+	Hints  []string   `yaml:"hints" doc:"Answers to the agent's clarifying questions in this round."`
+	Setup  []StepSpec `yaml:"setup" doc:"Steps run before this round."`
+
+	Expectations `yaml:",inline"`
+}
+
+// EventSpec is a proactive event.
+type EventSpec struct {
+	Name    string `yaml:"name" doc:"The event's name."`
+	Payload any    `yaml:"payload" doc:"Any value, sent as JSON."`
+}
+
+// PersonaSpec is a simulated user.
+type PersonaSpec struct {
+	Name       string   `yaml:"name" doc:"Who they are."`
+	Background string   `yaml:"background" doc:"Their situation."`
+	Traits     []string `yaml:"traits" doc:"How they write: casual texter, lowercase, short messages."`
+	Goal       string   `yaml:"goal" doc:"What they want; they stop when it is reached."`
+	Knows      []string `yaml:"knows" doc:"Facts they share when it makes sense."`
+	Secrets    []string `yaml:"secrets" doc:"Facts they must never reveal."`
+	MaxTurns   int      `yaml:"max_turns" doc:"Messages they send at most. Defaults to 10."`
+	Opening    string   `yaml:"opening" doc:"Their first message, if the case writes it."`
+	Model      string   `yaml:"model" doc:"The model playing them. Defaults to the suite's user model."`
+}
+
+// Expectations are what a case, or one round, is judged on. Deterministic
+// ones run first; LLM judges run only when they all pass.
+type Expectations struct {
+	ExpectedToolCalls      []ToolCallSpec `yaml:"expected_tool_calls" doc:"The calls the agent must make, with argument subsets."`
+	ToolCallOrder          string         `yaml:"tool_call_order" doc:"strict (the order listed, nothing else: the default), any (any order), or subset (in order, others allowed)."`
+	ExpectedTools          []string       `yaml:"expected_tools" doc:"Tools the agent must call, any arguments."`
+	ForbiddenTools         []string       `yaml:"forbidden_tools" doc:"Tools the agent must not call."`
+	ExpectedResponseTraits []string       `yaml:"expected_response_traits" doc:"Traits of the response an LLM judge checks one by one."`
+	JudgePrompt            string         `yaml:"judge_prompt" doc:"Criteria an LLM judge scores the response against (a rubric)."`
+	JudgeThreshold         *float64       `yaml:"judge_threshold" doc:"The rubric's passing score, 0..1. Defaults to 0.7."`
+	Rules                  []RuleSpec     `yaml:"rules" doc:"Deterministic rules on the response."`
+	Judges                 []JudgeSpec    `yaml:"judges" doc:"LLM judges and juries."`
+	Checks                 []CheckSpec    `yaml:"checks" doc:"Checks of the world after the conversation: database state, commands."`
+}
+
+// ToolCallSpec is an expected tool call.
+type ToolCallSpec struct {
+	Name      string         `yaml:"name" doc:"The tool's name."`
+	Args      map[string]any `yaml:"args" doc:"A subset of the arguments the call must have."`
+	Arguments map[string]any `yaml:"arguments" doc:"Same as args."`
+}
+
+// RuleSpec is a deterministic rule: exactly one kind.
+type RuleSpec struct {
+	Contains         string   `yaml:"contains" doc:"The response contains this text."`
+	NotContains      string   `yaml:"not_contains" doc:"The response does not contain this text."`
+	ContainsAll      []string `yaml:"contains_all" doc:"The response contains every one of these."`
+	ContainsAny      []string `yaml:"contains_any" doc:"The response contains at least one of these."`
+	Regex            string   `yaml:"regex" doc:"The response matches this regular expression."`
+	Equals           string   `yaml:"equals" doc:"The response is exactly this."`
+	ForbiddenPhrases []string `yaml:"forbidden_phrases" doc:"None of these phrases appear."`
+	MaxQuestions     *int     `yaml:"max_questions" doc:"At most this many questions."`
+	MaxBubbles       *int     `yaml:"max_bubbles" doc:"At most this many message bubbles (paragraphs)."`
+	MaxTurns         *int     `yaml:"max_turns" doc:"At most this many agent turns."`
+	MaxLatency       string   `yaml:"max_latency" doc:"Every agent turn answers within this duration."`
+	MaxCostUSD       *float64 `yaml:"max_cost_usd" doc:"The agent spends at most this much."`
+	ValidJSON        bool     `yaml:"valid_json" doc:"The response is JSON."`
+	LowercaseOnly    bool     `yaml:"lowercase_only" doc:"The response has no capital letters."`
+	NoEmDash         bool     `yaml:"no_em_dash" doc:"The response has no em-dashes."`
+
+	Scope      string `yaml:"scope" doc:"final (the final response, the default) or each_turn."`
+	IgnoreCase bool   `yaml:"ignore_case" doc:"Compare text case-insensitively."`
+	Soft       bool   `yaml:"soft" doc:"A failure is a finding for the LLM judges, not a failure of the case."`
+}
+
+// JudgeSpec is an LLM judge, or a jury of them: exactly one kind.
+type JudgeSpec struct {
+	Name        string            `yaml:"name" doc:"A name for reports."`
+	Rubric      string            `yaml:"rubric" doc:"Criteria the response is scored against, 0..1."`
+	Traits      []string          `yaml:"traits" doc:"Traits checked one by one."`
+	Criteria    map[string]string `yaml:"criteria" doc:"Axes scored 1..10, by name: what each measures."`
+	Correctness string            `yaml:"correctness" doc:"What accomplishing the goal looks like; the whole transcript is judged."`
+	Jury        *JurySpec         `yaml:"jury" doc:"Several judges, one verdict."`
+	Threshold   *float64          `yaml:"threshold" doc:"The passing score, 0..1."`
+	Model       string            `yaml:"model" doc:"The judge's model. Defaults to the suite's judge model."`
+	Samples     int               `yaml:"samples" doc:"Ask k times and aggregate, for stability."`
+}
+
+// JurySpec is a jury.
+type JurySpec struct {
+	Jurors   []JudgeSpec `yaml:"jurors" doc:"The judges that vote."`
+	Strategy string      `yaml:"strategy" doc:"majority, consensus, average, weighted_average or median. Defaults to majority."`
+	Weights  []float64   `yaml:"weights" doc:"Weights of the jurors, for weighted_average."`
+}
+
+// CheckSpec checks the world after the conversation: exactly one kind.
+type CheckSpec struct {
+	SQL     *SQLCheckSpec `yaml:"sql" doc:"A query whose result is compared."`
+	Command []string      `yaml:"command" doc:"A command that must exit 0, run in the suite's directory."`
+}
+
+// SQLCheckSpec is a database-state check.
+type SQLCheckSpec struct {
+	DSN      string     `yaml:"dsn" doc:"postgres://… or an SQLite file, relative to the suite."`
+	Query    string     `yaml:"query" doc:"The query."`
+	Scalar   string     `yaml:"scalar" doc:"A comparison of the first column of the first row: = 'shipped', >= 2."`
+	RowCount string     `yaml:"row_count" doc:"A comparison of the number of rows: = 0."`
+	Rows     [][]string `yaml:"rows" doc:"The rows expected, as text."`
+}
+
+// StepSpec is a setup step: exactly one kind.
+type StepSpec struct {
+	SQL     *SQLStepSpec `yaml:"sql" doc:"A statement run on a database."`
+	Command []string     `yaml:"command" doc:"A command that must exit 0, run in the suite's directory."`
+}
+
+// SQLStepSpec is an SQL setup step.
+type SQLStepSpec struct {
+	DSN       string `yaml:"dsn" doc:"postgres://… or an SQLite file, relative to the suite."`
+	Statement string `yaml:"statement" doc:"The statement, e.g. an UPDATE writing a past timestamp."`
+}

@@ -1,0 +1,307 @@
+package spec
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gavelhq/gavel/internal/suggest"
+)
+
+// DefaultFiles are the names a suite file has in a directory given
+// instead of a file, in the order they are tried.
+var DefaultFiles = []string{"gavel.yaml", "gavel.yml", "suite.yaml", "suite.yml"}
+
+// A Loaded suite is a suite file and its cases, read and checked for
+// unknown fields and types, but not yet built.
+type Loaded struct {
+	// File is the suite file; Dir its directory, against which relative
+	// paths in it resolve.
+	File, Dir string
+	Suite     SuiteFile
+	Cases     []LoadedCase
+}
+
+// A LoadedCase is a case and where it was written.
+type LoadedCase struct {
+	Spec *CaseSpec
+	File string
+	Line int
+}
+
+// Source returns "file:line".
+func (c LoadedCase) Source() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
+
+// Load reads the suite at path (a file, or a directory holding one of
+// DefaultFiles) and the case files it names. It reports every problem it
+// finds at once, as Problems: syntax errors, unknown fields (with the
+// field probably meant), values of the wrong type, case files that match
+// nothing.
+func Load(path string) (*Loaded, error) {
+	file, err := suiteFile(path)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{File: file, Dir: dir}
+	var problems Problems
+	root, ps := parseYAML(file, 0)
+	problems = append(problems, ps...)
+	if root != nil {
+		problems = append(problems, checkFields(file, root, reflect.TypeFor[SuiteFile](), 0)...)
+		if err := root.Decode(&l.Suite); err != nil {
+			problems = append(problems, yamlProblems(file, 0, err)...)
+		}
+	}
+	for _, e := range l.Suite.Cases {
+		if e.Case != nil {
+			l.Cases = append(l.Cases, LoadedCase{Spec: e.Case, File: file, Line: e.line})
+			continue
+		}
+		cases, ps := l.loadGlob(file, e)
+		l.Cases = append(l.Cases, cases...)
+		problems = append(problems, ps...)
+	}
+	return l, problems.sorted()
+}
+
+// suiteFile resolves path to a suite file.
+func suiteFile(path string) (string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("no suite at %s: %w", path, errors.Unwrap(err))
+	}
+	if !info.IsDir() {
+		return path, nil
+	}
+	for _, name := range DefaultFiles {
+		f := filepath.Join(path, name)
+		if _, err := os.Stat(f); err == nil {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("no suite in directory %s: it holds none of %s", path, strings.Join(DefaultFiles, ", "))
+}
+
+// loadGlob reads the case files a glob of the suite matches.
+func (l *Loaded) loadGlob(suite string, e CaseEntry) ([]LoadedCase, Problems) {
+	pattern := e.Glob
+	if !filepath.IsAbs(pattern) {
+		pattern = filepath.Join(l.Dir, pattern)
+	}
+	files, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil, Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q: %v", e.Glob, err)}}
+	}
+	if len(files) == 0 {
+		return nil, Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q match no file (relative to %s)", e.Glob, l.Dir)}}
+	}
+	var cases []LoadedCase
+	var problems Problems
+	for _, f := range files {
+		var cs []LoadedCase
+		var ps Problems
+		if strings.HasSuffix(f, ".jsonl") {
+			cs, ps = loadJSONLines(f)
+		} else {
+			cs, ps = loadCaseFile(f)
+		}
+		cases, problems = append(cases, cs...), append(problems, ps...)
+	}
+	return cases, problems
+}
+
+// loadCaseFile reads a YAML or JSON file holding a list of cases.
+func loadCaseFile(file string) ([]LoadedCase, Problems) {
+	root, problems := parseYAML(file, 0)
+	if root == nil {
+		return nil, problems
+	}
+	if root.Kind != yaml.SequenceNode {
+		return nil, append(problems, Problem{File: file, Line: root.Line, Column: root.Column, Message: "a case file holds a list of cases"})
+	}
+	var cases []LoadedCase
+	for _, n := range root.Content {
+		c, ps := decodeCase(file, n, 0)
+		problems = append(problems, ps...)
+		if c != nil {
+			cases = append(cases, LoadedCase{Spec: c, File: file, Line: n.Line})
+		}
+	}
+	return cases, problems
+}
+
+// loadJSONLines reads a JSON Lines file, one case a line; blank lines are
+// skipped.
+func loadJSONLines(file string) ([]LoadedCase, Problems) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, Problems{{File: file, Message: err.Error()}}
+	}
+	var cases []LoadedCase
+	var problems Problems
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Bytes()
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(text, &doc); err != nil {
+			problems = append(problems, yamlProblems(file, line-1, err)...)
+			continue
+		}
+		c, ps := decodeCase(file, doc.Content[0], line-1)
+		problems = append(problems, ps...)
+		if c != nil {
+			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		problems = append(problems, Problem{File: file, Message: err.Error()})
+	}
+	return cases, problems
+}
+
+func decodeCase(file string, n *yaml.Node, offset int) (*CaseSpec, Problems) {
+	if n.Kind != yaml.MappingNode {
+		return nil, Problems{{File: file, Line: n.Line + offset, Column: n.Column, Message: "a case is a mapping of fields (id, input, ...)"}}
+	}
+	problems := checkFields(file, n, reflect.TypeFor[CaseSpec](), offset)
+	c := new(CaseSpec)
+	if err := n.Decode(c); err != nil {
+		return nil, append(problems, yamlProblems(file, offset, err)...)
+	}
+	return c, problems
+}
+
+// parseYAML reads file into its document's root node.
+func parseYAML(file string, offset int) (*yaml.Node, Problems) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, Problems{{File: file, Message: "no such file"}}
+		}
+		return nil, Problems{{File: file, Message: err.Error()}}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlProblems(file, offset, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, Problems{{File: file, Message: "the file is empty"}}
+	}
+	return doc.Content[0], nil
+}
+
+// checkFields walks n along t and reports every mapping key that names no
+// field, with the field probably meant.
+func checkFields(file string, n *yaml.Node, t reflect.Type, offset int) Problems {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch {
+	case t == reflect.TypeFor[CaseEntry]():
+		if n.Kind == yaml.MappingNode {
+			return checkFields(file, n, reflect.TypeFor[CaseSpec](), offset)
+		}
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		fields := yamlFields(t)
+		var problems Problems
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, value := n.Content[i], n.Content[i+1]
+			ft, ok := fields[key.Value]
+			if !ok {
+				problems = append(problems, unknownField(file, key, t, fields, offset))
+				continue
+			}
+			problems = append(problems, checkFields(file, value, ft, offset)...)
+		}
+		return problems
+	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
+		var problems Problems
+		for _, item := range n.Content {
+			problems = append(problems, checkFields(file, item, t.Elem(), offset)...)
+		}
+		return problems
+	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
+		var problems Problems
+		for i := 1; i < len(n.Content); i += 2 {
+			problems = append(problems, checkFields(file, n.Content[i], t.Elem(), offset)...)
+		}
+		return problems
+	}
+	return nil
+}
+
+func unknownField(file string, key *yaml.Node, t reflect.Type, fields map[string]reflect.Type, offset int) Problem {
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	msg := fmt.Sprintf("unknown field %q in %s", key.Value, describe(t))
+	if s, ok := suggest.Closest(key.Value, names); ok {
+		msg += fmt.Sprintf(": did you mean %q?", s)
+	} else {
+		msg += ": the fields are " + strings.Join(names, ", ")
+	}
+	return Problem{File: file, Line: key.Line + offset, Column: key.Column, Message: msg}
+}
+
+// yamlFields maps the yaml names of t's fields, inline ones included, to
+// their types.
+func yamlFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case opts == "inline":
+			for k, v := range yamlFields(f.Type) {
+				out[k] = v
+			}
+		case name != "" && name != "-":
+			out[name] = f.Type
+		}
+	}
+	return out
+}
+
+// describe names a format type for messages.
+func describe(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[SuiteFile]():
+		return "the suite"
+	case reflect.TypeFor[CaseSpec]():
+		return "a case"
+	case reflect.TypeFor[RoundSpec]():
+		return "a round"
+	}
+	words := map[string]string{
+		"AgentSpec": "the agent", "BuiltinSpec": "a builtin agent", "HTTPSpec": "an http agent", "ExecSpec": "an exec agent",
+		"MCPSpec": "an MCP server", "ModelsSpec": "the models", "PersonaSpec": "a persona", "EventSpec": "an event",
+		"ToolCallSpec": "an expected tool call", "RuleSpec": "a rule", "JudgeSpec": "a judge", "JurySpec": "a jury",
+		"CheckSpec": "a check", "SQLCheckSpec": "an SQL check", "StepSpec": "a setup step", "SQLStepSpec": "an SQL step",
+	}
+	if w, ok := words[t.Name()]; ok {
+		return w
+	}
+	return t.Name()
+}

@@ -1,0 +1,80 @@
+package spec
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A Problem is one mistake in a suite, where it was written.
+type Problem struct {
+	File         string
+	Line, Column int // from 1; 0 when unknown
+	Message      string
+}
+
+func (p Problem) String() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+		if p.Column > 0 {
+			fmt.Fprintf(&b, ":%d", p.Column)
+		}
+	}
+	return b.String() + ": " + p.Message
+}
+
+// Problems are every mistake found in a suite, in file and line order. It
+// is the error Load and Build return when the suite is wrong, so that a
+// user fixes everything in one go.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sorted returns ps in file and line order, or nil when there are none.
+func (ps Problems) sorted() error {
+	if len(ps) == 0 {
+		return nil
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].File != ps[j].File {
+			return ps[i].File < ps[j].File
+		}
+		if ps[i].Line != ps[j].Line {
+			return ps[i].Line < ps[j].Line
+		}
+		return ps[i].Column < ps[j].Column
+	})
+	return ps
+}
+
+// yamlLine finds the "line N: " that yaml's errors start with.
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlProblems turns a yaml error into problems, adding offset to its
+// line numbers (for a JSON Lines record, the line it is on, minus one).
+func yamlProblems(file string, offset int, err error) Problems {
+	var out Problems
+	for _, msg := range strings.Split(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), "\n") {
+		msg = strings.TrimSpace(msg)
+		if msg == "" {
+			continue
+		}
+		p := Problem{File: file, Message: msg}
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			p.Line, p.Message = n+offset, m[2]
+		}
+		out = append(out, p)
+	}
+	return out
+}
