@@ -48,8 +48,10 @@ func TestRunSupportDesk(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
-	if _, err := os.Stat(filepath.Join("reports", "junit.xml")); err != nil {
-		t.Errorf("--out: %v", err)
+	for _, f := range []string{"junit.xml", "latest.json"} {
+		if _, err := os.Stat(filepath.Join("reports", f)); err != nil {
+			t.Errorf("report %s: %v", f, err)
+		}
 	}
 
 	// A stricter threshold fails the run: exit 1.

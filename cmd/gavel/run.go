@@ -61,7 +61,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, runHelp); fs.PrintDefaults() }
 	fs.Var(&f.tags, "tag", "run only cases with this tag (repeatable: any of them)")
 	fs.Var(&f.ids, "id", "run only the case with this id (repeatable)")
-	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable)")
+	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
 	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "trials at once (default: the suite's, else 4)")
 	fs.IntVar(&f.trials, "trials", 0, "run every case this many times (default: the suite's)")
@@ -92,6 +92,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run:", err)
 		return exitUsage
+	}
+	if !slices.ContainsFunc(outs, func(o output) bool { return o.format == report.JSON }) {
+		outs = append(outs, output{defaultJSONReport, report.JSON}) // the run's full record, always kept
 	}
 	suites := fs.Args()
 	if len(suites) == 0 {
@@ -216,6 +219,10 @@ func exitCode(run *gavel.Run) int {
 	}
 	return exitPassed
 }
+
+// defaultJSONReport is where the JSON report goes unless --out names
+// another JSON file.
+const defaultJSONReport = "reports/latest.json"
 
 // An output is a report file to write.
 type output struct {
