@@ -23,6 +23,7 @@ var layers = map[string]int{
 	"internal/procgroup": 0,
 	"internal/suggest":   0,
 	"judge/judgetest":    1,
+	"internal/golden":    1,
 	"llm/llmtest":        1,
 	"llm/openai":         1,
 	"llm/anthropic":      1,

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/internal/golden"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -17,8 +16,6 @@ import (
 	"github.com/gavelhq/gavel/judge/judgetest"
 	"github.com/gavelhq/gavel/llm"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // dump formats a request for a golden file: every message, then the
 // settings and the schema.
@@ -45,26 +42,6 @@ func dump(t *testing.T, req llm.Request) string {
 		b.WriteString(indented.String() + "\n")
 	}
 	return b.String()
-}
-
-// golden compares got with testdata/name.golden, or rewrites the file with
-// -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./llmjudge -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got; run go test ./llmjudge -update if the change is meant):\n%s", path, diff)
-	}
 }
 
 // complexTranscript has every part a transcript renders: several turns,
@@ -156,7 +133,7 @@ func TestPromptsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.name, dump(t, req))
+			golden.Check(t, tc.name, dump(t, req))
 		})
 	}
 }
@@ -173,7 +150,7 @@ func TestReaskPromptGolden(t *testing.T) {
 	if len(calls) != 2 {
 		t.Fatalf("got %d calls, want 2", len(calls))
 	}
-	golden(t, "rubric_reask", dump(t, *calls[1]))
+	golden.Check(t, "rubric_reask", dump(t, *calls[1]))
 }
 
 // Rendering is deterministic: the same transcript gives the same bytes,

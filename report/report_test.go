@@ -3,38 +3,13 @@ package report
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/gavelhq/gavel/internal/golden"
 
 	"github.com/gavelhq/gavel"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/name.golden, or rewrites the file with
-// -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got; run go test ./report -update if the change is meant):\n%s", path, diff)
-	}
-}
 
 // write writes the fixture's report in format f.
 func write(t *testing.T, f Format, run *gavel.Run, opts Options) string {
@@ -62,7 +37,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			golden(t, tc.name, write(t, tc.format, fixture(t), tc.opts))
+			golden.Check(t, tc.name, write(t, tc.format, fixture(t), tc.opts))
 		})
 	}
 }
