@@ -69,18 +69,6 @@ type Case struct {
 	Agent agent.Agent
 }
 
-// Input returns the case's first user prompt or, for a simulated user,
-// their goal: a one-line description of what the case asks.
-func (c *Case) Input() string {
-	for _, r := range c.Script.Rounds {
-		switch {
-		case r.User != nil:
-			return r.User.Persona().Goal
-		case r.Prompt != "":
-			return r.Prompt
-		case r.Event != nil:
-			return "(event " + r.Event.Name + ")"
-		}
-	}
-	return ""
-}
+// Input returns what the case asks, in one line (see
+// conversation.Script.Goal), for reports.
+func (c *Case) Input() string { return c.Script.Goal() }

@@ -80,7 +80,7 @@ func Run(ctx context.Context, a agent.Agent, s Script, c Config) Outcome {
 	d := &driver{agent: a, script: s, c: c, t: &judge.Transcript{
 		CaseID:    c.CaseID,
 		Trial:     c.Trial,
-		Goal:      s.goal(),
+		Goal:      s.Goal(),
 		SessionID: c.SessionID,
 		Started:   c.Now(),
 	}}

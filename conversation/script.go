@@ -95,9 +95,9 @@ func (s Script) Validate() error {
 	return errors.Join(errs...)
 }
 
-// goal is what the conversation is for: the simulated user's goal, or the
-// first prompt, or the first event.
-func (s Script) goal() string {
+// Goal is what the conversation is for, in one line: the first round's
+// simulated user's goal, or its prompt, or its event.
+func (s Script) Goal() string {
 	if len(s.Rounds) == 0 {
 		return ""
 	}

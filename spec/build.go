@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -138,7 +139,7 @@ func (b *builder) suite() *gavel.Suite {
 	} else {
 		s.Agent = b.agent(*f.Agent, s.Models)
 	}
-	if ref := cmpOr(f.Models.FollowUp, f.Models.Judge); ref != "" {
+	if ref := cmp.Or(f.Models.FollowUp, f.Models.Judge); ref != "" {
 		if m := b.model("judge", ref, "models.followup"); m != nil {
 			if d, err := llmjudge.NewFollowUp(m, llmjudge.FollowUpConfig{}); err != nil {
 				b.fail("follow-up detector: %v", err)
@@ -165,13 +166,6 @@ func (b *builder) suite() *gavel.Suite {
 		s.Cases = append(s.Cases, c)
 	}
 	return s
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // duration parses a Go duration setting; "" is 0.
@@ -319,7 +313,7 @@ func allOf(js []judge.Judge) judge.Judge {
 
 // rounds builds a case's conversation.
 func (b *builder) rounds(cs *CaseSpec) []conversation.Round {
-	input := cmpOr(cs.Input, cs.Prompt)
+	input := cmp.Or(cs.Input, cs.Prompt)
 	if cs.Input != "" && cs.Prompt != "" && cs.Input != cs.Prompt {
 		b.fail("input and prompt say different things: they are the same field, give one")
 	}
@@ -367,7 +361,7 @@ func countTrue(bs ...bool) int {
 }
 
 func (b *builder) persona(p PersonaSpec) conversation.Round {
-	ref := cmpOr(p.Model, cmpOr(b.l.Suite.Models.User, b.l.Suite.Models.Judge))
+	ref := cmp.Or(p.Model, cmp.Or(b.l.Suite.Models.User, b.l.Suite.Models.Judge))
 	m := b.model("user", ref, "persona.model")
 	if m == nil {
 		return conversation.Round{Prompt: p.Opening}

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -256,7 +257,7 @@ func (b *builder) llmJudge(s JudgeSpec) (judge.Judge, error) {
 	if s.Jury != nil {
 		return b.jury(s)
 	}
-	m := b.model("judge", cmpOr(s.Model, b.l.Suite.Models.Judge), "judge model")
+	m := b.model("judge", cmp.Or(s.Model, b.l.Suite.Models.Judge), "judge model")
 	if m == nil {
 		return nil, nil
 	}
@@ -338,7 +339,7 @@ func checkWords(c CheckSpec) string {
 	if c.SQL == nil {
 		return "command " + strings.Join(c.Command, " ") + " succeeds"
 	}
-	want := cmpOr(c.SQL.Scalar, c.SQL.RowCount)
+	want := cmp.Or(c.SQL.Scalar, c.SQL.RowCount)
 	return fmt.Sprintf("database: %s %s", oneLine(c.SQL.Query), want)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -141,9 +142,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			b.Suite.Threshold = f.minPassRate
 		}
 		run := runner.Run(ctx, b.Suite, runner.Config{
-			Concurrency: cmpOr(f.concurrency, b.Concurrency),
+			Concurrency: cmp.Or(f.concurrency, b.Concurrency),
 			Trials:      f.trials,
-			Timeout:     cmpOr(f.timeout, b.Timeout),
+			Timeout:     cmp.Or(f.timeout, b.Timeout),
 			FollowUps:   b.FollowUps,
 			Budget:      runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
 			FailFast:    f.failFast,
@@ -164,14 +165,6 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		code = max(code, exitCode(run))
 	}
 	return code
-}
-
-func cmpOr[T comparable](a, b T) T {
-	var zero T
-	if a != zero {
-		return a
-	}
-	return b
 }
 
 func loadSuite(path string, env spec.Env) (*spec.Built, error) {
@@ -246,10 +239,8 @@ func outputs(paths []string) ([]output, error) {
 // writeReport writes a report file whole or not at all: a temporary file
 // renamed into place.
 func writeReport(o output, run *gavel.Run, opts report.Options) error {
-	if dir := filepath.Dir(o.path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("report %s: %w", o.path, err)
-		}
+	if err := os.MkdirAll(filepath.Dir(o.path), 0o755); err != nil {
+		return fmt.Errorf("report %s: %w", o.path, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(o.path), ".gavel-report-*")
 	if err != nil {

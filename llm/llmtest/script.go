@@ -161,7 +161,7 @@ func (r ScriptRule) compile() (Rule, error) {
 	}
 
 	match := func(req *llm.Request) (map[string]string, bool) {
-		if r.When.Last != "" && lastKind(req) != r.When.Last && !(r.When.Last == "tool" && strings.HasPrefix(lastKind(req), "tool:")) {
+		if kind := lastKind(req); r.When.Last != "" && kind != r.When.Last && !(r.When.Last == "tool" && strings.HasPrefix(kind, "tool:")) {
 			return nil, false
 		}
 		groups := map[string]string{}
@@ -178,20 +178,22 @@ func (r ScriptRule) compile() (Rule, error) {
 		}
 		return groups, true
 	}
-	return Rule{
-		When: func(req *llm.Request) bool { _, ok := match(req); return ok },
-		Respond: func(req *llm.Request) Rule {
-			groups, _ := match(req)
-			if r.Error != "" {
-				return Rule{Err: errors.New(expand(r.Error, groups, false))}
-			}
-			out := Rule{Text: expand(r.Text, groups, false)}
-			for i, c := range r.ToolCalls {
-				out.ToolCalls = append(out.ToolCalls, llm.ToolCall{Name: c.Name, Arguments: json.RawMessage(expand(string(calls[i]), groups, true))})
-			}
-			return out
-		},
-	}, nil
+	// One pass over the conditions both decides and captures the groups
+	// the answer is written with.
+	return Rule{Respond: func(req *llm.Request) (Rule, bool) {
+		groups, ok := match(req)
+		if !ok {
+			return Rule{}, false
+		}
+		if r.Error != "" {
+			return Rule{Err: errors.New(expand(r.Error, groups, false))}, true
+		}
+		out := Rule{Text: expand(r.Text, groups, false)}
+		for i, c := range r.ToolCalls {
+			out.ToolCalls = append(out.ToolCalls, llm.ToolCall{Name: c.Name, Arguments: json.RawMessage(expand(string(calls[i]), groups, true))})
+		}
+		return out, true
+	}}, nil
 }
 
 var placeholder = regexp.MustCompile(`\$\{(\w+)\}`)

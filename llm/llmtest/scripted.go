@@ -22,9 +22,10 @@ type Rule struct {
 	Text      string
 	ToolCalls []llm.ToolCall
 	Err       error
-	// Respond, if set, writes the answer from the request instead: the
-	// Text, ToolCalls and Err of the rule it returns are used.
-	Respond func(req *llm.Request) Rule
+	// Respond, if set, decides instead of Match and When and writes the
+	// answer from the request: when it reports a match, the Text,
+	// ToolCalls and Err of the rule it returns are used.
+	Respond func(req *llm.Request) (Rule, bool)
 }
 
 func (r Rule) matches(req *llm.Request) bool {
@@ -68,11 +69,14 @@ func (s *Scripted) Generate(ctx context.Context, req *llm.Request) (*llm.Respons
 	s.mu.Unlock()
 
 	for _, r := range s.Rules {
-		if !r.matches(req) {
-			continue
-		}
 		if r.Respond != nil {
-			r = r.Respond(req)
+			answer, ok := r.Respond(req)
+			if !ok {
+				continue
+			}
+			r = answer
+		} else if !r.matches(req) {
+			continue
 		}
 		if r.Err != nil {
 			return nil, r.Err
