@@ -249,15 +249,16 @@ func (b *builder) dsn(dsn string) string {
 
 func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	cs := lc.Spec
-	b.atFile, b.atLine, b.atCase = lc.File, lc.Line, cs.ID
+	id := cmp.Or(strings.TrimSpace(cs.ID), strings.TrimSpace(cs.Name)) // the seeds name cases
+	b.atFile, b.atLine, b.atCase = lc.File, lc.Line, id
 	defer func() { b.atCase = "" }()
-	if strings.TrimSpace(cs.ID) == "" {
+	if id == "" {
 		b.atCase = "(no id)"
-		b.fail("the case has no id: give it one, unique in the suite")
+		b.fail("the case has no id: give it an id (or a name), unique in the suite")
 		return nil
 	}
 	c := &gavel.Case{
-		ID: cs.ID, Name: cs.Name, Description: cs.Description, Tags: cs.Tags, Difficulty: cs.Difficulty,
+		ID: id, Name: cs.Name, Description: cs.Description, Tags: cs.Tags, Difficulty: cs.Difficulty,
 		Metadata: cs.Metadata, Paths: cs.Paths, Source: lc.Source(), Trials: cs.Trials,
 	}
 	if cs.Trials < 0 {

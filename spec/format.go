@@ -73,7 +73,7 @@ type HTTPSpec struct {
 type ExecSpec struct {
 	Command []string `yaml:"command" doc:"The command, run in the suite's directory."`
 	Env     []string `yaml:"env" doc:"Extra environment, NAME=value."`
-	Mode    string   `yaml:"mode" doc:"per_session (a process per session) or shared (one process). Defaults to per_session."`
+	Mode    string   `yaml:"mode" doc:"per-session (a process per session) or shared (one process). Defaults to per-session."`
 	Timeout string   `yaml:"timeout" doc:"How long a request may take. Defaults to 2m."`
 }
 
@@ -83,6 +83,7 @@ type CaseEntry struct {
 	Glob string
 	Case *CaseSpec
 	line int
+	bad  bool // neither: reported by the decoder
 }
 
 // UnmarshalYAML reads a glob (a string) or an inline case (a mapping).
@@ -95,14 +96,16 @@ func (e *CaseEntry) UnmarshalYAML(n *yaml.Node) error {
 		e.Case = new(CaseSpec)
 		return n.Decode(e.Case)
 	}
-	return fmt.Errorf("line %d: a case is a mapping, or a glob of case files", n.Line)
+	// A TypeError lets the rest of the suite file decode.
+	e.bad = true
+	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: a case is a mapping, or a glob of case files", n.Line)}}
 }
 
 // CaseSpec is a case. The seeds' schemas load as written: input or
 // prompt; expected_tool_calls, expected_tools, expected_response_traits;
 // judge_prompt and judge_threshold; rounds; test_agent_revival.
 type CaseSpec struct {
-	ID          string            `yaml:"id" doc:"A unique id within the suite."`
+	ID          string            `yaml:"id" doc:"A unique id within the suite. Defaults to the name."`
 	Name        string            `yaml:"name" doc:"A short title."`
 	Description string            `yaml:"description" doc:"What the case checks, and why."`
 	Tags        []string          `yaml:"tags" doc:"Labels for selecting and slicing (--tag)."`

@@ -3,8 +3,10 @@ package spec
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -68,6 +70,13 @@ func Load(path string) (*Loaded, error) {
 	for _, e := range l.Suite.Cases {
 		if e.Case != nil {
 			l.Cases = append(l.Cases, LoadedCase{Spec: e.Case, File: file, Line: e.line})
+			continue
+		}
+		if e.bad {
+			continue
+		}
+		if strings.TrimSpace(e.Glob) == "" {
+			problems = append(problems, Problem{File: file, Line: e.line, Message: "an empty glob of case files: give a path such as cases/*.yaml"})
 			continue
 		}
 		cases, ps := l.loadGlob(file, e)
@@ -159,6 +168,12 @@ func loadJSONLines(file string) ([]LoadedCase, Problems) {
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
+		// Each line must be JSON; YAML then decodes it, for the positions
+		// of unknown fields and wrong types.
+		if err := checkJSONLine(text); err != nil {
+			problems = append(problems, Problem{File: file, Line: line, Message: err.Error() + " (a JSON Lines file holds one JSON object per line)"})
+			continue
+		}
 		var doc yaml.Node
 		if err := yaml.Unmarshal(text, &doc); err != nil {
 			problems = append(problems, yamlProblems(file, line-1, err)...)
@@ -174,6 +189,20 @@ func loadJSONLines(file string) ([]LoadedCase, Problems) {
 		problems = append(problems, Problem{File: file, Message: err.Error()})
 	}
 	return cases, problems
+}
+
+// checkJSONLine reports why a line of a JSON Lines file is not one JSON
+// value.
+func checkJSONLine(text []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("not JSON: more after the first value")
+	}
+	return nil
 }
 
 func decodeCase(file string, n *yaml.Node, offset int) (*CaseSpec, Problems) {
