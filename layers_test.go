@@ -15,8 +15,8 @@ import (
 // A package may import only packages of lower layers, and layer-0 packages
 // only the standard library, so the core vocabulary never drags a
 // dependency into everything built on it. A new package must be added
-// here, and to README's "Project structure". Examples are outside the
-// layers.
+// here, and to README's "Project structure". Examples and the bench/
+// harness are programs outside the layers.
 var layers = map[string]int{
 	"judge":              0,
 	"llm":                0,
@@ -33,6 +33,7 @@ var layers = map[string]int{
 	"rule":               1,
 	"sim":                1,
 	"rule/dbstate":       2,
+	"llm/providers":      2,
 	"agent":              2,
 	"conversation":       3,
 	".":                  4,
@@ -40,6 +41,7 @@ var layers = map[string]int{
 	"report":             5,
 	"spec":               5,
 	"cmd/gavel":          6,
+	"gaveltest":          6,
 }
 
 const module = "github.com/gavelhq/gavel"
@@ -87,7 +89,7 @@ func TestReadmeListsEveryPackage(t *testing.T) {
 	for _, pkg := range listPackages(t) {
 		dir := relDir(pkg.ImportPath)
 		if isExample(dir) {
-			dir = strings.Join(strings.SplitN(dir, "/", 3)[:2], "/") // one line per example
+			dir = exampleRoot(dir) // one line per example
 		}
 		if dir != "." && !strings.Contains(structure, "`"+dir+"/`") {
 			t.Errorf("README's Project structure has no line for `%s/`", dir)
@@ -125,8 +127,20 @@ func listPackages(t *testing.T) []listedPackage {
 }
 
 // isExample reports whether a package belongs to an example under
-// examples/: programs outside the layers, listed in README once each.
-func isExample(dir string) bool { return strings.HasPrefix(dir, "examples/") }
+// examples/ or to the bench/ harness: programs outside the layers, listed
+// in README once each.
+func isExample(dir string) bool {
+	return strings.HasPrefix(dir, "examples/") || dir == "bench" || strings.HasPrefix(dir, "bench/")
+}
+
+// exampleRoot is the directory README lists for a package of an example:
+// examples/NAME, or bench.
+func exampleRoot(dir string) string {
+	if parts := strings.SplitN(dir, "/", 3); parts[0] == "examples" && len(parts) > 1 {
+		return parts[0] + "/" + parts[1]
+	}
+	return strings.SplitN(dir, "/", 2)[0]
+}
 
 func relDir(importPath string) string {
 	if importPath == module {

@@ -59,6 +59,19 @@ type CaseResult struct {
 	SkipReason string  `json:"skip_reason,omitempty"`
 }
 
+// ID returns the case's id: its Case's, or, for a result without its
+// Case (read back from storage, say), its first trial's; "" when neither
+// says.
+func (r *CaseResult) ID() string {
+	if r.Case != nil && r.Case.ID != "" {
+		return r.Case.ID
+	}
+	if len(r.Trials) > 0 {
+		return r.Trials[0].CaseID
+	}
+	return ""
+}
+
 // PassRate returns the share of the case's trials that passed, and false
 // when none ran.
 func (r *CaseResult) PassRate() (float64, bool) {

@@ -1,7 +1,12 @@
 package gavel
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"time"
+
+	"github.com/gavelhq/gavel/judge"
 )
 
 // A Run is the result of running a suite: every selected case in suite
@@ -14,6 +19,12 @@ type Run struct {
 	Duration time.Duration `json:"duration_ns"`
 	// Interrupted is true when the run was stopped before every case ran.
 	Interrupted bool `json:"interrupted,omitempty"`
+
+	// Models is what the run spent per model, keyed by the model's
+	// reference (provider:model) or name. No trial knows it: it is filled
+	// by whoever ran the run (the CLI reads it from its meter), and nil
+	// when they did not.
+	Models map[string]judge.Usage `json:"models,omitempty"`
 }
 
 // Stats are a run's numbers.
@@ -32,16 +43,54 @@ type Stats struct {
 	PassHatK []float64 `json:"pass_hat_k,omitempty"`
 	// Usage is what the run spent, by role.
 	Usage RoleUsage `json:"usage"`
+	// Models is what the run spent per model: a copy of Run.Models.
+	Models map[string]judge.Usage `json:"models,omitempty"`
+	// Flaky holds the ids of the flaky cases, in suite order.
+	Flaky []string `json:"flaky,omitempty"`
+	// Criteria sum up the criteria's scores over every trial, sorted by
+	// name (see CriterionStat).
+	Criteria []CriterionStat `json:"criteria,omitempty"`
+}
+
+// A CriterionStat sums up one criterion's scores over every trial of a
+// run.
+//
+// A criterion is a graded measurement in a trial's verdict: a judgment
+// with a name, a numerical or categorical score, and no parts, that passed
+// or failed. An LLM judge's score is one, and so is each criterion of a
+// multi-criteria rubric, each juror of a jury, a tool-call F1. Left out
+// are boolean scores (a rule holds or not: the case table and the failure
+// details say which failed), composites (all, tiered, a jury's or a
+// rubric's total: they are computed from their parts, which count
+// themselves), unnamed judgments, and judgments that abstained or could
+// not judge.
+//
+// Criteria are grouped by name across the run, so a judge that every case
+// names "helpfulness" is one criterion. A judge that runs in a round is
+// named "round N: name" (see judge.InRound), a criterion of its own.
+type CriterionStat struct {
+	Name string `json:"name"`
+	// Count is how many scores there were: one per judgment of that name
+	// in every trial.
+	Count int `json:"count"`
+	// Mean and Min are the mean and the lowest of the normalised scores
+	// (0..1; see judge.Score.Normalized).
+	Mean float64 `json:"mean"`
+	Min  float64 `json:"min"`
 }
 
 // Stats computes the run's numbers. pass@k and pass^k are given for k up
 // to the smallest number of trials of a case that ran.
 func (r *Run) Stats() Stats {
-	s := Stats{Cases: map[Outcome]int{}}
+	s := Stats{Cases: map[Outcome]int{}, Models: maps.Clone(r.Models)}
 	var ran []counts
+	crit := criteria{}
 	for i := range r.Cases {
 		c := &r.Cases[i]
 		s.Cases[c.Outcome]++
+		if c.Outcome == Flaky {
+			s.Flaky = append(s.Flaky, c.ID())
+		}
 		rate, ok := c.PassRate()
 		if !ok {
 			continue
@@ -50,6 +99,7 @@ func (r *Run) Stats() Stats {
 		n := counts{n: len(c.Trials)}
 		for _, t := range c.Trials {
 			s.Usage = s.Usage.Add(t.Usage)
+			crit.add(t.Verdict)
 			if t.Verdict.Passed() {
 				n.c++
 			}
@@ -57,6 +107,7 @@ func (r *Run) Stats() Stats {
 		s.Trials += n.n
 		ran = append(ran, n)
 	}
+	s.Criteria = crit.stats()
 	if len(ran) == 0 {
 		return s
 	}
@@ -75,6 +126,47 @@ func (r *Run) Stats() Stats {
 		s.PassHatK = append(s.PassHatK, hat/float64(len(ran)))
 	}
 	return s
+}
+
+// criteria gathers the criteria of verdicts by name: the count, the
+// lowest score and, until stats divides it, the sum of the scores.
+type criteria map[string]CriterionStat
+
+// add walks a verdict's tree and adds every criterion in it.
+func (cs criteria) add(j judge.Judgment) {
+	if len(j.Parts) > 0 {
+		for _, p := range j.Parts {
+			cs.add(p)
+		}
+		return
+	}
+	if j.Name == "" || (j.Score.Kind != judge.Numerical && j.Score.Kind != judge.Categorical) {
+		return
+	}
+	v, ok := j.Normalized()
+	if !ok {
+		return
+	}
+	c, seen := cs[j.Name]
+	if !seen || v < c.Min {
+		c.Min = v
+	}
+	c.Name, c.Count, c.Mean = j.Name, c.Count+1, c.Mean+v
+	cs[j.Name] = c
+}
+
+// stats returns the criteria sorted by name, with their means.
+func (cs criteria) stats() []CriterionStat {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]CriterionStat, 0, len(cs))
+	for _, c := range cs {
+		c.Mean /= float64(c.Count)
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b CriterionStat) int { return cmp.Compare(a.Name, b.Name) })
+	return out
 }
 
 // counts are a case's trials and passes.

@@ -16,13 +16,15 @@
 // Text (the default of the CLI) follows the seeds: a table of cases (id,
 // outcome, trials passed, mean score, cost), then the pass rate against the
 // suite's threshold with PASS or FAIL, the trials, the tokens and cost by
-// role, pass^k when every case ran several trials, and the flaky cases.
-// Then, for each case that did not pass, what it was asked and expected,
-// the tool calls it made round by round (failed calls marked), the reply,
-// the error when the conversation did not complete, and the judges'
-// reasons in one place: the branches of the verdict that failed, down to
-// the judgments that say why. Skipped cases close the report, with the
-// reason. It has no colour.
+// role, pass^k when every case ran several trials, and the flaky cases;
+// then two small tables, each when it has rows: every criterion's mean and
+// lowest score over the run (see gavel.CriterionStat), and the tokens and
+// cost of every model (gavel.Run.Models). Then, for each case that did not
+// pass, what it was asked and expected, the tool calls it made round by
+// round (failed calls marked), the reply, the error when the conversation
+// did not complete, and the judges' reasons in one place: the branches of
+// the verdict that failed, down to the judgments that say why. Skipped
+// cases close the report, with the reason. It has no colour.
 //
 // JSON is the complete record: the suite, the numbers, and every trial
 // with its transcript and verdict. Its schema is versioned
@@ -37,21 +39,25 @@
 // read.
 //
 // Markdown is for $GITHUB_STEP_SUMMARY or a pull request comment: a ✅ or
-// ❌ heading, the numbers, a table of the cases, then each case that did
+// ❌ heading, the numbers and the flaky cases, a table of the cases and
+// the text report's tables of criteria and models, then each case that did
 // not pass folded in a <details> block with its conversation turn by turn
 // (rounds, automatic follow-ups, simulated turns and revivals marked) and
 // the judges' reasons. GitHub caps a job summary at 1 MiB; replies are cut
 // short unless Options.Verbose is set.
 //
 // HTML is a single file with its CSS inline and no scripts or external
-// assets, to attach to a CI run: the summary, the table, and per case
-// every trial's conversation and the whole tree of its verdict, folded in
-// <details> blocks that start open where something went wrong.
+// assets, to attach to a CI run: the summary, the table of cases, the
+// tables of criteria and models, and per case every trial's conversation
+// and the whole tree of its verdict, folded in <details> blocks that
+// start open where something went wrong.
 //
 // # Untrusted text
 //
-// Agent replies, tool results and judges' reasoning are untrusted: a reply
-// may hold markup, "]]>", escape sequences or bytes that are not text.
+// Agent replies, tool results and judges' reasoning are untrusted, and so
+// are names (of cases, judges and criteria, from suite files; of models):
+// a reply may hold markup, "]]>", escape sequences or bytes that are not
+// text.
 // Every format but JSON drops the control characters and the characters
 // XML 1.0 forbids, so an agent cannot colour a terminal or break an XML
 // parser; then JUnit escapes with encoding/xml, HTML with html/template,

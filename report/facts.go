@@ -41,15 +41,13 @@ type caseFacts struct {
 }
 
 // factsOf sums up a case result. A result without its Case (read back
-// from storage, say) takes its id from its first trial.
+// from storage, say) takes its id from its first trial (see
+// gavel.CaseResult.ID).
 func factsOf(r *gavel.CaseResult) caseFacts {
-	f := caseFacts{Outcome: r.Outcome, Ran: len(r.Trials)}
+	f := caseFacts{ID: r.ID(), Outcome: r.Outcome, Ran: len(r.Trials)}
 	if c := r.Case; c != nil {
-		f.ID, f.Name, f.Description = c.ID, c.Name, c.Description
+		f.Name, f.Description = c.Name, c.Description
 		f.Input, f.Expected = c.Input(), c.Expected
-	}
-	if f.ID == "" && len(r.Trials) > 0 {
-		f.ID = r.Trials[0].CaseID
 	}
 	if f.ID == "" {
 		f.ID = "(unnamed case)"

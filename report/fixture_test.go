@@ -88,7 +88,12 @@ func fixture(t *testing.T) *gavel.Run {
 	for i := range results {
 		results[i].Summarize()
 	}
-	return &gavel.Run{Suite: suite, Cases: results, Started: start, Duration: 42500 * time.Millisecond}
+	// What the meter counted: every trial's usage, by the model of its role.
+	models := map[string]judge.Usage{
+		"claude-sonnet-4-5": {InputTokens: 9600, OutputTokens: 1200, CostUSD: 0.0336},
+		"gpt-4.1-mini":      {InputTokens: 6400, OutputTokens: 480, CostUSD: 0.0088},
+	}
+	return &gavel.Run{Suite: suite, Cases: results, Started: start, Duration: 42500 * time.Millisecond, Models: models}
 }
 
 // prompts is a script of one prompt per round.

@@ -43,9 +43,17 @@ type htmlPage struct {
 	Started, Duration                string
 	Cases, Trials                    int
 	Tokens, Cost, ByRole, PassHatK   string
-	Outcomes                         string
+	Outcomes, Flaky                  string
 	Interrupted                      bool
 	Rows                             []htmlCase
+	Breakdowns                       []htmlBreakdown
+}
+
+// htmlBreakdown is a small table under the table of cases: the
+// criteria's scores, or what each model spent.
+type htmlBreakdown struct {
+	Header []string
+	Rows   [][]string
 }
 
 // htmlCase is one case: a row of the table and a section of the page.
@@ -141,8 +149,21 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		}
 	}
 	p.Outcomes = strings.Join(outcomes, " · ")
+	facts := make([]caseFacts, len(run.Cases))
 	for i := range run.Cases {
+		facts[i] = factsOf(&run.Cases[i])
 		p.Rows = append(p.Rows, newHTMLCase(i, &run.Cases[i]))
+	}
+	p.Flaky = clean(strings.Join(flakyCases(facts), ", "))
+	for _, bd := range breakdowns(stats) {
+		hb := htmlBreakdown{}
+		for _, h := range bd.header {
+			hb.Header = append(hb.Header, title(h))
+		}
+		for _, row := range bd.rows {
+			hb.Rows = append(hb.Rows, append([]string{clean(row[0])}, row[1:]...))
+		}
+		p.Breakdowns = append(p.Breakdowns, hb)
 	}
 	return p
 }

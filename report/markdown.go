@@ -35,17 +35,26 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if k := passHatK(stats); k != "" {
 		fmt.Fprintf(b, "pass^k: %s\n\n", k)
 	}
+	facts := make([]caseFacts, len(run.Cases))
+	for i := range run.Cases {
+		facts[i] = factsOf(&run.Cases[i])
+	}
+	if flaky := flakyCases(facts); len(flaky) > 0 {
+		fmt.Fprintf(b, "⚠️ Flaky: %s\n\n", mdText(strings.Join(flaky, ", ")))
+	}
 	if run.Interrupted {
 		b.WriteString("⚠️ The run was interrupted before every case ran.\n\n")
 	}
 
 	b.WriteString("| Case | Name | Outcome | Trials passed | Score | Cost |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
-	for i := range run.Cases {
-		f := factsOf(&run.Cases[i])
+	for _, f := range facts {
 		row := textRow(f)
 		fmt.Fprintf(b, "| %s | %s | %s %s | %s | %s | %s |\n",
 			mdText(f.ID), mdText(f.Name), outcomeIcon(f.Outcome), f.Outcome, row[2], row[3], mdText(row[4]))
+	}
+	for _, bd := range breakdowns(stats) {
+		writeMarkdownBreakdown(b, bd)
 	}
 
 	heading := false
@@ -71,6 +80,23 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		b.WriteString("\n### Skipped\n\n" + strings.Join(skipped, ""))
 	}
 	return nil
+}
+
+// writeMarkdownBreakdown writes a breakdown of the summary as a table
+// after a blank line, every cell escaped.
+func writeMarkdownBreakdown(b *bytes.Buffer, bd breakdown) {
+	header := make([]string, len(bd.header))
+	for i, h := range bd.header {
+		header[i] = title(h)
+	}
+	fmt.Fprintf(b, "\n| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
+	for _, row := range bd.rows {
+		cells := make([]string, len(row))
+		for i, cell := range row {
+			cells[i] = mdText(oneLine(cell))
+		}
+		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+	}
 }
 
 // outcomeIcon marks an outcome for the eye.

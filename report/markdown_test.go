@@ -47,20 +47,37 @@ func TestMDCode(t *testing.T) {
 	}
 }
 
-// No tag of the agent's survives, and every row of the table has its six
-// cells however many pipes the text holds.
+// No tag of the agent's survives, and every row of a table has as many
+// cells as its header however many pipes the text holds.
 func TestMarkdownEscapesAgentText(t *testing.T) {
 	out := write(t, Markdown, fixture(t), Options{Verbose: true})
 	if strings.Contains(out, "<script") || strings.Contains(out, "\x1b") {
 		t.Errorf("agent text came through unescaped:\n%s", out)
 	}
+	checkTables(t, out)
+}
+
+// checkTables fails the test when a row of a table of md has more or
+// fewer cells than the table's header.
+func checkTables(t *testing.T, md string) {
+	t.Helper()
 	cellSeparator := regexp.MustCompile(`(^|[^\\])\|`)
-	for line := range strings.SplitSeq(out, "\n") {
-		if !strings.HasPrefix(line, "| ") {
+	header := 0 // the header's separators; 0 outside a table
+	for line := range strings.SplitSeq(md, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			header = 0
 			continue
 		}
-		if n := len(cellSeparator.FindAllString(line, -1)); n != 7 {
-			t.Errorf("table row with %d separators, want 7: %s", n, line)
+		if strings.HasPrefix(line, "|-") { // the delimiter row
+			continue
+		}
+		n := len(cellSeparator.FindAllString(line, -1))
+		if header == 0 {
+			header = n
+			continue
+		}
+		if n != header {
+			t.Errorf("table row with %d separators, want %d as in its header: %s", n, header, line)
 		}
 	}
 }

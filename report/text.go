@@ -129,13 +129,19 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	if k := passHatK(stats); k != "" {
 		fmt.Fprintf(b, "pass^k: %s\n", k)
 	}
-	for _, f := range facts {
-		if f.Outcome == gavel.Flaky {
-			fmt.Fprintf(b, "Flaky: %s (%d of %d trials passed)\n", oneLine(f.ID), f.Passed, f.Ran)
-		}
+	for _, f := range flakyCases(facts) {
+		fmt.Fprintf(b, "Flaky: %s\n", oneLine(f))
 	}
 	if run.Interrupted {
 		b.WriteString("Interrupted: the run was stopped before every case ran.\n")
+	}
+	for _, bd := range breakdowns(stats) {
+		table := [][]string{bd.header}
+		for _, row := range bd.rows {
+			table = append(table, append([]string{oneLine(row[0])}, row[1:]...))
+		}
+		b.WriteString("\n")
+		writeTable(b, table)
 	}
 }
 

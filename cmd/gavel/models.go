@@ -4,32 +4,19 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
-	"github.com/gavelhq/gavel/llm/anthropic"
-	"github.com/gavelhq/gavel/llm/llmtest"
-	"github.com/gavelhq/gavel/llm/openai"
 )
-
-// registry lists the model providers gavel links in.
-func registry() llm.Registry {
-	return llm.Registry{
-		"openai":    openai.Open,
-		"ollama":    openai.OpenOllama,
-		"anthropic": anthropic.Open,
-		"script":    llmtest.OpenScript,
-	}
-}
 
 // models wraps every model gavel opens: a meter prices each call, retries
 // absorb vendors' transient failures, and a cache (unless disabled)
 // answers repeated requests without a call.
 type models struct {
-	meter *llm.Meter
 	cache *llm.Cache
 }
 
 func newModels(cacheDir string, noCache bool) (*models, error) {
-	m := &models{meter: llm.NewMeter(llm.DefaultPrices())}
+	m := &models{}
 	if !noCache {
 		c, err := llm.OpenCache(llm.CacheConfig{Dir: cacheDir})
 		if err != nil {
@@ -40,15 +27,31 @@ func newModels(cacheDir string, noCache bool) (*models, error) {
 	return m, nil
 }
 
-// wrap is spec.Env.Wrap. The meter sits outside the cache, so a cached
-// answer is counted as a call that cost nothing.
-func (m *models) wrap(role string, model llm.Model) llm.Model {
-	mw := []llm.Middleware{m.meter.Meter()}
-	if m.cache != nil {
-		mw = append(mw, m.cache.Middleware())
+// wrapper returns a spec.Env.Wrap that counts calls on meter. The meter
+// sits outside the cache, so a cached answer is counted as a call that
+// cost nothing.
+func (m *models) wrapper(meter *llm.Meter) func(role string, model llm.Model) llm.Model {
+	return func(_ string, model llm.Model) llm.Model {
+		mw := []llm.Middleware{meter.Meter()}
+		if m.cache != nil {
+			mw = append(mw, m.cache.Middleware())
+		}
+		mw = append(mw, llm.Retry(llm.RetryConfig{}))
+		return llm.Chain(model, mw...)
 	}
-	mw = append(mw, llm.Retry(llm.RetryConfig{}))
-	return llm.Chain(model, mw...)
+}
+
+// spentByModel is what meter counted, as a run reports it.
+func spentByModel(meter *llm.Meter) map[string]judge.Usage {
+	lines := meter.ByModel()
+	if len(lines) == 0 {
+		return nil
+	}
+	spent := make(map[string]judge.Usage, len(lines))
+	for model, line := range lines {
+		spent[model] = judge.Usage(line.Usage)
+	}
+	return spent
 }
 
 func (m *models) Close() error {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
@@ -108,9 +110,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInfra
 	}
 	defer m.Close()
-	env := spec.Env{Registry: registry(), Getenv: os.Getenv, Wrap: m.wrap, Stderr: stderr}
-
+	// A meter per suite: each run reports what it spent by model.
 	var built []*spec.Built
+	var meters []*llm.Meter
 	defer func() {
 		for _, b := range built {
 			b.Close()
@@ -118,6 +120,8 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	}()
 	failed := false
 	for _, path := range suites {
+		meter := llm.NewMeter(llm.DefaultPrices())
+		env := spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, Wrap: m.wrapper(meter), Stderr: stderr}
 		b, err := loadSuite(path, env)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -129,6 +133,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			failed = true
 		}
 		built = append(built, b)
+		meters = append(meters, meter)
 	}
 	if failed {
 		return exitUsage
@@ -137,7 +142,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
 	code := exitPassed
-	for _, b := range built {
+	for i, b := range built {
 		if f.minPassRate > 0 {
 			b.Suite.Threshold = f.minPassRate
 		}
@@ -151,6 +156,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			Stop:        stop.drain,
 			Progress:    progressPrinter(stderr, f.quiet),
 		})
+		run.Models = spentByModel(meters[i])
 		opts := report.Options{Verbose: f.verbose, Version: version}
 		if err := report.Write(stdout, format, run, opts); err != nil {
 			fmt.Fprintln(stderr, "gavel run: writing the report:", err)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/spec"
 )
 
@@ -36,7 +37,7 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitPassed
 	for _, path := range suites {
-		b, err := loadSuite(path, spec.Env{Registry: registry(), Getenv: os.Getenv, DryRun: true})
+		b, err := loadSuite(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitUsage

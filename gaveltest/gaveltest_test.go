@@ -1,0 +1,227 @@
+package gaveltest_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/gaveltest"
+)
+
+// The cases that pass report passing subtests, and Run returns the run.
+func TestRunPasses(t *testing.T) {
+	run := gaveltest.Run(t, "testdata/desk", gaveltest.Config{Tags: []string{"smoke"}})
+	var got []string
+	for _, c := range run.Cases {
+		got = append(got, c.Case.ID+" "+string(c.Outcome))
+	}
+	if want := "greeting PASS, off_topic PASS"; strings.Join(got, ", ") != want {
+		t.Errorf("ran %s, want %s", strings.Join(got, ", "), want)
+	}
+	if !run.Met() {
+		t.Error("the run did not meet its threshold")
+	}
+}
+
+func TestRunChosenIDs(t *testing.T) {
+	run := gaveltest.Run(t, "testdata/desk", gaveltest.Config{IDs: []string{"greeting"}, Trials: 3})
+	if len(run.Cases) != 1 || run.Cases[0].Case.ID != "greeting" || len(run.Cases[0].Trials) != 3 {
+		t.Fatalf("ran %d case(s), want greeting 3 times", len(run.Cases))
+	}
+	if got := run.Cases[0].Outcome; got != gavel.Passed {
+		t.Errorf("greeting: %s, want PASS", got)
+	}
+}
+
+// With a cache directory, the models' answers are kept there.
+func TestRunCache(t *testing.T) {
+	dir := t.TempDir()
+	gaveltest.Run(t, "testdata/desk", gaveltest.Config{IDs: []string{"off_topic"}, CacheDir: dir})
+	logs, err := filepath.Glob(filepath.Join(dir, "*.log"))
+	if err != nil || len(logs) == 0 {
+		t.Errorf("no cache log in %s (%v)", dir, err)
+	}
+}
+
+// A case that does not pass fails its subtest with the judges' reasons, a
+// case whose model failed fails with the error, and the others pass. A
+// failing subtest must fail the test that runs it, so the suite runs in a
+// child process (TestChild).
+func TestRunFailures(t *testing.T) {
+	out, code := runChild(t, child{suite: "testdata/desk"})
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	for _, want := range []string{
+		"--- PASS: TestChild/greeting",
+		"--- PASS: TestChild/off_topic",
+		"--- FAIL: TestChild/joke",
+		"FAIL: judge_prompt: score 0.1 < 0.7: The agent told a joke instead of helping with an order.",
+		"Case:     Stays on topic (",
+		"Input:    tell me a joke",
+		"Expected: The agent stays on the topic of orders.",
+		"Judges:",
+		"--- FAIL: TestChild/outage",
+		"ERROR: conversation: the conversation did not complete (FAILED): round 1: the agent did not answer: builtin agent: the model is down",
+		"2 of 4 cases passed (1 failed, 0 flaky, 1 errored, 0 skipped)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// go test -run chooses cases: the others do not run at all.
+func TestRunFlagChoosesCases(t *testing.T) {
+	out, code := runChild(t, child{suite: "testdata/desk", run: "^joke$"})
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	if !strings.Contains(out, "--- FAIL: TestChild/joke") || !strings.Contains(out, "0 of 1 cases passed") {
+		t.Errorf("the output does not report joke alone:\n%s", out)
+	}
+	if strings.Contains(out, "greeting") || strings.Contains(out, "outage") {
+		t.Errorf("other cases ran:\n%s", out)
+	}
+}
+
+// A suite with mistakes fails the test at once, listing every one, and
+// runs nothing; so does a Config naming a case the suite does not have.
+func TestRunProblems(t *testing.T) {
+	tests := []struct {
+		name  string
+		child child
+		want  []string
+	}{
+		{"suite problems", child{suite: "testdata/broken.yaml"}, []string{
+			`testdata/broken.yaml:11:5: unknown field "judge_treshold" in a case: did you mean "judge_threshold"?`,
+			"missing.yaml",
+		}},
+		{"unknown id", child{suite: "testdata/desk", ids: "greeting,nope"}, []string{
+			`Config.IDs: no case has id "nope"`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := runChild(t, tt.child)
+			if code != 1 {
+				t.Errorf("exit code %d, want 1", code)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("the output lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "=== RUN   TestChild/") {
+				t.Errorf("cases ran:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestChild is run by the tests above, in a child process, on the suite
+// and ids its environment names; alone, it skips.
+func TestChild(t *testing.T) {
+	suite := os.Getenv("GAVELTEST_CHILD_SUITE")
+	if suite == "" {
+		t.Skip("runs in a child process of the tests of failing suites")
+	}
+	var c gaveltest.Config
+	if ids := os.Getenv("GAVELTEST_CHILD_IDS"); ids != "" {
+		c.IDs = strings.Split(ids, ",")
+	}
+	gaveltest.Run(t, suite, c)
+}
+
+// child says what TestChild runs: a suite, the ids of Config.IDs (comma
+// separated), and a -run pattern for the cases.
+type child struct {
+	suite, ids, run string
+}
+
+// runChild runs TestChild in a child process of the test binary and
+// returns its verbose output and exit code.
+func runChild(t *testing.T, c child) (string, int) {
+	t.Helper()
+	pattern := "^TestChild$"
+	if c.run != "" {
+		pattern += "/" + c.run
+	}
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run="+pattern, "-test.v", "-test.timeout=5m")
+	cmd.Env = append(os.Environ(), "GAVELTEST_CHILD_SUITE="+c.suite, "GAVELTEST_CHILD_IDS="+c.ids)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running the child: %v", err)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
+}
+
+// The offline support-desk example, whole: ten cases pass, and the policy
+// edge, case_005, fails its subtest on the hard rule that caught it. The
+// example's files are copied to a temporary directory, with its MCP server
+// built there, so that this run's database is its own (gavel run on the
+// example, in cmd/gavel's tests, resets the example's).
+func TestSupportDesk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's MCP server")
+	}
+	suite := supportDesk(t)
+	out, code := runChild(t, child{suite: suite})
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	want := []string{
+		"--- FAIL: TestChild/case_005",
+		"FAIL: forbidden_tools cancel_order: called forbidden tool cancel_order (call 2)",
+		"Input:    cancel my order 12345",
+		`round 1: cancel_order({"confirmation":true,"order_id":"12345"})`,
+		"FAIL tiered (decided by tier 1)",
+		"10 of 11 cases passed (1 failed, 0 flaky, 0 errored, 0 skipped)",
+	}
+	for _, id := range []string{"001", "002", "003", "004", "006", "007", "008", "009", "010", "011"} {
+		want = append(want, "--- PASS: TestChild/case_"+id)
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("the output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// supportDesk copies the support-desk suite and its model scripts to a
+// temporary directory, with the example's MCP server built there and
+// named in the suite instead of go run, and returns the suite file.
+func supportDesk(t *testing.T) string {
+	t.Helper()
+	const example = "../examples/support-desk"
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "orders-mcp")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./"+filepath.Join(example, "cmd", "orders-mcp"))
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the orders server: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(filepath.Join(example, "gavel.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const goRun = "command: [go, run, ./cmd/orders-mcp,"
+	if !bytes.Contains(data, []byte(goRun)) {
+		t.Fatalf("the example's suite no longer starts its server with %q: update this test", goRun)
+	}
+	data = bytes.Replace(data, []byte(goRun), []byte("command: ["+strconv.Quote(bin)+","), 1)
+	suite := filepath.Join(dir, "gavel.yaml")
+	if err := os.WriteFile(suite, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, "models"), os.DirFS(filepath.Join(example, "models"))); err != nil {
+		t.Fatal(err)
+	}
+	return suite
+}

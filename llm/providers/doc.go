@@ -1,0 +1,17 @@
+// Package providers lists the model providers Gavel links in, so that the
+// gavel command and Go programs that run suites (package gaveltest) open
+// the same model references:
+//
+//	model, err := providers.Registry().Open("openai:gpt-5-mini", os.Getenv)
+//
+// Registry maps each provider of a model reference to its opener:
+//
+//	openai     OpenAI, or any OpenAI-compatible server (llm/openai)
+//	ollama     a local Ollama server (llm/openai)
+//	anthropic  Anthropic (llm/anthropic)
+//	script     a scripted model in a YAML file, for offline runs (llm/llmtest)
+//
+// Package llm knows no provider, and stays free of the vendors' SDKs; a
+// program that wants fewer providers, or one of its own, builds its own
+// llm.Registry, or adds to the one Registry returns.
+package providers

@@ -1,0 +1,20 @@
+package providers
+
+import (
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/anthropic"
+	"github.com/gavelhq/gavel/llm/llmtest"
+	"github.com/gavelhq/gavel/llm/openai"
+)
+
+// Registry returns every provider Gavel links in, by the name model
+// references give it ("openai:gpt-5-mini"). The map is new on each call, so
+// a program may add providers to it.
+func Registry() llm.Registry {
+	return llm.Registry{
+		"openai":    openai.Open,
+		"ollama":    openai.OpenOllama,
+		"anthropic": anthropic.Open,
+		"script":    llmtest.OpenScript,
+	}
+}

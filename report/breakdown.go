@@ -1,0 +1,63 @@
+package report
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gavelhq/gavel"
+)
+
+// A breakdown is one of the small tables under a run's summary: the
+// criteria's scores, or what each model spent. It is formatted here as
+// cells, once for every report. The names in its first column come from
+// suite files and meters, so each format cleans and escapes them as it
+// places them.
+type breakdown struct {
+	// header names the columns, in lower case as the text report writes
+	// them; the Markdown and HTML reports capitalise them (see title).
+	header []string
+	rows   [][]string
+}
+
+// breakdowns returns the run's breakdowns that have rows: the criteria
+// (name, how many scores, their mean and their lowest, in name order),
+// then the models (name, tokens and cost, in name order).
+func breakdowns(s gavel.Stats) []breakdown {
+	var out []breakdown
+	if len(s.Criteria) > 0 {
+		b := breakdown{header: []string{"criterion", "scores", "mean", "min"}}
+		for _, c := range s.Criteria {
+			b.rows = append(b.rows, []string{c.Name, strconv.Itoa(c.Count), score(c.Mean), score(c.Min)})
+		}
+		out = append(out, b)
+	}
+	if len(s.Models) > 0 {
+		b := breakdown{header: []string{"model", "tokens", "cost"}}
+		for _, name := range slices.Sorted(maps.Keys(s.Models)) {
+			u := s.Models[name]
+			b.rows = append(b.rows, []string{name, count(u.Tokens()), cost(u.CostUSD)})
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// title capitalises a column's name, "criterion" to "Criterion".
+func title(column string) string {
+	return strings.ToUpper(column[:1]) + column[1:]
+}
+
+// flakyCases formats the flaky cases, "case_004 (2 of 3 trials passed)"
+// each, in suite order. The ids are not cleaned.
+func flakyCases(facts []caseFacts) []string {
+	var out []string
+	for _, f := range facts {
+		if f.Outcome == gavel.Flaky {
+			out = append(out, fmt.Sprintf("%s (%d of %d trials passed)", f.ID, f.Passed, f.Ran))
+		}
+	}
+	return out
+}

@@ -1,0 +1,186 @@
+package gavel_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
+)
+
+// graded returns a judgment named name with a score of v on 1..10,
+// passing at 5 and above.
+func graded(name string, v float64) judge.Judgment {
+	s, err := judge.Number(v, 1, 10)
+	if err != nil {
+		panic(err)
+	}
+	j := judge.Judgment{Name: name, Status: judge.StatusFail, Score: s}
+	if v >= 5 {
+		j.Status = judge.StatusPass
+	}
+	return j
+}
+
+// group returns a composite of parts, as judge.All builds one.
+func group(name string, parts ...judge.Judgment) judge.Judgment {
+	return judge.Judgment{Name: name, Status: judge.StatusPass, Score: judge.Unit(1), Parts: parts}
+}
+
+// runOf returns a run of one case per element of verdicts, each with a
+// trial per verdict.
+func runOf(verdicts ...[]judge.Judgment) *gavel.Run {
+	run := &gavel.Run{}
+	for i, vs := range verdicts {
+		cr := gavel.CaseResult{Case: &gavel.Case{ID: string(rune('a' + i))}}
+		for n, v := range vs {
+			cr.Trials = append(cr.Trials, gavel.Trial{N: n + 1, Verdict: v})
+		}
+		cr.Summarize()
+		run.Cases = append(run.Cases, cr)
+	}
+	return run
+}
+
+func TestStatsCriteria(t *testing.T) {
+	label, err := judge.Category("tie", []judge.Label{{Name: "loss", Value: 0}, {Name: "tie", Value: 0.5}, {Name: "win", Value: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		run  *gavel.Run
+		want []gavel.CriterionStat
+	}{
+		{
+			name: "no trials",
+			run:  &gavel.Run{Cases: []gavel.CaseResult{{Outcome: gavel.Skipped}}},
+		},
+		{
+			name: "a verdict that is a graded judgment",
+			run:  runOf([]judge.Judgment{graded("tone", 10)}),
+			want: []gavel.CriterionStat{{Name: "tone", Count: 1, Mean: 1, Min: 1}},
+		},
+		{
+			name: "a rubric's criteria count, its total and the composites above it do not",
+			run: runOf([]judge.Judgment{group("tiered",
+				judge.Verdict(true, "called"),
+				group("quality", graded("helpfulness", 10), graded("accuracy", 1)),
+			)}),
+			want: []gavel.CriterionStat{
+				{Name: "accuracy", Count: 1, Mean: 0, Min: 0},
+				{Name: "helpfulness", Count: 1, Mean: 1, Min: 1},
+			},
+		},
+		{
+			name: "the same name across trials and cases is one criterion",
+			run: runOf(
+				[]judge.Judgment{graded("helpfulness", 10), graded("helpfulness", 1)},
+				[]judge.Judgment{group("all", graded("helpfulness", 5.5))},
+			),
+			want: []gavel.CriterionStat{{Name: "helpfulness", Count: 3, Mean: 0.5, Min: 0}},
+		},
+		{
+			name: "twice in one trial counts twice",
+			run:  runOf([]judge.Judgment{group("all", graded("accuracy", 10), graded("accuracy", 7.75))}),
+			want: []gavel.CriterionStat{{Name: "accuracy", Count: 2, Mean: 0.875, Min: 0.75}},
+		},
+		{
+			name: "jurors count, with categorical scores",
+			run: runOf([]judge.Judgment{{Name: "jury", Status: judge.StatusPass, Score: judge.Unit(0.75), DecidedBy: "average",
+				Parts: []judge.Judgment{graded("juror 1", 10), {Name: "pairwise", Status: judge.StatusPass, Score: label}}}}),
+			want: []gavel.CriterionStat{
+				{Name: "juror 1", Count: 1, Mean: 1, Min: 1},
+				{Name: "pairwise", Count: 1, Mean: 0.5, Min: 0.5},
+			},
+		},
+		{
+			name: "a soft judge's failure counts with its own score",
+			run: runOf([]judge.Judgment{{Name: "tone", Status: judge.StatusPass, Reasoning: "soft finding: curt",
+				Parts: []judge.Judgment{graded("tone", 1)}}}),
+			want: []gavel.CriterionStat{{Name: "tone", Count: 1, Mean: 0, Min: 0}},
+		},
+		{
+			name: "rounds name criteria of their own",
+			run:  runOf([]judge.Judgment{group("all", graded("round 1: tone", 10), graded("round 2: tone", 1))}),
+			want: []gavel.CriterionStat{
+				{Name: "round 1: tone", Count: 1, Mean: 1, Min: 1},
+				{Name: "round 2: tone", Count: 1, Mean: 0, Min: 0},
+			},
+		},
+		{
+			name: "left out: booleans, no score, no name, abstentions, errors",
+			run: runOf([]judge.Judgment{group("all",
+				judge.Judgment{Name: "forbidden_tools cancel_order", Status: judge.StatusFail, Score: judge.Bool(false)},
+				judge.Judgment{Name: "unscored", Status: judge.StatusPass},
+				graded("", 3),
+				judge.Judgment{Name: "abstained", Status: judge.StatusAbstain, Score: judge.Unit(1)},
+				judge.Judgment{Name: "errored", Status: judge.StatusError, Score: judge.Unit(1)},
+			)}),
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.run.Stats().Criteria
+			if diff := cmp.Diff(tc.want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+				t.Errorf("criteria (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Flaky cases are listed by id in suite order, a result without its Case
+// by its trials' case id.
+func TestStatsFlaky(t *testing.T) {
+	pass, fail := judge.Verdict(true, "ok"), judge.Verdict(false, "no")
+	run := runOf(
+		[]judge.Judgment{pass, fail},
+		[]judge.Judgment{pass, pass},
+		[]judge.Judgment{fail, pass},
+	)
+	run.Cases[2].Case = nil
+	for i := range run.Cases[2].Trials {
+		run.Cases[2].Trials[i].CaseID = "from-trials"
+	}
+	stats := run.Stats()
+	if diff := cmp.Diff([]string{"a", "from-trials"}, stats.Flaky); diff != "" {
+		t.Errorf("flaky (-want +got):\n%s", diff)
+	}
+	if got := stats.Cases[gavel.Flaky]; got != 2 {
+		t.Errorf("%d cases counted FLAKY, want 2", got)
+	}
+}
+
+// Stats carry a copy of the run's usage by model.
+func TestStatsModels(t *testing.T) {
+	run := runOf([]judge.Judgment{judge.Verdict(true, "ok")})
+	if got := run.Stats().Models; got != nil {
+		t.Errorf("models %v for a run without them, want nil", got)
+	}
+	run.Models = map[string]judge.Usage{"openai:gpt-5-mini": {InputTokens: 100, CostUSD: 0.01}}
+	stats := run.Stats()
+	if diff := cmp.Diff(run.Models, stats.Models); diff != "" {
+		t.Errorf("models (-run +stats):\n%s", diff)
+	}
+	stats.Models["other"] = judge.Usage{}
+	if _, ok := run.Models["other"]; ok {
+		t.Errorf("changing the stats' models changed the run's")
+	}
+}
+
+func TestStatsPassAtK(t *testing.T) {
+	pass, fail := judge.Verdict(true, "ok"), judge.Verdict(false, "no")
+	run := runOf(
+		[]judge.Judgment{pass, pass, pass},
+		[]judge.Judgment{pass, fail, fail},
+	)
+	stats := run.Stats()
+	// b: pass@2 = 1 - C(2,2)/C(3,2) = 2/3, pass^2 = 0; pass@3 = 1, pass^3 = 0.
+	want := gavel.Stats{PassRate: (1 + 1.0/3) / 2, PassAtK: []float64{(1 + 1.0/3) / 2, (1 + 2.0/3) / 2, 1}, PassHatK: []float64{(1 + 1.0/3) / 2, 0.5, 0.5}}
+	got := gavel.Stats{PassRate: stats.PassRate, PassAtK: stats.PassAtK, PassHatK: stats.PassHatK}
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("pass rates (-want +got):\n%s", diff)
+	}
+}
