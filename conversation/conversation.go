@@ -20,12 +20,6 @@ type Detector interface {
 	DetectIn(ctx context.Context, t *judge.Transcript) (llmjudge.FollowUpResult, error)
 }
 
-// A ToolLog hands over the tool calls a recording MCP proxy saw since it
-// was last asked. *mcp.Log is one.
-type ToolLog interface {
-	Take() []judge.ToolCall
-}
-
 // Config says how to run a Script.
 type Config struct {
 	// CaseID and Trial are copied into the transcript.
@@ -40,11 +34,6 @@ type Config struct {
 	// FollowUps detects requests for clarification; nil means the agent's
 	// questions are never answered automatically.
 	FollowUps Detector
-
-	// ToolLog, for an agent whose tool calls Gavel records through an MCP
-	// proxy, gives the calls made while the agent produced each reply. A
-	// reply that reports tool calls itself keeps its own.
-	ToolLog ToolLog
 
 	// Now tells the time. Defaults to time.Now.
 	Now func() time.Time
@@ -192,7 +181,6 @@ func (d *driver) revive(ctx context.Context) error {
 // kept when the agent does not answer.
 func (d *driver) send(ctx context.Context, n int, text string, origin judge.Origin, meta map[string]string) error {
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleUser, Content: text, Time: d.c.Now(), Round: n, Origin: origin})
-	d.takeToolCalls() // calls made before this message are not its reply's
 	reply, err := d.session.Send(ctx, agent.Message{Text: text, Metadata: meta})
 	if err != nil {
 		return fmt.Errorf("the agent did not answer: %w", err)
@@ -211,7 +199,6 @@ func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
 		content += " " + string(e.Payload)
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleEvent, Content: content, Time: d.c.Now(), Round: n})
-	d.takeToolCalls()
 	reply, err := dispatcher.Dispatch(ctx, e)
 	if err != nil {
 		return fmt.Errorf("the agent did not take the event %q: %w", e.Name, err)
@@ -222,27 +209,16 @@ func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
 
 // record adds the agent's reply as a turn.
 func (d *driver) record(n int, reply *agent.Reply) {
-	calls := reply.ToolCalls
-	if recorded := d.takeToolCalls(); len(calls) == 0 {
-		calls = recorded
-	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{
 		Role:      judge.RoleAgent,
 		Content:   reply.Text,
 		Time:      d.c.Now(),
 		Latency:   reply.Latency,
-		ToolCalls: calls,
+		ToolCalls: reply.ToolCalls,
 		Usage:     reply.Usage,
 		Round:     n,
 	})
 	d.t.Usage = d.t.Usage.Add(reply.Usage)
-}
-
-func (d *driver) takeToolCalls() []judge.ToolCall {
-	if d.c.ToolLog == nil {
-		return nil
-	}
-	return d.c.ToolLog.Take()
 }
 
 // followUp answers the agent's requests for clarification in round n, up

@@ -276,30 +276,6 @@ func TestEventsAndSetup(t *testing.T) {
 	}
 }
 
-// toolLog hands over calls a recording proxy would have seen.
-type toolLog struct{ calls []judge.ToolCall }
-
-func (l *toolLog) Take() []judge.ToolCall {
-	calls := l.calls
-	l.calls = nil
-	return calls
-}
-
-func TestRecordedToolCalls(t *testing.T) {
-	log := &toolLog{}
-	silent := agent.Func(func(context.Context, string, agent.Message) (*agent.Reply, error) {
-		log.calls = append(log.calls, judge.ToolCall{Name: "get_order_status", IsError: true, Result: "order 99999 not found"})
-		return &agent.Reply{Text: "I could not find that order."}, nil
-	})
-	log.calls = []judge.ToolCall{{Name: "made_before_the_message"}}
-	out := conversation.Run(context.Background(), silent,
-		conversation.Script{Rounds: []conversation.Round{{Prompt: "where's 99999?"}}}, conversation.Config{ToolLog: log})
-	calls := out.Transcript.ToolCalls()
-	if len(calls) != 1 || calls[0].Name != "get_order_status" || !calls[0].IsError {
-		t.Errorf("recorded calls %+v, want the one failed lookup", calls)
-	}
-}
-
 func TestFailuresKeepTheTranscript(t *testing.T) {
 	crash := func(round int) agent.Func {
 		return func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {

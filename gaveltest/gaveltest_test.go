@@ -197,7 +197,8 @@ func TestSupportDesk(t *testing.T) {
 
 // supportDesk copies the support-desk suite and its model scripts to a
 // temporary directory, with the example's MCP server built there and
-// named in the suite instead of go run, and returns the suite file.
+// named in the suite instead of go run, and returns the suite file. Its
+// cases and models are copied beside it.
 func supportDesk(t *testing.T) string {
 	t.Helper()
 	const example = "../examples/support-desk"
@@ -221,6 +222,13 @@ func supportDesk(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if err := os.CopyFS(filepath.Join(dir, "models"), os.DirFS(filepath.Join(example, "models"))); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := os.ReadFile(filepath.Join(example, "cases.yaml"))
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "cases.yaml"), cases, 0o644)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	return suite

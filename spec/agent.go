@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/gavelhq/gavel/agent"
@@ -12,7 +13,8 @@ import (
 )
 
 // agent builds the agent under test: exactly one kind. Nothing starts
-// here: processes and MCP servers start when the first trial needs them.
+// here but recording proxies: processes and MCP servers start when the
+// first trial needs them.
 func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil) {
 	case 0:
@@ -23,33 +25,49 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		b.fail("agent: give one kind of agent: builtin, http or exec")
 		return nil
 	}
+	var ag agent.Agent
 	switch {
 	case a.HTTP != nil:
-		h := a.HTTP
-		r := h.Reply
-		ag, err := agent.NewHTTP(agent.HTTPConfig{
-			URL: h.URL, EventURL: h.EventURL, Headers: h.Headers, Request: h.Request, Getenv: b.env.Getenv,
-			Timeout: b.duration("agent.http.timeout", h.Timeout),
-			Reply: agent.ReplyMapping{Text: r["text"], ToolCalls: r["tool_calls"], InputTokens: r["input_tokens"],
-				OutputTokens: r["output_tokens"], CachedTokens: r["cached_tokens"], CostUSD: r["cost_usd"]},
-		})
-		return b.keepAgent("agent.http", ag, err)
+		ag = b.httpAgent(*a.HTTP)
 	case a.Exec != nil:
 		e := a.Exec
-		ag, err := agent.NewExec(agent.ExecConfig{Command: e.Command, Dir: b.l.Dir, Env: e.Env, Mode: e.Mode,
+		exec, err := agent.NewExec(agent.ExecConfig{Command: b.expandAll("agent.exec.command", e.Command), Dir: b.l.Dir, Env: e.Env, Mode: e.Mode,
 			Timeout: b.duration("agent.exec.timeout", e.Timeout), Stderr: b.env.Stderr})
-		return b.keepAgent("agent.exec", ag, err)
+		ag = b.keepAgent("agent.exec", exec, err)
+	default:
+		if len(a.MCPProxy) > 0 {
+			b.fail("agent.mcp_proxy: a builtin agent reports its tool calls itself: list its servers under agent.builtin.mcp")
+		}
+		return b.builtinAgent(*a.Builtin, models)
 	}
-	bs := a.Builtin
-	models["agent"] = bs.Model
-	m := b.model("agent", bs.Model, "agent.builtin.model")
+	if ag == nil || len(a.MCPProxy) == 0 {
+		return ag
+	}
+	return b.recordTools(ag, a.MCPProxy)
+}
+
+func (b *builder) httpAgent(h HTTPSpec) agent.Agent {
+	r := h.Reply
+	ag, err := agent.NewHTTP(agent.HTTPConfig{
+		URL: b.expand("agent.http.url", h.URL), EventURL: b.expand("agent.http.event_url", h.EventURL),
+		Headers: h.Headers, Request: h.Request, Getenv: b.env.Getenv,
+		Timeout: b.duration("agent.http.timeout", h.Timeout),
+		Reply: agent.ReplyMapping{Text: r["text"], ToolCalls: r["tool_calls"], InputTokens: r["input_tokens"],
+			OutputTokens: r["output_tokens"], CachedTokens: r["cached_tokens"], CostUSD: r["cost_usd"]},
+	})
+	return b.keepAgent("agent.http", ag, err)
+}
+
+func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.Agent {
+	const field = "agent.builtin.model"
+	models["agent"] = b.expand(field, bs.Model)
+	m := b.model("agent", bs.Model, field)
 	if m == nil {
 		return nil
 	}
 	var tools []agent.Toolbox
-	for _, s := range bs.MCP {
-		t := &lazyTools{server: mcp.Server{Name: s.Name, Command: s.Command, Env: s.Env, Dir: b.l.Dir, URL: s.URL, Transport: s.Transport, Headers: s.Headers,
-			Timeout: b.duration("agent.builtin.mcp.timeout", s.Timeout)}}
+	for i, s := range bs.MCP {
+		t := &lazyTools{server: b.mcpServer(fmt.Sprintf("agent.builtin.mcp[%d]", i), s)}
 		b.out.closers = append(b.out.closers, t.Close)
 		tools = append(tools, t)
 	}
@@ -58,6 +76,13 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		Checkpoints: agent.MemoryCheckpoints(),
 	})
 	return b.keepAgent("agent.builtin", ag, err)
+}
+
+// mcpServer is the MCP server s describes; field names it in messages.
+func (b *builder) mcpServer(field string, s MCPSpec) mcp.Server {
+	return mcp.Server{Name: s.Name, Command: b.expandAll(field+".command", s.Command), Env: s.Env, Dir: b.l.Dir,
+		URL: b.expand(field+".url", s.URL), Transport: s.Transport, Headers: s.Headers,
+		Timeout: b.duration(field+".timeout", s.Timeout)}
 }
 
 func (b *builder) keepAgent(field string, a agent.Agent, err error) agent.Agent {

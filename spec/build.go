@@ -131,7 +131,7 @@ func (b *builder) suite() *gavel.Suite {
 	b.out.Timeout = b.duration("timeout", f.Timeout)
 	for role, ref := range map[string]string{"judge": f.Models.Judge, "user": f.Models.User, "followup": f.Models.FollowUp} {
 		if ref != "" {
-			s.Models[role] = ref
+			s.Models[role] = b.expand("models."+role, ref)
 		}
 	}
 	if f.Agent == nil {
@@ -148,7 +148,7 @@ func (b *builder) suite() *gavel.Suite {
 			}
 		}
 	}
-	if len(b.l.Cases) == 0 {
+	if len(b.l.Suite.Cases) == 0 { // entries that load no case are reported by Load
 		b.fail("the suite has no cases: list them under cases:, inline or as files")
 	}
 	seen := map[string]string{}
@@ -188,6 +188,7 @@ func (b *builder) model(role, ref, field string) llm.Model {
 		b.fail("%s: no model: set models.judge in the suite (or the judge's own model:)", field)
 		return nil
 	}
+	ref = b.expand(field, ref)
 	key := role + "\x00" + ref
 	if m, ok := b.models[key]; ok {
 		return m
@@ -384,6 +385,9 @@ func Open(path string, env Env) (*Built, error) {
 	var problems Problems
 	if !errors.As(err, &problems) && err != nil {
 		return nil, err // no suite file at all
+	}
+	if l.Unreadable {
+		return nil, problems.sorted()
 	}
 	b, err := Build(l, env)
 	var more Problems

@@ -24,7 +24,10 @@ type SuiteFile struct {
 	Cases        []CaseEntry `yaml:"cases" doc:"The cases: inline, or globs of YAML or JSON Lines files of cases."`
 }
 
-// ModelsSpec names the models by role.
+// ModelsSpec names the models by role. In every model reference of a
+// suite, ${VAR} and ${VAR:-default} read the environment, so a suite can
+// default to scripted models offline and take a vendor's from the
+// environment.
 type ModelsSpec struct {
 	Judge    string `yaml:"judge" doc:"The model of LLM judges, unless a judge names its own."`
 	User     string `yaml:"user" doc:"The model that plays simulated users. Defaults to the judge model."`
@@ -36,19 +39,31 @@ type AgentSpec struct {
 	Builtin *BuiltinSpec `yaml:"builtin" doc:"An agent defined here: a system prompt, a model and MCP tools."`
 	HTTP    *HTTPSpec    `yaml:"http" doc:"An agent behind an HTTP API."`
 	Exec    *ExecSpec    `yaml:"exec" doc:"A subprocess speaking JSON Lines (docs/exec-protocol.md)."`
+	// MCPProxy is for http and exec agents that do not report their tool
+	// calls: the agent is pointed at Gavel's proxy instead of its server.
+	MCPProxy []MCPProxySpec `yaml:"mcp_proxy" doc:"MCP servers the agent reaches through Gavel's recording proxy, for an http or exec agent that does not report its tool calls."`
+}
+
+// MCPProxySpec is a recording proxy: Gavel listens on Listen, serves the
+// upstream server's tools there over streamable HTTP, and records every
+// call into the transcript.
+type MCPProxySpec struct {
+	MCPSpec `yaml:",inline"`
+	Listen  string `yaml:"listen" doc:"The address the proxy listens on, host:port; the agent's MCP URL is then http://host:port/mcp. ${VAR} and ${VAR:-default} read the environment."`
 }
 
 // BuiltinSpec defines a builtin agent.
 type BuiltinSpec struct {
 	SystemPrompt string            `yaml:"system_prompt" doc:"The system prompt; {today}, {locale} and vars are filled in."`
-	Model        string            `yaml:"model" doc:"The agent's model, as provider:model."`
+	Model        string            `yaml:"model" doc:"The agent's model, as provider:model. ${VAR} and ${VAR:-default} read the environment."`
 	Vars         map[string]string `yaml:"vars" doc:"Values for {name} placeholders of the system prompt."`
 	Locale       string            `yaml:"locale" doc:"The locale for {locale}."`
 	MaxTurns     int               `yaml:"max_turns" doc:"Model calls per user message at most. Defaults to 10."`
 	MCP          []MCPSpec         `yaml:"mcp" doc:"The MCP servers whose tools the agent may call."`
 }
 
-// MCPSpec is an MCP server: a command (stdio) or a URL.
+// MCPSpec is an MCP server: a command (stdio) or a URL. ${VAR} and
+// ${VAR:-default} in the command and the URL read the environment.
 type MCPSpec struct {
 	Name      string            `yaml:"name" doc:"A name for messages."`
 	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory."`
@@ -61,8 +76,8 @@ type MCPSpec struct {
 
 // HTTPSpec defines an HTTP agent.
 type HTTPSpec struct {
-	URL      string            `yaml:"url" doc:"Where messages are POSTed."`
-	EventURL string            `yaml:"event_url" doc:"Where events are POSTed, if the agent takes them."`
+	URL      string            `yaml:"url" doc:"Where messages are POSTed. ${VAR} and ${VAR:-default} read the environment."`
+	EventURL string            `yaml:"event_url" doc:"Where events are POSTed, if the agent takes them. ${VAR} and ${VAR:-default} read the environment."`
 	Headers  map[string]string `yaml:"headers" doc:"HTTP headers; ${VAR} reads the environment (never printed)."`
 	Request  string            `yaml:"request" doc:"A template of the request body. Defaults to {session_id, message, metadata}."`
 	Reply    map[string]string `yaml:"reply" doc:"JSON pointers into the reply: text, tool_calls, input_tokens, output_tokens, cached_tokens, cost_usd."`

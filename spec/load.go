@@ -31,6 +31,9 @@ type Loaded struct {
 	File, Dir string
 	Suite     SuiteFile
 	Cases     []LoadedCase
+	// Unreadable is true when the suite file could not be parsed at all:
+	// building it would only report what is missing.
+	Unreadable bool
 }
 
 // A LoadedCase is a case and where it was written.
@@ -61,6 +64,7 @@ func Load(path string) (*Loaded, error) {
 	var problems Problems
 	root, ps := parseYAML(file, 0)
 	problems = append(problems, ps...)
+	l.Unreadable = root == nil
 	if root != nil {
 		problems = append(problems, checkFields(file, root, reflect.TypeFor[SuiteFile](), 0)...)
 		if err := root.Decode(&l.Suite); err != nil {

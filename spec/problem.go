@@ -40,7 +40,8 @@ func (ps Problems) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// sorted returns ps in file and line order, or nil when there are none.
+// sorted returns ps in file and line order, each once, or nil when there
+// are none. Problems at one place keep the order they were found in.
 func (ps Problems) sorted() error {
 	if len(ps) == 0 {
 		return nil
@@ -54,7 +55,15 @@ func (ps Problems) sorted() error {
 		}
 		return ps[i].Column < ps[j].Column
 	})
-	return ps
+	var once Problems
+	seen := map[Problem]bool{}
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			once = append(once, p)
+		}
+	}
+	return once
 }
 
 // yamlLine finds the "line N: " that yaml's errors start with.

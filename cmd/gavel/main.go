@@ -3,9 +3,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -20,37 +22,73 @@ const (
 	exitUnknown = 4 // a bug: please report it
 )
 
-const usage = `gavel tests AI agents end to end.
-
-Usage:
-  gavel run [flags] [SUITE...]   run suites (a file, or a directory with gavel.yaml)
-  gavel validate [SUITE...]      check suites without running anything
-  gavel version                  print the version
-
-Run "gavel COMMAND -h" for a command's flags and examples.
-`
-
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+// stdio are a command's standard streams.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+// A command is one of gavel's subcommands.
+type command struct {
+	name, args, summary string
+	main                func(args []string, std stdio) int
+	// flags returns the command's flags, for shell completion; nil when it
+	// has none.
+	flags func() *flag.FlagSet
+}
+
+// commands lists gavel's subcommands, in the order usage shows them.
+func commands() []command {
+	return []command{
+		{"run", "[flags] [SUITE...]", "run suites (a file, or a directory with gavel.yaml)",
+			func(args []string, std stdio) int { return runCommand(args, std.out, std.err) },
+			func() *flag.FlagSet { fs, _ := runFlagSet(io.Discard); return fs }},
+		{"validate", "[SUITE...]", "check suites without running anything",
+			func(args []string, std stdio) int { return validateCommand(args, std.out, std.err) }, nil},
+		{"init", "[DIR]", "write a starter suite, with offline models, into DIR",
+			func(args []string, std stdio) int { return initCommand(args, std.out, std.err) }, nil},
+		{"schema", "", "print the JSON Schema of suite files, for editors",
+			func(args []string, std stdio) int { return schemaCommand(args, std.out, std.err) }, nil},
+		{"mcp-proxy", "URL", "bridge stdio to a run's recording MCP proxy, for agents that start MCP servers as commands",
+			mcpProxyCommand, nil},
+		{"completion", "bash|zsh|fish", "print a shell completion script",
+			func(args []string, std stdio) int { return completionCommand(args, std.out, std.err) }, nil},
+		{"version", "", "print the version",
+			func(_ []string, std stdio) int { fmt.Fprintln(std.out, "gavel", version); return exitPassed }, nil},
+	}
+}
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString("gavel tests AI agents end to end.\n\nUsage:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  gavel %-32s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+	}
+	b.WriteString("\nRun \"gavel COMMAND -h\" for a command's flags and examples.\n")
+	return b.String()
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
+}
+
+func run(args []string, std stdio) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(std.err, usage())
 		return exitUsage
 	}
 	switch args[0] {
-	case "run":
-		return runCommand(args[1:], stdout, stderr)
-	case "validate":
-		return validateCommand(args[1:], stdout, stderr)
-	case "version", "--version":
-		fmt.Fprintln(stdout, "gavel", version)
-		return exitPassed
+	case "--version":
+		args[0] = "version"
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(std.out, usage())
 		return exitPassed
 	}
-	fmt.Fprintf(stderr, "gavel: unknown command %q\n\n%s", args[0], usage)
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.main(args[1:], std)
+		}
+	}
+	fmt.Fprintf(std.err, "gavel: unknown command %q\n\n%s", args[0], usage())
 	return exitUsage
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +16,7 @@ func gavelCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	t.Chdir(t.TempDir())
 	var stdout, stderr bytes.Buffer
-	code := run(args, &stdout, &stderr)
+	code := run(args, stdio{strings.NewReader(""), &stdout, &stderr})
 	return code, stdout.String(), stderr.String()
 }
 
@@ -58,6 +60,58 @@ func TestRunSupportDesk(t *testing.T) {
 	if code, _, _ := gavelCmd(t, "run", "--quiet", "--no-cache", "--min-pass-rate", "1", "--id", "case_005", suite); code != exitFailed {
 		t.Errorf("with case_005 alone at 100%%: exit %d, want 1", code)
 	}
+}
+
+// The same agent behind its HTTP API, which reports no tool calls: Gavel's
+// recording proxy sees them, and the same hard rule catches the policy
+// edge.
+func TestRunSupportDeskOverHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's agent and MCP server")
+	}
+	suite := example(t)
+	agentAddr, toolsAddr := freeAddr(t), freeAddr(t)
+	bin := filepath.Join(t.TempDir(), "desk-agent")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/desk-agent")
+	build.Dir = suite
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build desk-agent: %v\n%s", err, out)
+	}
+	deskAgent := exec.Command(bin, "-addr", agentAddr, "-mcp", "http://"+toolsAddr+"/mcp")
+	deskAgent.Dir = suite
+	if err := deskAgent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { deskAgent.Process.Kill(); deskAgent.Wait() })
+	t.Setenv("DESK_AGENT_URL", "http://"+agentAddr)
+	t.Setenv("DESK_TOOLS_ADDR", toolsAddr)
+
+	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", filepath.Join(suite, "http.yaml"))
+	if code != exitPassed {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"case_005 | FAIL",
+		"Pass rate: 90.9% over 11 cases",
+		"round 1: cancel_order({\"confirmation\":true,\"order_id\":\"12345\"})",
+		"FAIL forbidden_tools cancel_order: called forbidden tool cancel_order",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// freeAddr returns a loopback address no one listens on, for a program
+// the test starts.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 func TestSuiteErrorsExit2(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -34,6 +35,7 @@ Examples:
   gavel run examples/support-desk
   gavel run --tag policy --trials 5 suite.yaml
   gavel run --out report.xml --out summary.md --max-cost-usd 2
+  gavel run --changed-since origin/main --gate "go test ./..."
 
 Flags:
 `
@@ -46,6 +48,8 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 type runFlags struct {
 	tags, ids, outs   listFlag
+	changedSince      string
+	gate              string
 	format            string
 	concurrency       int
 	trials            int
@@ -57,13 +61,16 @@ type runFlags struct {
 	quiet, verbose    bool
 }
 
-func runCommand(args []string, stdout, stderr io.Writer) int {
+// runFlagSet returns gavel run's flags, and where they are parsed to.
+func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	var f runFlags
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, runHelp); fs.PrintDefaults() }
 	fs.Var(&f.tags, "tag", "run only cases with this tag (repeatable: any of them)")
 	fs.Var(&f.ids, "id", "run only the case with this id (repeatable)")
+	fs.StringVar(&f.changedSince, "changed-since", "", "run only the cases whose paths match files changed since this git `ref` (all of them when a shared path changed; cases without paths always run)")
+	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
 	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
 	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "trials at once (default: the suite's, else 4)")
@@ -76,6 +83,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting trials after the first that does not pass")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the summary")
 	fs.BoolVar(&f.verbose, "verbose", false, "print every case in detail, passed ones too")
+	return fs, &f
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
+	fs, f := runFlagSet(stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitPassed
@@ -132,17 +144,37 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)
 			failed = true
 		}
+		if f.changedSince != "" && !failed {
+			if err := selectChanged(b.Suite, f.changedSince, stderr); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", path, err)
+				failed = true
+			}
+		}
 		built = append(built, b)
 		meters = append(meters, meter)
 	}
 	if failed {
 		return exitUsage
 	}
+	if f.gate != "" {
+		if err := runGate(f.gate, stderr); err != nil {
+			fmt.Fprintf(stderr, "gavel run: --gate %q failed (%v): no case ran, no token was spent\n", f.gate, err)
+			return exitFailed
+		}
+	}
 
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
 	code := exitPassed
+	progressTo := stderr
+	if f.quiet {
+		progressTo = io.Discard
+	}
+	bar := newProgress(progressTo)
 	for i, b := range built {
+		if len(b.Suite.Cases) == 0 {
+			continue // --changed-since selected none
+		}
 		if f.minPassRate > 0 {
 			b.Suite.Threshold = f.minPassRate
 		}
@@ -154,8 +186,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			Budget:      runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
 			FailFast:    f.failFast,
 			Stop:        stop.drain,
-			Progress:    progressPrinter(stderr, f.quiet),
+			Progress:    bar.update,
 		})
+		bar.finish()
 		run.Models = spentByModel(meters[i])
 		opts := report.Options{Verbose: f.verbose, Version: version}
 		if err := report.Write(stdout, format, run, opts); err != nil {
@@ -195,6 +228,26 @@ func selectCases(s *gavel.Suite, tags, ids []string) error {
 		return errors.New("no case matches the --tag and --id filters")
 	}
 	return nil
+}
+
+// selectChanged keeps the cases that files changed since ref affect.
+func selectChanged(s *gavel.Suite, ref string, stderr io.Writer) error {
+	files, err := changedFiles(filepath.Dir(s.File), ref)
+	if err != nil {
+		return err
+	}
+	affected := s.Affected(files)
+	fmt.Fprintf(stderr, "gavel: %s: %d of %d cases affected by the %d files changed since %s\n", s.Name, len(affected), len(s.Cases), len(files), ref)
+	s.Cases = affected
+	return nil
+}
+
+// runGate runs command with sh, its output on stderr.
+func runGate(command string, stderr io.Writer) error {
+	fmt.Fprintf(stderr, "gavel: gate: %s\n", command)
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	return cmd.Run()
 }
 
 // exitCode is the exit code a run earns: 3 when no trial completed a
@@ -293,17 +346,4 @@ func interrupts(stderr io.Writer) (context.Context, stopper) {
 	}()
 	s.release = func() { signal.Stop(signals); close(done); cancel() }
 	return ctx, s
-}
-
-// progressPrinter prints a line per finished trial, plain so that CI logs
-// read well.
-func progressPrinter(w io.Writer, quiet bool) func(runner.Progress) {
-	if quiet {
-		return nil
-	}
-	return func(p runner.Progress) {
-		cost := p.Usage.Total().CostUSD
-		fmt.Fprintf(w, "[%d/%d] %-5s %s#%d  (pass %d, fail %d, error %d; $%.4f)\n",
-			p.Done, p.Total, p.Trial.Verdict.Status, p.Trial.CaseID, p.Trial.N, p.Passed, p.Failed, p.Errored, cost)
-	}
 }

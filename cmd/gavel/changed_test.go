@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A repository with the starter suite, whose two cases cover greet/ and
+// returns/, committed.
+func starterRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+		t.Fatalf("init: %s", errs)
+	}
+	suite := filepath.Join(dir, "gavel.yaml")
+	data, _ := os.ReadFile(suite)
+	text := strings.Replace(string(data), "    tags: [smoke]", "    tags: [smoke]\n    paths: [greet/**]", 1)
+	text = strings.Replace(text, "    tags: [policy]", "    tags: [policy]\n    paths: [returns/**]", 1)
+	os.WriteFile(suite, []byte(text), 0o644)
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"add", "."},
+		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "suite"},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+func TestChangedSince(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	repo := starterRepo(t)
+	os.MkdirAll(filepath.Join(repo, "returns"), 0o755)
+	os.WriteFile(filepath.Join(repo, "returns", "policy.md"), []byte("30 days"), 0o644)
+
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--changed-since", "HEAD", repo)
+	if code != exitPassed {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "1 of 2 cases affected by the 1 files changed since HEAD") {
+		t.Errorf("stderr lacks the selection:\n%s", errs)
+	}
+	if !strings.Contains(out, "returns_policy") || strings.Contains(out, "greeting") {
+		t.Errorf("want returns_policy alone to run:\n%s", out)
+	}
+
+	if code, _, errs := gavelCmd(t, "run", "--changed-since", "no-such-ref", repo); code != exitUsage || !strings.Contains(errs, "git knows no such commit") {
+		t.Errorf("unknown ref: exit %d, %q; want 2", code, errs)
+	}
+}
+
+func TestGate(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+		t.Fatalf("init: %s", errs)
+	}
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--gate", "echo unit tests failed; exit 3", dir)
+	if code != exitFailed || !strings.Contains(errs, "unit tests failed") || !strings.Contains(errs, "no case ran") {
+		t.Errorf("failing gate: exit %d, stderr %q; want 1 and the gate's output", code, errs)
+	}
+	if out != "" {
+		t.Errorf("a run behind a failing gate printed a report:\n%s", out)
+	}
+	if code, _, errs := gavelCmd(t, "run", "--no-cache", "--gate", "true", dir); code != exitPassed {
+		t.Errorf("passing gate: exit %d\n%s", code, errs)
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/runner"
+)
+
+func trialDone(done, total int, status judge.Status) runner.Progress {
+	return runner.Progress{
+		Trial: gavel.Trial{CaseID: "case_001", N: 1, Verdict: judge.Judgment{Status: status}},
+		Done:  done, Total: total, Passed: done, Elapsed: time.Duration(done) * time.Second,
+	}
+}
+
+// Not on a terminal (a CI log), a long run prints every 5%, and every
+// trial that does not pass.
+func TestProgressLines(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out)
+	for i := 1; i <= 200; i++ {
+		status := judge.StatusPass
+		if i == 33 {
+			status = judge.StatusFail
+		}
+		p.update(trialDone(i, 200, status))
+	}
+	p.finish()
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 21 || !strings.HasPrefix(lines[0], "[10/200] PASS") || !strings.HasPrefix(lines[3], "[33/200] FAIL") {
+		t.Errorf("got %d lines, want 20 steps and the failure:\n%s", len(lines), out.String())
+	}
+	if strings.Contains(out.String(), "\r") {
+		t.Error("plain lines redraw like a terminal bar")
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	for _, tc := range []struct {
+		done, total int
+		want        string
+	}{
+		{0, 4, "[------------------------] 0/4 trials"},
+		{1, 4, "[######------------------] 1/4 trials  pass 1  fail 0  error 0  0 tokens  $0.0000  ETA 3s"},
+		{4, 4, "ETA done"},
+	} {
+		if got := bar(trialDone(tc.done, tc.total, judge.StatusPass)); !strings.Contains(got, tc.want) {
+			t.Errorf("bar(%d/%d) = %q, want it to contain %q", tc.done, tc.total, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+// Desk-agent serves the support-desk agent over HTTP: the same system
+// prompt, model and order tools as the suite's builtin agent, behind the
+// kind of small JSON API many teams put in front of their agents. It
+// shows Gavel testing an agent through the http adapter, and recording
+// the tool calls of an agent that does not report them: desk-agent
+// answers with text only, and reaches its MCP server through the URL it
+// is given, which http.yaml points at Gavel's recording proxy.
+//
+// Usage, from examples/support-desk:
+//
+//	go run ./cmd/desk-agent -mcp http://127.0.0.1:8788/mcp
+//	go run ../../cmd/gavel run http.yaml        # in another terminal
+//
+// It listens on 127.0.0.1:8787 (-addr) and answers
+//
+//	POST /chat  {"session_id": "s-1", "message": "where's my order 12345?"}
+//	       200  {"reply": "Order 12345 has shipped ...", "usage": {"input_tokens": 310, "output_tokens": 42}}
+//
+// Conversations are kept in memory by session id, so a session Gavel
+// closes and reopens (revival) continues. The MCP server is connected on
+// the first message, and again after a failure, so desk-agent may start
+// before the server does. -model takes any model reference Gavel knows
+// (script:models/agent.yaml by default, played offline; or, with a key
+// in the environment, anthropic:claude-sonnet-4-5 and the like).
+package main

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/judge"
+)
+
+// A chatRequest is what POST /chat takes.
+type chatRequest struct {
+	SessionID string            `json:"session_id"`
+	Message   string            `json:"message"`
+	Metadata  map[string]string `json:"metadata"`
+}
+
+// A chatReply is what POST /chat answers: text and usage, but not the tool
+// calls, as many agent APIs do.
+type chatReply struct {
+	Reply string      `json:"reply"`
+	Usage judge.Usage `json:"usage"`
+}
+
+// server keeps a session per id, for as long as it runs.
+type server struct {
+	agent agent.Agent
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+// A session answers one message at a time.
+type session struct {
+	mu sync.Mutex
+	s  agent.Session
+}
+
+func newServer(a agent.Agent) http.Handler {
+	s := &server{agent: a, sessions: map[string]*session{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /chat", s.chat)
+	return mux
+}
+
+func (s *server) chat(w http.ResponseWriter, r *http.Request) {
+	var req chatRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		http.Error(w, "want a JSON body {session_id, message}: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if req.SessionID == "" || req.Message == "" {
+		http.Error(w, "session_id and message are required", http.StatusBadRequest)
+		return
+	}
+	sess, err := s.session(r.Context(), req.SessionID)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	sess.mu.Lock()
+	reply, err := sess.s.Send(r.Context(), agent.Message{Text: req.Message, Metadata: req.Metadata})
+	sess.mu.Unlock()
+	if err != nil {
+		http.Error(w, fmt.Sprintf("the agent did not answer: %v", err), http.StatusBadGateway)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(chatReply{Reply: reply.Text, Usage: reply.Usage})
+}
+
+// session returns the session with id, opening it on its first message.
+func (s *server) session(ctx context.Context, id string) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sess, ok := s.sessions[id]; ok {
+		return sess, nil
+	}
+	opened, err := s.agent.Open(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("open session %s: %w", id, err)
+	}
+	sess := &session{s: opened}
+	s.sessions[id] = sess
+	return sess, nil
+}

@@ -1,0 +1,95 @@
+package spec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/mcp"
+)
+
+// recordTools puts Gavel's recording proxy between ag and the MCP servers
+// specs list, and returns ag recorded: each reply gets the tool calls
+// made while the agent produced it (see agent.Recorded). The proxies
+// start when the first session opens.
+func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec) agent.Agent {
+	log := &mcp.Log{}
+	var proxies []*listeningProxy
+	for i, s := range specs {
+		field := fmt.Sprintf("agent.mcp_proxy[%d]", i)
+		listen := b.expand(field+".listen", s.Listen)
+		if _, _, err := net.SplitHostPort(listen); err != nil {
+			b.fail("%s.listen %q: want the host:port the proxy listens on, such as 127.0.0.1:8788", field, listen)
+			continue
+		}
+		p := &listeningProxy{upstream: b.mcpServer(field, s.MCPSpec), listen: listen, log: log, announce: b.env.Stderr}
+		b.out.closers = append(b.out.closers, p.Close)
+		proxies = append(proxies, p)
+	}
+	return &proxiedAgent{Agent: agent.Recorded(ag, log), proxies: proxies}
+}
+
+// proxiedAgent starts its proxies before opening its first session.
+type proxiedAgent struct {
+	agent.Agent
+	proxies []*listeningProxy
+}
+
+func (a *proxiedAgent) Open(ctx context.Context, sessionID string) (agent.Session, error) {
+	for _, p := range a.proxies {
+		if err := p.start(); err != nil {
+			return nil, err
+		}
+	}
+	return a.Agent.Open(ctx, sessionID)
+}
+
+// A listeningProxy is a recording proxy served over streamable HTTP on a
+// fixed address, started once, on first use, for the whole run.
+type listeningProxy struct {
+	upstream mcp.Server
+	listen   string
+	log      *mcp.Log
+	announce io.Writer
+
+	once   sync.Once
+	err    error
+	proxy  *mcp.Proxy
+	server *http.Server
+}
+
+func (p *listeningProxy) start() error {
+	p.once.Do(func() { p.err = p.serve() })
+	return p.err
+}
+
+func (p *listeningProxy) serve() error {
+	ln, err := net.Listen("tcp", p.listen)
+	if err != nil {
+		return fmt.Errorf("mcp proxy: listen on %s: %w (is another program using the port?)", p.listen, err)
+	}
+	proxy, err := mcp.NewProxy(p.upstream, p.log)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("mcp proxy on %s: %w", p.listen, err)
+	}
+	p.proxy = proxy
+	p.server = &http.Server{Handler: proxy.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go p.server.Serve(ln)
+	fmt.Fprintf(p.announce, "gavel: recording the tool calls of MCP server %s at http://%s/mcp\n", p.upstream.Name, ln.Addr())
+	return nil
+}
+
+// Close stops serving, then closes the upstream server.
+func (p *listeningProxy) Close() error {
+	if p.server == nil {
+		return nil
+	}
+	return errors.Join(p.server.Close(), p.proxy.Close())
+}
