@@ -1,9 +1,7 @@
 package gaveltest
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/xml"
 	"fmt"
 	"strings"
 	"testing"
@@ -51,7 +49,7 @@ func verdictOf(cr *gavel.CaseResult, minPassRate float64) verdict {
 	passed := passedTrials(cr)
 
 	var b strings.Builder
-	message, detail := explain(cr)
+	message, detail := report.Explain(cr)
 	fmt.Fprintf(&b, "%s: %s\n", cr.Outcome, message)
 	if where := caseLine(cr.Case); where != "" {
 		fmt.Fprintf(&b, "Case:     %s\n", where)
@@ -86,37 +84,4 @@ func passedTrials(cr *gavel.CaseResult) int {
 		}
 	}
 	return n
-}
-
-// explain returns why a case did not pass: the first reason a judge gave,
-// on one line, and the text report's detail of the case, every trial that
-// did not pass included. Both come from the JUnit report, whose <failure>
-// and <error> hold exactly these, so that gaveltest says what gavel run
-// says.
-func explain(cr *gavel.CaseResult) (message, detail string) {
-	var buf bytes.Buffer
-	run := &gavel.Run{Cases: []gavel.CaseResult{*cr}}
-	if err := report.Write(&buf, report.JUnit, run, report.Options{}); err != nil {
-		return string(cr.Outcome), fmt.Sprintf("(no detail: %v)\n", err)
-	}
-	var doc struct {
-		Cases []struct {
-			Failure *junitProblem `xml:"failure"`
-			Error   *junitProblem `xml:"error"`
-		} `xml:"testsuite>testcase"`
-	}
-	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil || len(doc.Cases) != 1 {
-		return string(cr.Outcome), fmt.Sprintf("(no detail: the JUnit report does not read back: %v)\n", err)
-	}
-	p := cmp.Or(doc.Cases[0].Failure, doc.Cases[0].Error)
-	if p == nil {
-		return string(cr.Outcome), ""
-	}
-	return p.Message, strings.TrimLeft(p.Detail, "\n")
-}
-
-// junitProblem is a JUnit <failure> or <error>.
-type junitProblem struct {
-	Message string `xml:"message,attr"`
-	Detail  string `xml:",chardata"`
 }

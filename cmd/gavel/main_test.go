@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -59,6 +60,31 @@ func TestRunSupportDesk(t *testing.T) {
 	// A stricter threshold fails the run: exit 1.
 	if code, _, _ := gavelCmd(t, "run", "--quiet", "--no-cache", "--min-pass-rate", "1", "--id", "case_005", suite); code != exitFailed {
 		t.Errorf("with case_005 alone at 100%%: exit %d, want 1", code)
+	}
+}
+
+// A second run answered from the cache earns the same exit code and the
+// same verdicts as the first, with output piped (not a terminal).
+func TestCachedRunMatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's MCP server")
+	}
+	suite := example(t)
+	t.Chdir(t.TempDir()) // the cache goes to .gavel/cache here
+	args := []string{"run", "--quiet", "--min-pass-rate", "1", "--id", "case_001", "--id", "case_005", suite}
+	var first, second bytes.Buffer
+	code1 := run(args, stdio{strings.NewReader(""), &first, io.Discard})
+	code2 := run(args, stdio{strings.NewReader(""), &second, io.Discard})
+	if code1 != exitFailed || code2 != code1 {
+		t.Errorf("exit codes %d then %d, want 1 twice (case_005 fails)", code1, code2)
+	}
+	verdicts := func(out string) string {
+		_, table, _ := strings.Cut(out, "case_001 |")
+		table, _, _ = strings.Cut(table, "Pass rate")
+		return table
+	}
+	if a, b := verdicts(first.String()), verdicts(second.String()); a != b || a == "" {
+		t.Errorf("the cached run differs:\nfirst:\n%s\nsecond:\n%s", first.String(), second.String())
 	}
 }
 
