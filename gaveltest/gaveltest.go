@@ -85,10 +85,12 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 			t.Errorf("gaveltest: %v", err)
 		}
 	}()
-	env := spec.Env{Registry: c.Registry, Getenv: c.Getenv, Wrap: m.wrap}
-	if env.Registry == nil {
-		env.Registry = providers.Registry()
+	registry := c.Registry
+	if registry == nil {
+		registry = providers.Registry()
 	}
+	// Models of one server share a limiter that learns its rate limit.
+	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.wrap}
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}

@@ -30,6 +30,22 @@
 // In this order a cache hit skips the limiter and the retries, and every
 // retry waits for its own slot, so a 429 teaches the limiter.
 //
+// Vendors count requests per account, so the models of one server should
+// share a Limiter. Limiters hands out one per server, and its Registry
+// method wraps a Registry's openers so that every model opened comes
+// behind its server's Limiter, innermost, whatever a program wraps around
+// it:
+//
+//	var limits llm.Limiters
+//	reg := limits.Registry(llm.Registry{"openai": openai.Open})
+//
+// A Limiter's in-flight limit adapts to 429s (additive increase,
+// multiplicative decrease) and remembers the highest limit that worked,
+// so against a vendor that takes 8 requests at once it settles at 8 and
+// probes 9 ever more rarely, instead of halving to 4 at every probe. The
+// bench/ harness measures it: 200 cases at concurrency 32 against a fake
+// that takes 8 at once finish in 1.01–1.05× the ideal time after 30–40 429s.
+//
 // What the stack adds to a call, against an in-process model that answers
 // at once (BenchmarkMiddleware, 2-core go-svc machine, Go 1.26, while
 // other builds ran; the target is under 50 µs):

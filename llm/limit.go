@@ -18,10 +18,18 @@ type LimitConfig struct {
 }
 
 // A Limiter bounds the requests sent to one provider; every model of the
-// provider shares it. Its concurrency limit adapts: a rate-limit answer
-// (429) halves it, and every limit's worth of successes raises it by one
-// again, up to MaxInFlight (additive increase, multiplicative decrease). A
-// MaxInFlight set too high therefore costs a few 429s, not a failed run.
+// provider shares it. Its concurrency limit adapts (additive increase,
+// multiplicative decrease): a rate-limit answer (429) halves it (or the
+// requests in flight, when fewer), and every limit's worth of successes
+// while the limit is reached raises it by one, up to MaxInFlight. A MaxInFlight set too high therefore costs a few 429s,
+// not a failed run.
+//
+// It remembers the highest limit that worked, so that it does not keep
+// halving against a vendor that takes a fixed number of requests at once:
+// a 429 just above that limit (a probe) falls back to it instead, and
+// makes the next probe wait twice as many successes, up to maxProbeWait
+// times the limit. A 429 at or below it means the vendor takes fewer than
+// it did, and halves the limit again.
 type Limiter struct {
 	max int // MaxInFlight; 0: no cap
 
@@ -29,8 +37,10 @@ type Limiter struct {
 	limit     int // the current limit; 0: none yet
 	inFlight  int
 	waiting   []chan struct{} // FIFO; a closed channel is a granted slot
-	successes int             // since the limit last rose
+	successes int             // while the limit was reached, since it last moved
 	epoch     int             // bumped when the limit falls
+	good      int             // the highest limit that worked since the last halving; 0: none
+	probeWait int             // successes needed to rise, in limits: 1, 2, 4, … maxProbeWait
 
 	rate   float64 // tokens a second; 0: no rate cap
 	burst  float64
@@ -40,7 +50,7 @@ type Limiter struct {
 
 // NewLimiter returns a Limiter configured by c.
 func NewLimiter(c LimitConfig) *Limiter {
-	l := &Limiter{max: max(0, c.MaxInFlight), limit: max(0, c.MaxInFlight)}
+	l := &Limiter{max: max(0, c.MaxInFlight), limit: max(0, c.MaxInFlight), probeWait: 1}
 	if c.RequestsPerMinute > 0 {
 		l.rate = float64(c.RequestsPerMinute) / 60
 		l.burst = math.Max(1, math.Ceil(l.rate))
@@ -109,32 +119,55 @@ func (l *Limiter) acquire(ctx context.Context) (int, error) {
 	}
 }
 
+// maxProbeWait bounds how many limits' worth of successes a probe above
+// the highest limit that worked waits for, so that a vendor that takes
+// more later is still found out.
+const maxProbeWait = 16
+
 // release frees a slot and adapts the limit to how the request went.
 func (l *Limiter) release(epoch int, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	// A success says the limit can rise only when it was granted under the
+	// current limit, and that limit was what held requests back: every
+	// slot taken, or requests waiting.
+	reached := l.limit > 0 && (l.inFlight >= l.limit || len(l.waiting) > 0)
 	l.inFlight--
 	switch {
+	case epoch != l.epoch:
+		// Started before the limit last fell: the other requests of the
+		// wave that failed the same way do not cut again, and its
+		// successes say nothing of the new limit.
 	case RateLimited(err):
-		// Halve once per wave: the other requests of the wave that
-		// failed the same way were started before the limit fell.
-		if epoch == l.epoch {
-			current := l.limit
-			if current == 0 {
-				current = l.inFlight + 1
-			}
-			l.limit = max(1, current/2)
-			l.epoch++
-			l.successes = 0
-		}
-	case err == nil && l.limit > 0 && (l.max == 0 || l.limit < l.max):
+		l.fall()
+	case err == nil && reached && (l.max == 0 || l.limit < l.max):
 		l.successes++
-		if l.successes >= l.limit {
+		if l.successes >= l.limit*l.probeWait {
+			l.good = l.limit
 			l.limit++
 			l.successes = 0
 		}
 	}
 	l.grant()
+}
+
+// fall lowers the limit after a 429, from the limit or, when fewer were in
+// flight, from what was. l.mu is held.
+func (l *Limiter) fall() {
+	current := l.inFlight + 1 // this request was in flight too
+	if l.limit > 0 && l.limit < current {
+		current = l.limit
+	}
+	if l.good > 0 && current > l.good {
+		// A probe failed: back to what worked, and probe less often.
+		l.limit = l.good
+		l.probeWait = min(2*l.probeWait, maxProbeWait)
+	} else {
+		l.limit = max(1, current/2)
+		l.good, l.probeWait = 0, 1
+	}
+	l.epoch++
+	l.successes = 0
 }
 
 // grant hands free slots to waiters, first come first served. l.mu is

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/gavelhq/gavel/judge"
@@ -70,6 +71,46 @@ type prompt struct {
 // prompts/common.tmpl. It checks that it renders sample, a PromptData with
 // every input the judge fills in, and that every input shows.
 func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
+	root, err := parsedTemplate(kind, override)
+	if err != nil {
+		return nil, err
+	}
+	p := &prompt{t: root}
+	msgs, err := p.render(sample)
+	if err != nil {
+		return nil, fmt.Errorf("the prompt template does not render a sample: %w", err)
+	}
+	shown := msgs[0].Content + "\n" + msgs[1].Content
+	for _, in := range sample.inputs() {
+		if in.value != "" && !strings.Contains(shown, in.value) {
+			return nil, fmt.Errorf("the prompt template does not show {{%s}}: a judge must see every input it is given", in.name)
+		}
+	}
+	return p, nil
+}
+
+// parsed holds each template parsed once, by kind and override: a suite
+// of a thousand judges of one kind shares one. Parsed templates are safe
+// for concurrent use.
+var parsed sync.Map // kind + "\x00" + override → parseResult
+
+type parseResult struct {
+	t   *template.Template
+	err error
+}
+
+// parsedTemplate parses a judge's template, once per kind and override.
+func parsedTemplate(kind, override string) (*template.Template, error) {
+	key := kind + "\x00" + override
+	if r, ok := parsed.Load(key); ok {
+		return r.(parseResult).t, r.(parseResult).err
+	}
+	t, err := parseTemplate(kind, override)
+	parsed.Store(key, parseResult{t, err})
+	return t, err
+}
+
+func parseTemplate(kind, override string) (*template.Template, error) {
 	common, err := promptFS.ReadFile("prompts/common.tmpl")
 	if err != nil {
 		return nil, err
@@ -94,18 +135,7 @@ func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 			return nil, fmt.Errorf(`the prompt template defines no %q template: it must define both {{define "system"}} and {{define "user"}}`, name)
 		}
 	}
-	p := &prompt{t: root}
-	msgs, err := p.render(sample)
-	if err != nil {
-		return nil, fmt.Errorf("the prompt template does not render a sample: %w", err)
-	}
-	shown := msgs[0].Content + "\n" + msgs[1].Content
-	for _, in := range sample.inputs() {
-		if in.value != "" && !strings.Contains(shown, in.value) {
-			return nil, fmt.Errorf("the prompt template does not show {{%s}}: a judge must see every input it is given", in.name)
-		}
-	}
-	return p, nil
+	return root, nil
 }
 
 // render returns the system and user messages for d.

@@ -14,7 +14,10 @@ import (
 // Config says how to run a suite. The zero value runs every case once,
 // four at a time, with a timeout of five minutes per trial.
 type Config struct {
-	// Concurrency is how many trials run at once. Defaults to 4.
+	// Concurrency is how many trials talk with the agent at once; as many
+	// again may be being judged meanwhile (unless it is 1, or FailFast is
+	// set: then each trial is judged before the next starts). Defaults
+	// to 4.
 	Concurrency int
 	// Trials, when positive, overrides the suite's and every case's
 	// number of trials.
@@ -72,6 +75,13 @@ type Progress struct {
 	Elapsed                 time.Duration
 }
 
+// A conversedTrial is a trial whose conversation is over, to be judged.
+type conversedTrial struct {
+	job     job
+	trial   gavel.Trial
+	started time.Time
+}
+
 // A job is one trial to run.
 type job struct {
 	index int // of the case in the suite
@@ -92,12 +102,17 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	}
 	r.progress.Total = len(jobs)
 
+	// A pipeline: Concurrency trials in conversation with the agent, and
+	// as many being judged, so that the agent never waits for a judge.
+	// One at a time, or with FailFast, each trial is judged before the
+	// next starts, so that nothing starts that a verdict would stop.
+	sequential := c.Concurrency == 1 || c.FailFast
 	queue := make(chan job)
-	var wg sync.WaitGroup
-	for range min(c.Concurrency, max(len(jobs), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	conversed := make(chan conversedTrial)
+	var talking, judging sync.WaitGroup
+	workers := min(c.Concurrency, max(len(jobs), 1))
+	for range workers {
+		talking.Go(func() {
 			for j := range queue {
 				// Checked again here: the budget may have run out while
 				// the job waited for a worker.
@@ -105,9 +120,20 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 					r.skip([]job{j}, why)
 					continue
 				}
-				r.finish(j, runTrial(ctx, s, j, c))
+				started := c.Now()
+				t := converse(ctx, s, j, c)
+				if sequential { // no trial starts before this one's verdict is known
+					r.finish(j, judgeTrial(ctx, j, t, started, c))
+					continue
+				}
+				conversed <- conversedTrial{j, t, started}
 			}
-		}()
+		})
+		judging.Go(func() {
+			for ct := range conversed {
+				r.finish(ct.job, judgeTrial(ctx, ct.job, ct.trial, ct.started, c))
+			}
+		})
 	}
 	for i, j := range jobs {
 		why := r.stopReason(ctx)
@@ -124,7 +150,9 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 		break
 	}
 	close(queue)
-	wg.Wait()
+	talking.Wait()
+	close(conversed)
+	judging.Wait()
 
 	for i := range r.run.Cases {
 		cr := &r.run.Cases[i]

@@ -172,3 +172,31 @@ func TestCancelledRun(t *testing.T) {
 		t.Errorf("the trial in flight ended %s, want CANCELLED", st)
 	}
 }
+
+// The agent's lanes do not wait for judges: with two lanes and the first
+// two trials' judges waiting, the third trial still talks with the agent.
+func TestJudgingDoesNotHoldTheAgentsLanes(t *testing.T) {
+	var talked atomic.Int32
+	third := make(chan struct{})
+	counting := agent.Func(func(ctx context.Context, id string, msg agent.Message) (*agent.Reply, error) {
+		if talked.Add(1) == 3 {
+			close(third)
+		}
+		return echo(ctx, id, msg)
+	})
+	waitForThird := judge.Func(func(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
+		select {
+		case <-third:
+			return judge.Verdict(true, "the third trial talked meanwhile"), nil
+		case <-time.After(5 * time.Second):
+			return judge.Verdict(false, "the third trial never started: judging held the agent's lanes"), nil
+		}
+	})
+	s := &gavel.Suite{Agent: counting, Cases: []*gavel.Case{
+		prompt("a", "hi", waitForThird), prompt("b", "hi", waitForThird), prompt("c", "hi", says("hi", nil)),
+	}}
+	run := runner.Run(context.Background(), s, runner.Config{Concurrency: 2})
+	if got := outcomes(run); got != "a:PASS b:PASS c:PASS" {
+		t.Errorf("outcomes %s: the judges of a and b waited for c's conversation", got)
+	}
+}

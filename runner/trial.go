@@ -10,9 +10,9 @@ import (
 	"github.com/gavelhq/gavel/judge"
 )
 
-// runTrial runs trial j.n of case j.c and judges it.
-func runTrial(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial {
-	start := c.Now()
+// converse runs the conversation of trial j.n of case j.c. The trial is
+// judged later, by judgeTrial.
+func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial {
 	a := j.c.Agent
 	if a == nil {
 		a = s.Agent
@@ -20,23 +20,29 @@ func runTrial(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial 
 	t := gavel.Trial{CaseID: j.c.ID, N: j.n}
 	if a == nil {
 		t.Transcript = &judge.Transcript{CaseID: j.c.ID, Trial: j.n, Status: judge.ExecFailed, Error: "no agent to run: the case and the suite name none"}
-	} else {
-		convCtx, cancel := context.WithTimeout(ctx, c.Timeout)
-		out := conversation.Run(convCtx, a, j.c.Script, conversation.Config{
-			CaseID:    j.c.ID,
-			Trial:     j.n,
-			FollowUps: c.FollowUps,
-			Now:       c.Now,
-		})
-		cancel()
-		t.Transcript = out.Transcript
-		t.Usage.Agent = out.Transcript.Usage
-		t.Usage.Judge = out.FollowUps
-		t.Usage.SimulatedUser = out.SimulatedUser
+		return t
 	}
+	convCtx, cancel := context.WithTimeout(ctx, c.Timeout)
+	out := conversation.Run(convCtx, a, j.c.Script, conversation.Config{
+		CaseID:    j.c.ID,
+		Trial:     j.n,
+		FollowUps: c.FollowUps,
+		Now:       c.Now,
+	})
+	cancel()
+	t.Transcript = out.Transcript
+	t.Usage.Agent = out.Transcript.Usage
+	t.Usage.Judge = out.FollowUps
+	t.Usage.SimulatedUser = out.SimulatedUser
+	return t
+}
+
+// judgeTrial judges a trial's conversation for case j.c; started is when
+// its conversation began.
+func judgeTrial(ctx context.Context, j job, t gavel.Trial, started time.Time, c Config) gavel.Trial {
 	t.Verdict = verdict(ctx, j.c, t.Transcript, c.Timeout)
 	t.Usage.Judge = t.Usage.Judge.Add(t.Verdict.Usage)
-	t.Duration = c.Now().Sub(start)
+	t.Duration = c.Now().Sub(started)
 	return t
 }
 

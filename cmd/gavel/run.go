@@ -73,7 +73,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
 	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
 	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
-	fs.IntVar(&f.concurrency, "concurrency", 0, "trials at once (default: the suite's, else 4)")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "trials talking with the agent at once; as many more may be being judged (default: the suite's, else 4)")
 	fs.IntVar(&f.trials, "trials", 0, "run every case this many times (default: the suite's)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time one trial's conversation may take (default: the suite's, else 5m)")
 	fs.Float64Var(&f.minPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
@@ -122,7 +122,10 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInfra
 	}
 	defer m.Close()
-	// A meter per suite: each run reports what it spent by model.
+	// One limiter per server, shared by every suite and role: a vendor
+	// counts requests per account. A meter per suite: each run reports
+	// what it spent by model.
+	limits := &llm.Limiters{}
 	var built []*spec.Built
 	var meters []*llm.Meter
 	defer func() {
@@ -133,7 +136,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	failed := false
 	for _, path := range suites {
 		meter := llm.NewMeter(llm.DefaultPrices())
-		env := spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, Wrap: m.wrapper(meter), Stderr: stderr}
+		env := spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.wrapper(meter), Stderr: stderr}
 		b, err := loadSuite(path, env)
 		if err != nil {
 			fmt.Fprintln(stderr, err)

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -29,7 +30,9 @@ type Config struct {
 	Model string
 	// Provider labels errors and APIErrors. Defaults to "openai".
 	Provider string
-	// HTTPClient sends the requests. Defaults to the SDK's client.
+	// HTTPClient sends the requests. Defaults to a client that every such
+	// Model shares, which keeps enough connections open for a run's
+	// concurrent calls.
 	HTTPClient *http.Client
 }
 
@@ -64,9 +67,7 @@ func New(c Config) (*Model, error) {
 		// llm.Retry retries, with the same policy for every vendor.
 		option.WithMaxRetries(0),
 	}
-	if c.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
-	}
+	opts = append(opts, option.WithHTTPClient(cmp.Or(c.HTTPClient, defaultClient)))
 	return &Model{client: sdk.NewClient(opts...), model: c.Model, provider: c.Provider}, nil
 }
 

@@ -335,3 +335,17 @@ func TestNewRefusesABadBaseURL(t *testing.T) {
 		}
 	}
 }
+
+func TestBaseURLForms(t *testing.T) {
+	s := llmtest.NewOpenAIServer(&llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}})
+	defer s.Close()
+	for _, base := range []string{s.URL, s.URL + "/", s.URL + "?api-version=2024-10-21"} {
+		m, err := openai.New(openai.Config{APIKey: "sk-test", BaseURL: base, Model: "gpt-test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp, err := generate(t, m, ask("hi")); err != nil || resp.Text != "ok" {
+			t.Errorf("base URL %s: got %v, %v; want ok from /v1/chat/completions", base, resp, err)
+		}
+	}
+}
