@@ -13,8 +13,8 @@ import (
 )
 
 // agent builds the agent under test: exactly one kind. Nothing starts
-// here but recording proxies: processes and MCP servers start when the
-// first trial needs them.
+// here: processes, MCP servers and recording proxies start when the first
+// trial needs them.
 func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil) {
 	case 0:
