@@ -50,10 +50,10 @@ func ExampleWrite() {
 	// Output:
 	// Suite support-desk: 2 cases, took 2.5s
 	//
-	// case     | outcome | trials | score | cost
-	// ---------------------------------------------
-	// case_001 | PASS    | 1/1    | 1.00  | $0.0030
-	// case_005 | FAIL    | 0/1    | 0.00  | $0.0030
+	// case     | tools | response | overall | trials | score | cost
+	// ----------------------------------------------------------------
+	// case_001 | -     | PASS     | PASS    | 1/1    | 1.00  | $0.0030
+	// case_005 | FAIL  | -        | FAIL    | 0/1    | 0.00  | $0.0030
 	//
 	// Pass rate: 50% over 2 cases
 	// Threshold: 80% -> overall FAIL

@@ -38,6 +38,8 @@ type caseFacts struct {
 	Usage  gavel.RoleUsage
 	// Duration adds up the trials' durations.
 	Duration time.Duration
+	// Aspects grade the tool checks and the response checks apart.
+	Aspects aspectGrades
 }
 
 // factsOf sums up a case result. A result without its Case (read back
@@ -68,6 +70,7 @@ func factsOf(r *gavel.CaseResult) caseFacts {
 	if counted > 0 {
 		f.Score, f.Scored = sum/float64(counted), true
 	}
+	f.Aspects = gradeAspects(r.Trials)
 	return f
 }
 

@@ -63,6 +63,7 @@ type htmlCase struct {
 	Anchor                        string
 	ID, Name, Description         string
 	Input, Expected, Tags         string
+	Tools, Response               string
 	Outcome, Class                string
 	Trials, Score, Cost, Duration string
 	SkipReason                    string
@@ -181,9 +182,11 @@ func newHTMLCase(i int, cr *gavel.CaseResult) htmlCase {
 		Expected:    clean(f.Expected),
 		Outcome:     string(cr.Outcome),
 		Class:       statusClass(string(cr.Outcome)),
-		Trials:      row[2],
-		Score:       row[3],
-		Cost:        row[4],
+		Tools:       row.Tools,
+		Response:    row.Response,
+		Trials:      row.Trials,
+		Score:       row.Score,
+		Cost:        row.Cost,
 		Duration:    elapsed(f.Duration),
 		Open:        needsDetail(cr.Outcome),
 	}

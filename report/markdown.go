@@ -46,12 +46,12 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		b.WriteString("⚠️ The run was interrupted before every case ran.\n\n")
 	}
 
-	b.WriteString("| Case | Name | Outcome | Trials passed | Score | Cost |\n")
-	b.WriteString("|---|---|---|---|---|---|\n")
+	b.WriteString("| Case | Name | Tools | Response | Overall | Trials passed | Score | Cost |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, f := range facts {
 		row := textRow(f)
-		fmt.Fprintf(b, "| %s | %s | %s %s | %s | %s | %s |\n",
-			mdText(f.ID), mdText(f.Name), outcomeIcon(f.Outcome), f.Outcome, row[2], row[3], mdText(row[4]))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s %s | %s | %s | %s |\n",
+			mdText(f.ID), mdText(f.Name), row.Tools, row.Response, outcomeIcon(f.Outcome), f.Outcome, row.Trials, row.Score, mdText(row.Cost))
 	}
 	for _, bd := range breakdowns(stats) {
 		writeMarkdownBreakdown(b, bd)

@@ -29,9 +29,9 @@ func writeText(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	}
 	fmt.Fprintf(b, ", took %s\n\n", elapsed(run.Duration))
 
-	rows := [][]string{{"case", "outcome", "trials", "score", "cost"}}
+	rows := [][]string{tableHeader}
 	for _, f := range facts {
-		rows = append(rows, textRow(f))
+		rows = append(rows, textRow(f).cells())
 	}
 	writeTable(b, rows)
 	b.WriteString("\n")
@@ -65,16 +65,32 @@ func writeText(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	return nil
 }
 
+// A tableRow is a case's row of the table, its cells formatted.
+type tableRow struct {
+	ID, Tools, Response, Outcome, Trials, Score, Cost string
+}
+
+// tableHeader heads the text table, a cell per field of tableRow.
+var tableHeader = []string{"case", "tools", "response", "overall", "trials", "score", "cost"}
+
+func (r tableRow) cells() []string {
+	return []string{r.ID, r.Tools, r.Response, r.Outcome, r.Trials, r.Score, r.Cost}
+}
+
 // textRow is a case's row of the table.
-func textRow(f caseFacts) []string {
+func textRow(f caseFacts) tableRow {
+	r := tableRow{ID: oneLine(f.ID), Outcome: string(f.Outcome), Tools: "-", Response: "-", Trials: "-", Score: "-", Cost: "-"}
 	if f.Ran == 0 {
-		return []string{oneLine(f.ID), string(f.Outcome), "-", "-", "-"}
+		return r
 	}
-	s := "-"
+	g := f.Aspects
+	r.Tools, r.Response = grade(g.toolsRan, g.toolsPassed), grade(g.responseRan, g.responsePassed)
+	r.Trials = fmt.Sprintf("%d/%d", f.Passed, f.Ran)
 	if f.Scored {
-		s = score(f.Score)
+		r.Score = score(f.Score)
 	}
-	return []string{oneLine(f.ID), string(f.Outcome), fmt.Sprintf("%d/%d", f.Passed, f.Ran), s, cost(f.Usage.Total().CostUSD)}
+	r.Cost = cost(f.Usage.Total().CostUSD)
+	return r
 }
 
 // writeTable writes rows as columns separated by " | ", the first row a
