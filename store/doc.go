@@ -1,0 +1,8 @@
+// Package store is where Gavel keeps its results: case definitions,
+// version by version, and every run with its trials (transcripts and
+// judgments, whole), scores, usage and the labels people put on
+// judgments. Store is the interface; store/sqlstore implements it over
+// database/sql, store/sqlite (the default, a file) and store/postgres
+// (for teams) open it on their databases, and store/storetest is the one
+// conformance suite both must pass.
+package store

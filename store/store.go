@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gavelhq/gavel"
+)
+
+// A Store keeps what Gavel learns: case definitions, version by version,
+// and every run with its trials, judgments, scores and usage, plus what
+// people say of the judgments (labels). Implementations are safe for
+// concurrent use, also by several processes at once (the CLI and the web
+// app on one database).
+type Store interface {
+	// SaveCase records a case's definition for a suite and returns its
+	// version: the latest version if the definition is unchanged, else a
+	// new one. Old runs keep pointing at the version they ran.
+	SaveCase(ctx context.Context, c CaseDef) (CaseVersion, error)
+	// Cases returns the latest version of every case of a suite (every
+	// suite when suite is ""), by suite and case id.
+	Cases(ctx context.Context, suite string) ([]CaseVersion, error)
+	// CaseHistory returns every version of one case, oldest first.
+	CaseHistory(ctx context.Context, suite, caseID string) ([]CaseVersion, error)
+
+	// CreateRun records a run as it starts (status running) and returns it
+	// with its ID set.
+	CreateRun(ctx context.Context, r RunInfo) (RunInfo, error)
+	// SaveTrial records a finished trial of a run at once, so that a crash
+	// loses only the trials in flight. Saving a trial again (same case and
+	// number) replaces it: that is how --retry-errors redoes one.
+	SaveTrial(ctx context.Context, runID string, t TrialRecord) error
+	// FinishRun records how a run ended: its status, its end time, the
+	// cases' outcomes (skipped ones included) and its statistics.
+	FinishRun(ctx context.Context, runID string, f RunEnd) error
+
+	// Run returns a run whole: its info and every case result with its
+	// trials, transcripts and judgments, in suite order.
+	Run(ctx context.Context, id string) (*StoredRun, error)
+	// RunInfo returns a run's info and summary, without its trials.
+	RunInfo(ctx context.Context, id string) (RunInfo, error)
+	// Runs lists runs, newest first.
+	Runs(ctx context.Context, f RunFilter) ([]RunInfo, error)
+	// Trend returns a suite's pass rate and per-criterion means over its
+	// last n finished runs, oldest first.
+	Trend(ctx context.Context, suite string, n int) ([]TrendPoint, error)
+
+	// AddLabel records a person's label on a judged trial.
+	AddLabel(ctx context.Context, l Label) (Label, error)
+	// Labels returns the labels of a run's trials, oldest first.
+	Labels(ctx context.Context, runID string) ([]Label, error)
+
+	Close() error
+}
+
+// ErrNotFound is returned, wrapped, for a run or a case that is not there.
+var ErrNotFound = errors.New("not found")
+
+// A CaseDef is a case's definition as a suite file holds it.
+type CaseDef struct {
+	Suite string
+	ID    string
+	Name  string
+	Tags  []string
+	// Definition is the case in the suite format (YAML), as written.
+	Definition []byte
+	// Source says where the definition lives: "cases.yaml:12" for a case
+	// from a file, "" for one written in the database (the web app).
+	Source string
+}
+
+// A CaseVersion is one saved version of a case.
+type CaseVersion struct {
+	CaseDef
+	// Version counts the case's versions from 1.
+	Version int
+	// Key identifies this version in the store; trials point at it.
+	Key     int64
+	Created time.Time
+}
+
+// Status is a run's state.
+type Status string
+
+// The states of a run.
+const (
+	Running     Status = "running"
+	Passed      Status = "passed"      // it met its threshold
+	Failed      Status = "failed"      // it did not
+	Interrupted Status = "interrupted" // stopped before every case ran (Ctrl-C, budget)
+	Errored     Status = "errored"     // the agent or a provider was unreachable
+)
+
+// RunInfo is what describes a run, without its trials.
+type RunInfo struct {
+	// ID is set by CreateRun.
+	ID        string
+	Suite     string
+	SuiteFile string
+	// Who and what started the run.
+	StartedBy string
+	Host      string
+	GitCommit string
+	GitBranch string
+	// Filters are the selection (--tag, --id, --changed-since), as given.
+	Filters []string
+	// Models are the model references by role.
+	Models map[string]string
+	// Settings are the run's settings (trials, concurrency, threshold,
+	// budget), as name → value.
+	Settings  map[string]string
+	Threshold float64
+
+	Status  Status
+	Started time.Time
+	Ended   time.Time // zero while running
+
+	// Stats are the run's numbers, set by FinishRun (pass rate, cases by
+	// outcome, usage by role and model, per-criterion means).
+	Stats gavel.Stats
+}
+
+// A TrialRecord is a finished trial and the case version it ran.
+type TrialRecord struct {
+	// CaseKey is the CaseVersion.Key of the case's definition; 0 when
+	// the case was not saved.
+	CaseKey int64
+	Trial   gavel.Trial
+}
+
+// RunEnd is how a run ended.
+type RunEnd struct {
+	Status Status
+	Ended  time.Time
+	// Run holds the case results: their outcomes and skip reasons are
+	// stored (their trials were saved one by one), and the statistics
+	// become the run's summary.
+	Run *gavel.Run
+}
+
+// A StoredRun is a run read back.
+type StoredRun struct {
+	Info RunInfo
+	// Run has the case results in suite order, each with a Case holding
+	// what reports show (id, name, description, tags, source, input,
+	// expectations), and its trials.
+	Run *gavel.Run
+}
+
+// RunFilter selects runs; zero fields select everything.
+type RunFilter struct {
+	Suite  string
+	Status Status
+	Branch string
+	// Limit caps how many runs are returned. Defaults to 50.
+	Limit int
+	// Before lists runs started before this time, for paging.
+	Before time.Time
+}
+
+// A TrendPoint is one run of a suite's trend.
+type TrendPoint struct {
+	RunID    string
+	Started  time.Time
+	PassRate float64
+	CostUSD  float64
+	// Criteria are the run's per-criterion means, by name.
+	Criteria map[string]float64
+}
+
+// A Label is a person's word on a judgment: correct, wrong, or their own
+// score, with a comment. Labels are kept for calibrating judges.
+type Label struct {
+	ID     int64
+	RunID  string
+	CaseID string
+	Trial  int
+	// Judgment names the judgment labelled: its path of names from the
+	// verdict ("tiered/all/rubric"), "" for the verdict itself.
+	Judgment string
+	// Verdict is "correct" or "wrong"; Score, if set, is the person's
+	// own score, 0..1.
+	Verdict string
+	Score   *float64
+	Comment string
+	Author  string
+	Created time.Time
+}
