@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -38,6 +39,11 @@ type Config struct {
 	// context of Run cancels the trials in flight too.
 	Stop <-chan struct{}
 
+	// Reuse, if set, gives the trials that are already done (those of a
+	// run being resumed): a trial it returns is reported as it is, not
+	// run again.
+	Reuse func(caseID string, n int) (gavel.Trial, bool)
+
 	// Progress, if set, is called after each trial, from one goroutine
 	// at a time.
 	Progress func(Progress)
@@ -67,6 +73,8 @@ func (b Budget) exceeded(u judge.Usage) string {
 type Progress struct {
 	// Trial is the trial that just finished.
 	Trial gavel.Trial
+	// Reused is true when the trial was not run but given by Reuse.
+	Reused bool
 	// Done and Total count trials; Passed, Failed and Errored count
 	// finished trials by verdict.
 	Done, Total             int
@@ -93,14 +101,23 @@ type job struct {
 func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	c = c.withDefaults()
 	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now(), Cases: make([]gavel.CaseResult, len(s.Cases))}}
-	var jobs []job
+	var jobs, reused []job
 	for i, cs := range s.Cases {
 		r.run.Cases[i].Case = cs
 		for n := 1; n <= c.trials(s, cs); n++ {
-			jobs = append(jobs, job{index: i, c: cs, n: n})
+			j := job{index: i, c: cs, n: n}
+			if _, ok := c.reuse(cs.ID, n); ok {
+				reused = append(reused, j)
+			} else {
+				jobs = append(jobs, j)
+			}
 		}
 	}
-	r.progress.Total = len(jobs)
+	r.progress.Total = len(jobs) + len(reused)
+	for _, j := range reused {
+		t, _ := c.reuse(j.c.ID, j.n)
+		r.finish(j, t, true)
+	}
 
 	// A pipeline: Concurrency trials in conversation with the agent, and
 	// as many being judged, so that the agent never waits for a judge.
@@ -123,7 +140,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 				started := c.Now()
 				t := converse(ctx, s, j, c)
 				if sequential { // no trial starts before this one's verdict is known
-					r.finish(j, judgeTrial(ctx, j, t, started, c))
+					r.finish(j, judgeTrial(ctx, j, t, started, c), false)
 					continue
 				}
 				conversed <- conversedTrial{j, t, started}
@@ -131,7 +148,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 		})
 		judging.Go(func() {
 			for ct := range conversed {
-				r.finish(ct.job, judgeTrial(ctx, ct.job, ct.trial, ct.started, c))
+				r.finish(ct.job, judgeTrial(ctx, ct.job, ct.trial, ct.started, c), false)
 			}
 		})
 	}
@@ -156,6 +173,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 
 	for i := range r.run.Cases {
 		cr := &r.run.Cases[i]
+		slices.SortFunc(cr.Trials, func(a, b gavel.Trial) int { return a.N - b.N })
 		cr.Summarize()
 		if cr.Outcome != gavel.Skipped {
 			cr.SkipReason = "" // some trials ran: the case is judged on them
@@ -176,6 +194,14 @@ func (c Config) withDefaults() Config {
 		c.Now = time.Now
 	}
 	return c
+}
+
+// reuse returns the trial Reuse gives for a case's n-th trial, if any.
+func (c Config) reuse(caseID string, n int) (gavel.Trial, bool) {
+	if c.Reuse == nil {
+		return gavel.Trial{}, false
+	}
+	return c.Reuse(caseID, n)
 }
 
 // trials is how many times case cs runs.
@@ -202,14 +228,14 @@ type runState struct {
 	failed   bool // a trial did not pass, for FailFast
 }
 
-// finish records a trial and reports progress.
-func (r *runState) finish(j job, t gavel.Trial) {
+// finish records a trial, run or reused, and reports progress.
+func (r *runState) finish(j job, t gavel.Trial, reused bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	cr := &r.run.Cases[j.index]
 	cr.Trials = append(cr.Trials, t)
 	p := &r.progress
-	p.Trial, p.Done, p.Usage = t, p.Done+1, p.Usage.Add(t.Usage)
+	p.Trial, p.Reused, p.Done, p.Usage = t, reused, p.Done+1, p.Usage.Add(t.Usage)
 	switch t.Verdict.Status {
 	case judge.StatusPass:
 		p.Passed++

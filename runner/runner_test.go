@@ -200,3 +200,31 @@ func TestJudgingDoesNotHoldTheAgentsLanes(t *testing.T) {
 		t.Errorf("outcomes %s: the judges of a and b waited for c's conversation", got)
 	}
 }
+
+// A resumed run reuses the trials already done and runs only the others.
+func TestReuse(t *testing.T) {
+	var judged atomic.Int32
+	done := gavel.Trial{CaseID: "a", N: 2, Verdict: judge.Verdict(true, "from the first run")}
+	s := &gavel.Suite{Agent: echo, Trials: 2, Cases: []*gavel.Case{prompt("a", "hi", says("hi", &judged)), prompt("b", "hi", says("hi", &judged))}}
+	var reused []string
+	run := runner.Run(context.Background(), s, runner.Config{
+		Reuse: func(caseID string, n int) (gavel.Trial, bool) {
+			return done, caseID == "a" && n == 2
+		},
+		Progress: func(p runner.Progress) {
+			if p.Reused {
+				reused = append(reused, fmt.Sprintf("%s#%d", p.Trial.CaseID, p.Trial.N))
+			}
+		},
+	})
+	if got := judged.Load(); got != 3 {
+		t.Errorf("judged %d trials, want 3 (a#1, b#1, b#2)", got)
+	}
+	if len(reused) != 1 || reused[0] != "a#2" {
+		t.Errorf("reused %v, want [a#2]", reused)
+	}
+	a := run.Cases[0].Trials
+	if len(a) != 2 || a[0].N != 1 || a[1].Verdict.Reasoning != "from the first run" {
+		t.Errorf("case a's trials %+v, want #1 run and #2 reused, in order", a)
+	}
+}
