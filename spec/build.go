@@ -47,6 +47,9 @@ type Built struct {
 	// FollowUps answers the agent's clarifying questions; nil when the
 	// suite has no model for it.
 	FollowUps conversation.Detector
+	// Definitions are the cases as written (YAML), by case id, for the
+	// store.
+	Definitions map[string][]byte
 
 	closers []func() error
 }
@@ -71,7 +74,7 @@ func Build(l *Loaded, env Env) (*Built, error) {
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
-	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{}}
+	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{Definitions: map[string][]byte{}}}
 	b.out.Suite = b.suite()
 	if len(b.problems) > 0 {
 		_ = b.out.Close()
@@ -164,6 +167,7 @@ func (b *builder) suite() *gavel.Suite {
 		}
 		seen[c.ID] = lc.Source()
 		s.Cases = append(s.Cases, c)
+		b.out.Definitions[c.ID] = lc.Definition
 	}
 	return s
 }

@@ -98,7 +98,8 @@ type CaseEntry struct {
 	Glob string
 	Case *CaseSpec
 	line int
-	bad  bool // neither: reported by the decoder
+	node *yaml.Node // the inline case, as written
+	bad  bool       // neither: reported by the decoder
 }
 
 // UnmarshalYAML reads a glob (a string) or an inline case (a mapping).
@@ -108,7 +109,7 @@ func (e *CaseEntry) UnmarshalYAML(n *yaml.Node) error {
 	case yaml.ScalarNode:
 		return n.Decode(&e.Glob)
 	case yaml.MappingNode:
-		e.Case = new(CaseSpec)
+		e.Case, e.node = new(CaseSpec), n
 		return n.Decode(e.Case)
 	}
 	// A TypeError lets the rest of the suite file decode.

@@ -41,6 +41,9 @@ type LoadedCase struct {
 	Spec *CaseSpec
 	File string
 	Line int
+	// Definition is the case as written, in YAML (comments and all), as
+	// the store keeps it.
+	Definition []byte
 }
 
 // Source returns "file:line".
@@ -73,7 +76,7 @@ func Load(path string) (*Loaded, error) {
 	}
 	for _, e := range l.Suite.Cases {
 		if e.Case != nil {
-			l.Cases = append(l.Cases, LoadedCase{Spec: e.Case, File: file, Line: e.line})
+			l.Cases = append(l.Cases, LoadedCase{Spec: e.Case, File: file, Line: e.line, Definition: definition(e.node)})
 			continue
 		}
 		if e.bad {
@@ -150,7 +153,7 @@ func loadCaseFile(file string) ([]LoadedCase, Problems) {
 		c, ps := decodeCase(file, n, 0)
 		problems = append(problems, ps...)
 		if c != nil {
-			cases = append(cases, LoadedCase{Spec: c, File: file, Line: n.Line})
+			cases = append(cases, LoadedCase{Spec: c, File: file, Line: n.Line, Definition: definition(n)})
 		}
 	}
 	return cases, problems
@@ -186,7 +189,7 @@ func loadJSONLines(file string) ([]LoadedCase, Problems) {
 		c, ps := decodeCase(file, doc.Content[0], line-1)
 		problems = append(problems, ps...)
 		if c != nil {
-			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line})
+			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line, Definition: definition(doc.Content[0])})
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -207,6 +210,35 @@ func checkJSONLine(text []byte) error {
 		return errors.New("not JSON: more after the first value")
 	}
 	return nil
+}
+
+// definition is a case's node as YAML, or nil if it cannot be written.
+func definition(n *yaml.Node) []byte {
+	if n == nil {
+		return nil
+	}
+	out, err := yaml.Marshal(n)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// LoadCases reads a file of cases: a YAML (or JSON) list, or JSON Lines
+// (.jsonl), as a suite's cases: globs name them. Problems are reported
+// all at once, as Problems.
+func LoadCases(file string) ([]LoadedCase, error) {
+	var cases []LoadedCase
+	var problems Problems
+	if strings.HasSuffix(file, ".jsonl") {
+		cases, problems = loadJSONLines(file)
+	} else {
+		cases, problems = loadCaseFile(file)
+	}
+	if err := problems.sorted(); err != nil {
+		return nil, err
+	}
+	return cases, nil
 }
 
 func decodeCase(file string, n *yaml.Node, offset int) (*CaseSpec, Problems) {

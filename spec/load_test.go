@@ -343,3 +343,25 @@ func TestLoadCases(t *testing.T) {
 		t.Errorf("cases (-want +got):\n%s", diff)
 	}
 }
+
+// The store keeps each case as written, whatever file it came from.
+func TestDefinitions(t *testing.T) {
+	dir := suiteDir(t, map[string]string{
+		"gavel.yaml": agentYAML + "models: {judge: 'fake:judge'}\ncases:\n  - id: inline # a comment\n    input: hi\n    expected_tools: [x]\n  - more.jsonl\n",
+		"more.jsonl": `{"id": "line", "input": "hello", "expected_tools": ["y"]}` + "\n",
+	})
+	b, err := spec.Open(dir, testEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for id, want := range map[string]string{"inline": "id: inline # a comment", "line": `"id": "line"`} {
+		if got := string(b.Definitions[id]); !strings.Contains(got, want) {
+			t.Errorf("definition of %s:\n%s\nwant it to hold %q", id, got, want)
+		}
+	}
+	cases, err := spec.LoadCases(filepath.Join(dir, "more.jsonl"))
+	if err != nil || len(cases) != 1 || cases[0].Spec.ID != "line" {
+		t.Errorf("LoadCases: %+v, %v", cases, err)
+	}
+}

@@ -237,7 +237,9 @@ func reachable() []reflect.Type {
 			walk(t.Elem())
 		case reflect.Struct:
 			for i := range t.NumField() {
-				walk(t.Field(i).Type)
+				if t.Field(i).IsExported() { // the loader sees no other
+					walk(t.Field(i).Type)
+				}
 			}
 		}
 	}
