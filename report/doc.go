@@ -14,7 +14,8 @@
 // # Formats
 //
 // Text (the default of the CLI) follows the seeds: a table of cases (id,
-// outcome, trials passed, mean score, cost), then the pass rate against the
+// tools, response, overall outcome, trials passed, mean score, cost: tools
+// and response grade the tool-call rules and the other checks apart), then the pass rate against the
 // suite's threshold with PASS or FAIL, the trials, the tokens and cost by
 // role, pass^k when every case ran several trials, and the flaky cases;
 // then two small tables, each when it has rows: every criterion's mean and
@@ -51,6 +52,13 @@
 // tables of criteria and models, and per case every trial's conversation
 // and the whole tree of its verdict, folded in <details> blocks that
 // start open where something went wrong.
+//
+// # Comparisons
+//
+// WriteComparison renders a gavel.Comparison of two runs (gavel compare)
+// in text, Markdown, JSON or HTML: regressions first, then fixes, then how
+// every criterion's mean score moved, then the cases that changed
+// otherwise, erred, or are in one run only (docs/report-json.md).
 //
 // # Untrusted text
 //
