@@ -40,8 +40,13 @@ var layers = map[string]int{
 	"runner":             5,
 	"report":             5,
 	"spec":               5,
-	"cmd/gavel":          6,
+	"store":              5,
+	"store/sqlstore":     6,
+	"store/storetest":    6,
 	"gaveltest":          6,
+	"store/sqlite":       7,
+	"store/postgres":     7,
+	"cmd/gavel":          8,
 }
 
 const module = "github.com/gavelhq/gavel"

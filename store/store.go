@@ -15,8 +15,10 @@ import (
 // app on one database).
 type Store interface {
 	// SaveCase records a case's definition for a suite and returns its
-	// version: the latest version if the definition is unchanged, else a
-	// new one. Old runs keep pointing at the version they ran.
+	// version: the latest version if the definition, name and tags are
+	// unchanged, else a new one. Old runs keep pointing at the version
+	// they ran. A new Source alone (the case moved in its file) updates
+	// the latest version in place.
 	SaveCase(ctx context.Context, c CaseDef) (CaseVersion, error)
 	// Cases returns the latest version of every case of a suite (every
 	// suite when suite is ""), by suite and case id.
@@ -29,10 +31,14 @@ type Store interface {
 	CreateRun(ctx context.Context, r RunInfo) (RunInfo, error)
 	// SaveTrial records a finished trial of a run at once, so that a crash
 	// loses only the trials in flight. Saving a trial again (same case and
-	// number) replaces it: that is how --retry-errors redoes one.
+	// number) replaces it, keeping its labels: that is how
+	// --retry-errors redoes one. An unknown run is ErrNotFound.
 	SaveTrial(ctx context.Context, runID string, t TrialRecord) error
-	// FinishRun records how a run ended: its status, its end time, the
-	// cases' outcomes (skipped ones included) and its statistics.
+	// FinishRun records how a run ended: its status (a final one), its end
+	// time, the cases' outcomes (skipped ones included) and its
+	// statistics. Trials of f.Run not saved yet are saved. With f.Run nil
+	// it closes a run from its saved trials (a run that crashed). Calling
+	// it again overwrites.
 	FinishRun(ctx context.Context, runID string, f RunEnd) error
 
 	// Run returns a run whole: its info and every case result with its
@@ -43,7 +49,8 @@ type Store interface {
 	// Runs lists runs, newest first.
 	Runs(ctx context.Context, f RunFilter) ([]RunInfo, error)
 	// Trend returns a suite's pass rate and per-criterion means over its
-	// last n finished runs, oldest first.
+	// last n finished runs (passed, failed or interrupted: an errored run
+	// measured nothing), oldest first.
 	Trend(ctx context.Context, suite string, n int) ([]TrendPoint, error)
 
 	// AddLabel records a person's label on a judged trial.
@@ -52,6 +59,13 @@ type Store interface {
 	Labels(ctx context.Context, runID string) ([]Label, error)
 
 	Close() error
+}
+
+// A Migrator is a Store whose schema can be examined and brought up to
+// date explicitly (gavel migrate); stores migrate when they open anyway.
+type Migrator interface {
+	Version(ctx context.Context) (current, latest int, err error)
+	Migrate(ctx context.Context) error
 }
 
 // ErrNotFound is returned, wrapped, for a run or a case that is not there.

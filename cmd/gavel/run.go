@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -50,6 +51,8 @@ type runFlags struct {
 	tags, ids, outs   listFlag
 	changedSince      string
 	gate              string
+	db                *string
+	resume, retry     string
 	format            string
 	concurrency       int
 	trials            int
@@ -70,6 +73,9 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.Var(&f.tags, "tag", "run only cases with this tag (repeatable: any of them)")
 	fs.Var(&f.ids, "id", "run only the case with this id (repeatable)")
 	fs.StringVar(&f.changedSince, "changed-since", "", "run only the cases whose paths match files changed since this git `ref` (all of them when a shared path changed; cases without paths always run)")
+	f.db = dbFlag(fs)
+	fs.StringVar(&f.resume, "resume", "", "carry on an interrupted `run` (its id): the trials it finished are kept, the others run")
+	fs.StringVar(&f.retry, "retry-errors", "", "run again the trials of `run` (its id) that ended in ERROR, keeping the others")
 	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
 	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
 	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
@@ -159,6 +165,18 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if failed {
 		return exitUsage
 	}
+	ctx, stop := interrupts(stderr)
+	defer stop.release()
+	st, err := openStore(ctx, *f.db)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel run: the results database:", err)
+		return exitInfra
+	}
+	defer st.Close()
+	prior, code := priorRun(ctx, st, f, built, stderr)
+	if code != exitPassed {
+		return code
+	}
 	if f.gate != "" {
 		if err := runGate(f.gate, stderr); err != nil {
 			fmt.Fprintf(stderr, "gavel run: --gate %q failed (%v): no case ran, no token was spent\n", f.gate, err)
@@ -166,9 +184,6 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	ctx, stop := interrupts(stderr)
-	defer stop.release()
-	code := exitPassed
 	progressTo := stderr
 	if f.quiet {
 		progressTo = io.Discard
@@ -181,6 +196,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		if f.minPassRate > 0 {
 			b.Suite.Threshold = f.minPassRate
 		}
+		rec, err := record(ctx, st, b, runInfo(b, f, b.Suite.Threshold), prior.id, stop.now, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel run: the results database:", err)
+			return exitInfra
+		}
 		run := runner.Run(ctx, b.Suite, runner.Config{
 			Concurrency: cmp.Or(f.concurrency, b.Concurrency),
 			Trials:      f.trials,
@@ -189,10 +209,18 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			Budget:      runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
 			FailFast:    f.failFast,
 			Stop:        stop.drain,
-			Progress:    bar.update,
+			Reuse:       prior.reuse,
+			Progress:    func(p runner.Progress) { bar.update(p); rec.trial(p) },
 		})
 		bar.finish()
 		run.Models = spentByModel(meters[i])
+		runCode := exitCode(run)
+		if err := rec.finish(run, runCode); err != nil {
+			fmt.Fprintln(stderr, "gavel run: the results database:", err)
+			runCode = exitInfra
+		} else {
+			fmt.Fprintf(stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
+		}
 		opts := report.Options{Verbose: f.verbose, Version: version}
 		if err := report.Write(stdout, format, run, opts); err != nil {
 			fmt.Fprintln(stderr, "gavel run: writing the report:", err)
@@ -204,7 +232,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 				code = max(code, exitInfra)
 			}
 		}
-		code = max(code, exitCode(run))
+		code = max(code, runCode)
 	}
 	return code
 }
@@ -323,6 +351,7 @@ func writeReport(o output, run *gavel.Run, opts report.Options) error {
 // second Ctrl-C into cancelling the trials in flight.
 type stopper struct {
 	drain   chan struct{}
+	now     func() // drains, as a first Ctrl-C does
 	release func()
 }
 
@@ -331,12 +360,14 @@ func interrupts(stderr io.Writer) (context.Context, stopper) {
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt)
 	s := stopper{drain: make(chan struct{})}
+	var once sync.Once
+	s.now = func() { once.Do(func() { close(s.drain) }) }
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-signals:
 			fmt.Fprintln(stderr, "\ngavel: stopping: trials in flight finish; press Ctrl-C again to cancel them")
-			close(s.drain)
+			s.now()
 		case <-done:
 			return
 		}

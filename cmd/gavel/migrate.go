@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"flag"
+
+	"fmt"
+	"io"
+
+	"github.com/gavelhq/gavel/store"
+)
+
+const migrateHelp = `Usage: gavel migrate [flags]
+
+Brings the results database's schema up to this Gavel's version. Every
+command does so by itself when it opens the database; migrate does it
+explicitly (before a deploy, say) and prints the versions. A database
+written by a newer Gavel is refused, never changed.
+
+Example:
+  gavel migrate --db postgres://gavel@db.internal/gavel
+
+Flags:
+`
+
+func migrateCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, migrateHelp); fs.PrintDefaults() }
+	db := dbFlag(fs)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	ctx := context.Background()
+	st, err := openStore(ctx, *db) // opening migrates
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel migrate:", err)
+		return exitInfra
+	}
+	defer st.Close()
+	versioned, ok := st.(store.Migrator)
+	if !ok {
+		fmt.Fprintln(stdout, "The schema is up to date.")
+		return exitPassed
+	}
+	current, latest, err := versioned.Version(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel migrate:", err)
+		return exitInfra
+	}
+	fmt.Fprintf(stdout, "The schema is at version %d of %d: up to date.\n", current, latest)
+	return exitPassed
+}

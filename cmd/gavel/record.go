@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/runner"
+	"github.com/gavelhq/gavel/spec"
+	"github.com/gavelhq/gavel/store"
+)
+
+// A recorder writes a run to the store as it goes: the cases' definitions
+// first, then every trial as it finishes, then how the run ended. If a
+// write fails (a full or read-only disk), it stops the run: results that
+// cannot be kept are not worth paying for.
+type recorder struct {
+	st    store.Store
+	runID string
+	keys  map[string]int64 // case id → version key
+	stop  func()           // stops scheduling trials
+	warn  io.Writer
+
+	mu  sync.Mutex
+	err error // the first failed write
+}
+
+// record saves b's case definitions and creates the run (or, given the id
+// of a run to resume, carries on writing to it).
+func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunInfo, resume string, stop func(), warn io.Writer) (*recorder, error) {
+	r := &recorder{st: st, keys: map[string]int64{}, stop: stop, warn: warn}
+	for _, c := range b.Suite.Cases {
+		v, err := st.SaveCase(ctx, store.CaseDef{Suite: b.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
+			Definition: b.Definitions[c.ID], Source: c.Source})
+		if err != nil {
+			return nil, err
+		}
+		r.keys[c.ID] = v.Key
+	}
+	if resume != "" {
+		r.runID = resume
+		return r, nil
+	}
+	created, err := st.CreateRun(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	r.runID = created.ID
+	return r, nil
+}
+
+// trial saves a finished trial; it is runner.Config.Progress's helper.
+func (r *recorder) trial(p runner.Progress) {
+	if p.Reused {
+		return // stored already
+	}
+	err := r.st.SaveTrial(context.Background(), r.runID, store.TrialRecord{CaseKey: r.keys[p.Trial.CaseID], Trial: p.Trial})
+	if err == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+		fmt.Fprintf(r.warn, "gavel: stopping: the results database cannot be written: %v\n", err)
+		r.stop()
+	}
+}
+
+// finish records how the run ended, and returns the first write error.
+func (r *recorder) finish(run *gavel.Run, code int) error {
+	status := store.Passed
+	switch {
+	case run.Interrupted || r.err != nil:
+		status = store.Interrupted
+	case code == exitInfra:
+		status = store.Errored
+	case code == exitFailed:
+		status = store.Failed
+	}
+	err := r.st.FinishRun(context.Background(), r.runID, store.RunEnd{Status: status, Ended: time.Now(), Run: run})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return r.err
+	}
+	return err
+}
+
+// runInfo describes a run about to start, for the store.
+func runInfo(b *spec.Built, f *runFlags, threshold float64) store.RunInfo {
+	dir := filepath.Dir(b.Suite.File)
+	info := store.RunInfo{
+		Suite:     b.Suite.Name,
+		SuiteFile: b.Suite.File,
+		StartedBy: cmpEnv("GAVEL_USER", "USER", "USERNAME"),
+		Models:    b.Suite.Models,
+		Threshold: threshold,
+		Started:   time.Now(),
+		Settings: map[string]string{
+			"concurrency": strconv.Itoa(f.concurrency),
+			"trials":      strconv.Itoa(f.trials),
+			"timeout":     f.timeout.String(),
+		},
+	}
+	info.Host, _ = os.Hostname()
+	info.GitCommit, info.GitBranch = gitInfo(dir)
+	for _, tag := range f.tags {
+		info.Filters = append(info.Filters, "--tag "+tag)
+	}
+	for _, id := range f.ids {
+		info.Filters = append(info.Filters, "--id "+id)
+	}
+	if f.changedSince != "" {
+		info.Filters = append(info.Filters, "--changed-since "+f.changedSince)
+	}
+	if f.maxCost > 0 {
+		info.Settings["max_cost_usd"] = strconv.FormatFloat(f.maxCost, 'f', -1, 64)
+	}
+	if f.maxTokens > 0 {
+		info.Settings["max_tokens"] = strconv.FormatInt(f.maxTokens, 10)
+	}
+	return info
+}
+
+// gitInfo returns the commit and branch dir is at, or "" for what git
+// cannot tell (no git, not a repository, a detached head).
+func gitInfo(dir string) (commit, branch string) {
+	if out, err := git(dir, "rev-parse", "HEAD"); err == nil {
+		commit = strings.TrimSpace(string(out))
+	}
+	if out, err := git(dir, "rev-parse", "--abbrev-ref", "HEAD"); err == nil {
+		if b := strings.TrimSpace(string(out)); b != "HEAD" {
+			branch = b
+		}
+	}
+	return commit, branch
+}
+
+// cmpEnv returns the first of the variables that is set.
+func cmpEnv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}

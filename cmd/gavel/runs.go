@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/store"
+)
+
+const runsHelp = `Usage: gavel runs [flags]
+
+Lists the stored runs, newest first: id, suite, status, pass rate, cases,
+cost, when, and the git branch and commit they ran on.
+
+Examples:
+  gavel runs
+  gavel runs --suite support-desk --status failed --limit 10
+  gavel runs --branch main --db postgres://gavel@db.internal/gavel
+
+Flags:
+`
+
+func runsCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("runs", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, runsHelp); fs.PrintDefaults() }
+	db := dbFlag(fs)
+	var f store.RunFilter
+	var status string
+	fs.StringVar(&f.Suite, "suite", "", "only runs of this suite")
+	fs.StringVar(&status, "status", "", "only runs with this status: running, passed, failed, interrupted or errored")
+	fs.StringVar(&f.Branch, "branch", "", "only runs on this git branch")
+	fs.IntVar(&f.Limit, "limit", 20, "at most this many runs")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	switch s := store.Status(status); s {
+	case "", store.Running, store.Passed, store.Failed, store.Interrupted, store.Errored:
+		f.Status = s
+	default:
+		fmt.Fprintf(stderr, "gavel runs: --status %q: want running, passed, failed, interrupted or errored\n", status)
+		return exitUsage
+	}
+	ctx := context.Background()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel runs: the results database:", err)
+		return exitInfra
+	}
+	defer st.Close()
+	runs, err := st.Runs(ctx, f)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel runs:", err)
+		return exitInfra
+	}
+	if len(runs) == 0 {
+		fmt.Fprintln(stderr, "gavel runs: no runs stored yet: gavel run stores every run")
+		return exitPassed
+	}
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT")
+	for _, r := range runs {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%.1f%%\t%d\t$%.4f\t%s\t%s\n", r.ID, r.Suite, r.Status, 100*r.Stats.PassRate,
+			caseCount(r.Stats), r.Stats.Usage.Total().CostUSD, r.Started.Local().Format("2006-01-02 15:04"), gitLabel(r))
+	}
+	return exitOK(w.Flush())
+}
+
+// caseCount counts a run's cases, whatever their outcome.
+func caseCount(s gavel.Stats) int {
+	n := 0
+	for _, c := range s.Cases {
+		n += c
+	}
+	return n
+}
+
+// gitLabel is "branch@commit", as much of it as is known.
+func gitLabel(r store.RunInfo) string {
+	commit := r.GitCommit
+	if len(commit) > 8 {
+		commit = commit[:8]
+	}
+	return strings.Trim(r.GitBranch+"@"+commit, "@")
+}
+
+// parse parses a command's flags; ok is false when the command must end
+// with code (-h asked for help: 0; a bad flag: 2).
+func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitPassed, false
+		}
+		return exitUsage, false
+	}
+	return exitPassed, true
+}
+
+// exitOK is exitPassed, or exitInfra when writing the output failed.
+func exitOK(err error) int {
+	if err != nil {
+		return exitInfra
+	}
+	return exitPassed
+}

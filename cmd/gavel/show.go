@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
+)
+
+const showHelp = `Usage: gavel show [flags] RUN [CASE]
+
+Prints a stored run as gavel run printed it, or one of its cases turn by
+turn: the conversation, the tool calls with their arguments and results,
+and each judge's score and reasoning.
+
+Examples:
+  gavel show 20261121-101500-a1b2
+  gavel show 20261121-101500-a1b2 case_005
+
+Flags:
+`
+
+const reportHelp = `Usage: gavel report [flags] RUN
+
+Renders a stored run again, in any report format.
+
+Examples:
+  gavel report --format junit 20261121-101500-a1b2 > junit.xml
+  gavel report --format html --out run.html 20261121-101500-a1b2
+
+Flags:
+`
+
+func showCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, showHelp); fs.PrintDefaults() }
+	db := dbFlag(fs)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		fs.Usage()
+		return exitUsage
+	}
+	stored, code := loadRun(*db, fs.Arg(0), "show", stderr)
+	if stored == nil {
+		return code
+	}
+	run, opts := stored.Run, report.Options{Version: version}
+	if fs.NArg() == 2 {
+		id := fs.Arg(1)
+		i := slices.IndexFunc(run.Cases, func(cr gavel.CaseResult) bool { return cr.ID() == id })
+		if i < 0 {
+			fmt.Fprintf(stderr, "gavel show: run %s has no case %q\n", stored.Info.ID, id)
+			return exitUsage
+		}
+		one := *run
+		one.Cases = run.Cases[i : i+1]
+		run, opts.Verbose = &one, true
+	}
+	fmt.Fprintln(stdout, runHeader(stored.Info))
+	return exitOK(report.Write(stdout, report.Text, run, opts))
+}
+
+func reportCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, reportHelp); fs.PrintDefaults() }
+	db := dbFlag(fs)
+	formatName := fs.String("format", "text", "text, json, junit, markdown or html")
+	out := fs.String("out", "", "write to this `file` instead of standard output")
+	verbose := fs.Bool("verbose", false, "every case in detail, passed ones too")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	format, err := report.ParseFormat(*formatName)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel report: --format:", err)
+		return exitUsage
+	}
+	stored, code := loadRun(*db, fs.Arg(0), "report", stderr)
+	if stored == nil {
+		return code
+	}
+	opts := report.Options{Verbose: *verbose, Version: version}
+	if *out != "" {
+		if err := writeReport(output{*out, format}, stored.Run, opts); err != nil {
+			fmt.Fprintln(stderr, "gavel report:", err)
+			return exitInfra
+		}
+		return exitPassed
+	}
+	return exitOK(report.Write(stdout, format, stored.Run, opts))
+}
+
+// loadRun reads run id from the database; on failure it says why and
+// returns the exit code.
+func loadRun(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
+	ctx := context.Background()
+	st, err := openStore(ctx, db)
+	if err != nil {
+		fmt.Fprintf(stderr, "gavel %s: the results database: %v\n", command, err)
+		return nil, exitInfra
+	}
+	defer st.Close()
+	stored, err := st.Run(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		fmt.Fprintf(stderr, "gavel %s: no run %q (gavel runs lists them)\n", command, id)
+		return nil, exitUsage
+	case err != nil:
+		fmt.Fprintf(stderr, "gavel %s: %v\n", command, err)
+		return nil, exitInfra
+	}
+	return stored, exitPassed
+}
+
+// runHeader is a line on who ran a run, where and when.
+func runHeader(r store.RunInfo) string {
+	s := fmt.Sprintf("Run %s (%s)", r.ID, r.Status)
+	if g := gitLabel(r); g != "" {
+		s += " on " + g
+	}
+	if r.StartedBy != "" {
+		s += " by " + r.StartedBy
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// starterSuite writes the starter suite into a temporary directory, with
+// its returns_policy case made to fail, and returns the directory and a
+// database beside it.
+func starterSuite(t *testing.T) (dir, db string) {
+	t.Helper()
+	dir = t.TempDir()
+	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+		t.Fatalf("init: %s", errs)
+	}
+	suite := filepath.Join(dir, "gavel.yaml")
+	data, _ := os.ReadFile(suite)
+	os.WriteFile(suite, []byte(strings.Replace(string(data), "{contains: hello, ignore_case: true}", "{contains: goodbye}", 1)), 0o644)
+	return dir, filepath.Join(dir, "results.db")
+}
+
+var runID = regexp.MustCompile(`run (\S+) saved`)
+
+// savedRun runs gavel run and returns the id of the run it saved.
+func savedRun(t *testing.T, wantCode int, args ...string) string {
+	t.Helper()
+	code, out, errs := gavelCmd(t, append([]string{"run", "--quiet", "--no-cache"}, args...)...)
+	if code != wantCode {
+		t.Fatalf("gavel run %v: exit %d, want %d\n%s%s", args, code, wantCode, out, errs)
+	}
+	m := runID.FindStringSubmatch(errs)
+	if m == nil {
+		t.Fatalf("gavel run %v saved no run:\n%s", args, errs)
+	}
+	return m[1]
+}
+
+func TestStoredRuns(t *testing.T) {
+	dir, db := starterSuite(t)
+	// greeting fails; with --fail-fast, one at a time, returns_policy never runs.
+	first := savedRun(t, exitFailed, "--db", db, "--fail-fast", "--concurrency", "1", dir)
+	code, out, _ := gavelCmd(t, "runs", "--db", db)
+	if code != exitPassed || !strings.Contains(out, first) || !strings.Contains(out, "failed") {
+		t.Errorf("runs: exit %d\n%s", code, out)
+	}
+
+	// Resuming keeps greeting's trial and runs the skipped case.
+	code, _, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--resume", first, dir)
+	if code != exitFailed || !strings.Contains(errs, "keeping 1 finished trials") {
+		t.Errorf("resume: exit %d\n%s", code, errs)
+	}
+	code, out, _ = gavelCmd(t, "show", "--db", db, first)
+	if code != exitPassed || !strings.Contains(out, "returns_policy | -     | PASS") || !strings.Contains(out, "greeting       | -     | FAIL") {
+		t.Errorf("show after resume: exit %d\n%s", code, out)
+	}
+	code, out, _ = gavelCmd(t, "show", "--db", db, first, "greeting")
+	if code != exitPassed || !strings.Contains(out, `contains "goodbye"`) || !strings.Contains(out, "Hello! How can I help you today?") {
+		t.Errorf("show of a case: exit %d\n%s", code, out)
+	}
+	code, out, _ = gavelCmd(t, "report", "--db", db, "--format", "junit", first)
+	if code != exitPassed || !strings.Contains(out, "<testsuites") {
+		t.Errorf("report --format junit: exit %d\n%.300s", code, out)
+	}
+
+	// Fixing greeting is no regression; breaking it again is.
+	suite := filepath.Join(dir, "gavel.yaml")
+	data, _ := os.ReadFile(suite)
+	os.WriteFile(suite, []byte(strings.Replace(string(data), "{contains: goodbye}", "{contains: hello, ignore_case: true}", 1)), 0o644)
+	fixed := savedRun(t, exitPassed, "--db", db, dir)
+	if code, out, _ := gavelCmd(t, "compare", "--db", db, first, fixed); code != exitPassed || !strings.Contains(out, "Fixes") {
+		t.Errorf("compare failing → fixed: exit %d, want 0\n%s", code, out)
+	}
+	if code, out, _ := gavelCmd(t, "compare", "--db", db, fixed, first); code != exitFailed || !strings.Contains(out, "Regressions") {
+		t.Errorf("compare fixed → failing: exit %d, want 1\n%s", code, out)
+	}
+
+	if code, _, errs := gavelCmd(t, "show", "--db", db, "no-such-run"); code != exitUsage || !strings.Contains(errs, "no run") {
+		t.Errorf("show of a missing run: exit %d, %q", code, errs)
+	}
+}
+
+// Cases move from the database to a file and back; an edited case is a
+// new version.
+func TestCasesExportImport(t *testing.T) {
+	dir, db := starterSuite(t)
+	savedRun(t, exitFailed, "--db", db, dir) // saves the suite's cases
+	file := filepath.Join(t.TempDir(), "cases.yaml")
+	if code, out, errs := gavelCmd(t, "cases", "export", "--db", db, "--suite", "my-agent", "--out", file); code != exitPassed {
+		t.Fatalf("export: exit %d\n%s%s", code, out, errs)
+	}
+	data, _ := os.ReadFile(file)
+	if !strings.Contains(string(data), "- id: greeting") || !strings.Contains(string(data), "- id: returns_policy") {
+		t.Fatalf("the exported file:\n%s", data)
+	}
+	os.WriteFile(file, []byte(strings.Replace(string(data), "Greets the user back", "Greets the user back, warmly", 1)), 0o644)
+	code, out, errs := gavelCmd(t, "cases", "import", "--db", db, "--suite", "my-agent", file)
+	if code != exitPassed || !strings.Contains(out, "Imported 2 cases into suite my-agent: 1 new or changed") {
+		t.Errorf("import: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+func TestUnreachableDatabase(t *testing.T) {
+	dir, _ := starterSuite(t)
+	code, _, errs := gavelCmd(t, "run", "--db", "postgres://gavel:secret@127.0.0.1:1/gavel?connect_timeout=2", dir)
+	if code != exitInfra || !strings.Contains(errs, "127.0.0.1:1") || strings.Contains(errs, "secret") {
+		t.Errorf("exit %d, %q; want 3 naming the host, not the password", code, errs)
+	}
+}

@@ -1,0 +1,177 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/store"
+)
+
+// runColumns are the columns scanRun reads: a run's info and summary.
+const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_branch, filters, models, settings,
+	threshold, status, started_us, ended_us, stats`
+
+// CreateRun records a run as it starts, with status running, and returns
+// it with its ID set (and its start set to now when it was zero). Times
+// are kept in UTC to the microsecond, as they are returned.
+func (db *DB) CreateRun(ctx context.Context, r store.RunInfo) (store.RunInfo, error) {
+	if r.Started.IsZero() {
+		r.Started = db.now()
+	}
+	r.Started = normalTime(r.Started)
+	r.Status, r.Ended, r.Stats = store.Running, normalTime(r.Ended), gavel.Stats{}
+	filters, models, settings, err := marshalSettings(r)
+	if err != nil {
+		return store.RunInfo{}, fmt.Errorf("store: create run of suite %s: %w", r.Suite, err)
+	}
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		for range 10 { // a new random part when two runs start in the same second with the same one
+			r.ID = runID(r.Started)
+			res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
+				filters, models, settings, threshold, status, started_us)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (id) DO NOTHING`),
+				r.ID, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch,
+				filters, models, settings, r.Threshold, string(r.Status), micros(r.Started))
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 1 {
+				return err
+			}
+		}
+		return errors.New("no free run ID")
+	})
+	if err != nil {
+		return store.RunInfo{}, fmt.Errorf("store: create run of suite %s: %w", r.Suite, err)
+	}
+	return r, nil
+}
+
+func marshalSettings(r store.RunInfo) (filters, models, settings string, err error) {
+	f, err := json.Marshal(r.Filters)
+	if err != nil {
+		return "", "", "", fmt.Errorf("filters: %w", err)
+	}
+	m, err := json.Marshal(r.Models)
+	if err != nil {
+		return "", "", "", fmt.Errorf("models: %w", err)
+	}
+	s, err := json.Marshal(r.Settings)
+	if err != nil {
+		return "", "", "", fmt.Errorf("settings: %w", err)
+	}
+	return string(f), string(m), string(s), nil
+}
+
+// RunInfo returns a run's info and summary, without its trials.
+func (db *DB) RunInfo(ctx context.Context, id string) (store.RunInfo, error) {
+	r, err := db.runInfo(ctx, db.sql, id)
+	if err != nil {
+		return store.RunInfo{}, fmt.Errorf("store: run %s: %w", id, err)
+	}
+	return r, nil
+}
+
+func (db *DB) runInfo(ctx context.Context, q querier, id string) (store.RunInfo, error) {
+	r, err := scanRun(q.QueryRowContext(ctx, db.q("SELECT "+runColumns+" FROM runs WHERE id = ?"), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.RunInfo{}, notFound("no such run")
+	}
+	return r, err
+}
+
+// Runs lists runs, newest first.
+func (db *DB) Runs(ctx context.Context, f store.RunFilter) ([]store.RunInfo, error) {
+	query := "SELECT " + runColumns + " FROM runs"
+	var where []string
+	var args []any
+	add := func(cond string, arg any) {
+		where = append(where, cond)
+		args = append(args, arg)
+	}
+	if f.Suite != "" {
+		add("suite = ?", f.Suite)
+	}
+	if f.Status != "" {
+		add("status = ?", string(f.Status))
+	}
+	if f.Branch != "" {
+		add("git_branch = ?", f.Branch)
+	}
+	if !f.Before.IsZero() {
+		add("started_us < ?", microsCeil(f.Before))
+	}
+	for i, w := range where {
+		if i == 0 {
+			query += " WHERE " + w
+		} else {
+			query += " AND " + w
+		}
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	query += " ORDER BY started_us DESC, id DESC LIMIT ?"
+	args = append(args, limit)
+
+	rows, err := db.sql.QueryContext(ctx, db.q(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: list runs: %w", err)
+	}
+	defer rows.Close()
+	var out []store.RunInfo
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: list runs: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list runs: %w", err)
+	}
+	return out, nil
+}
+
+// scanRun scans the runColumns.
+func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
+	var r store.RunInfo
+	var filters, models, settings, status string
+	var started int64
+	var ended sql.NullInt64
+	var stats sql.NullString
+	err := row.Scan(&r.ID, &r.Suite, &r.SuiteFile, &r.StartedBy, &r.Host, &r.GitCommit, &r.GitBranch,
+		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats)
+	if err != nil {
+		return store.RunInfo{}, err
+	}
+	r.Status, r.Started = store.Status(status), fromMicros(started)
+	if ended.Valid {
+		r.Ended = fromMicros(ended.Int64)
+	}
+	for _, f := range []struct {
+		name string
+		text string
+		v    any
+	}{
+		{"filters", filters, &r.Filters},
+		{"models", models, &r.Models},
+		{"settings", settings, &r.Settings},
+	} {
+		if err := json.Unmarshal([]byte(f.text), f.v); err != nil {
+			return store.RunInfo{}, fmt.Errorf("run %s: %s: %w", r.ID, f.name, err)
+		}
+	}
+	if stats.Valid {
+		if err := json.Unmarshal([]byte(stats.String), &r.Stats); err != nil {
+			return store.RunInfo{}, fmt.Errorf("run %s: stats: %w", r.ID, err)
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,165 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/store"
+)
+
+// trialColumns are the columns scanTrial reads.
+const trialColumns = `case_id, n, case_key, duration_ns,
+	agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
+	judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
+	user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
+	transcript, verdict`
+
+// A trialRow is a trial ready to be written: compressed, with its
+// criteria worked out, so that the write itself is short.
+type trialRow struct {
+	t          gavel.Trial
+	caseKey    sql.NullInt64
+	transcript []byte // nil when the trial has no transcript
+	verdict    []byte
+	score      sql.NullFloat64
+	criteria   []gavel.CriterionStat
+}
+
+func newTrialRow(r store.TrialRecord) (trialRow, error) {
+	t := r.Trial
+	if t.CaseID == "" || t.N < 1 {
+		return trialRow{}, fmt.Errorf("a trial needs a case id and a number from 1 (got %q, %d)", t.CaseID, t.N)
+	}
+	row := trialRow{t: t, caseKey: sql.NullInt64{Int64: r.CaseKey, Valid: r.CaseKey != 0}}
+	var err error
+	if t.Transcript != nil {
+		if row.transcript, err = compress(t.Transcript); err != nil {
+			return trialRow{}, fmt.Errorf("transcript: %w", err)
+		}
+	}
+	if row.verdict, err = compress(t.Verdict); err != nil {
+		return trialRow{}, fmt.Errorf("verdict: %w", err)
+	}
+	if v, ok := t.Verdict.Normalized(); ok {
+		row.score = sql.NullFloat64{Float64: v, Valid: true}
+	}
+	// The criteria of one trial, as a run's statistics count them.
+	one := gavel.Run{Cases: []gavel.CaseResult{{Trials: []gavel.Trial{t}}}}
+	row.criteria = one.Stats().Criteria
+	return row, nil
+}
+
+// SaveTrial records a finished trial of a run. Saving a trial again (same
+// case and number) replaces it; labels on it are kept.
+func (db *DB) SaveTrial(ctx context.Context, runID string, r store.TrialRecord) error {
+	row, err := newTrialRow(r)
+	if err != nil {
+		return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
+	}
+	err = db.write(ctx, func(tx *sql.Tx) error {
+		if err := db.runExists(ctx, tx, runID); err != nil {
+			return err
+		}
+		return db.saveTrial(ctx, tx, runID, row)
+	})
+	if err != nil {
+		return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
+	}
+	return nil
+}
+
+// runExists returns an ErrNotFound unless the run is there.
+func (db *DB) runExists(ctx context.Context, q querier, runID string) error {
+	var one int
+	err := q.QueryRowContext(ctx, db.q("SELECT 1 FROM runs WHERE id = ?"), runID).Scan(&one)
+	if err == sql.ErrNoRows {
+		return notFound("no such run")
+	}
+	return err
+}
+
+// saveTrial writes a trial, its criteria and, the first time the case
+// has a trial, the case's place in the run.
+func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trialRow) error {
+	t := row.t
+	if _, err := tx.ExecContext(ctx, db.q("INSERT INTO run_cases (run_id, case_id) VALUES (?, ?) ON CONFLICT (run_id, case_id) DO NOTHING"), runID, t.CaseID); err != nil {
+		return err
+	}
+	status := t.Verdict.Status
+	exec := judge.ExecStatus("")
+	if t.Transcript != nil {
+		exec = t.Transcript.Status
+	}
+	u := t.Usage
+	_, err := tx.ExecContext(ctx, db.q(`INSERT INTO trials (run_id, case_id, n, case_key, status, score, exec_status, duration_ns,
+			agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
+			judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
+			user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
+			transcript, verdict, saved_us)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, case_id, n) DO UPDATE SET
+			case_key = excluded.case_key, status = excluded.status, score = excluded.score,
+			exec_status = excluded.exec_status, duration_ns = excluded.duration_ns,
+			agent_input_tokens = excluded.agent_input_tokens, agent_output_tokens = excluded.agent_output_tokens,
+			agent_cached_tokens = excluded.agent_cached_tokens, agent_cost_usd = excluded.agent_cost_usd,
+			judge_input_tokens = excluded.judge_input_tokens, judge_output_tokens = excluded.judge_output_tokens,
+			judge_cached_tokens = excluded.judge_cached_tokens, judge_cost_usd = excluded.judge_cost_usd,
+			user_input_tokens = excluded.user_input_tokens, user_output_tokens = excluded.user_output_tokens,
+			user_cached_tokens = excluded.user_cached_tokens, user_cost_usd = excluded.user_cost_usd,
+			transcript = excluded.transcript, verdict = excluded.verdict, saved_us = excluded.saved_us`),
+		runID, t.CaseID, t.N, row.caseKey, string(status), row.score, string(exec), int64(t.Duration),
+		u.Agent.InputTokens, u.Agent.OutputTokens, u.Agent.CachedTokens, u.Agent.CostUSD,
+		u.Judge.InputTokens, u.Judge.OutputTokens, u.Judge.CachedTokens, u.Judge.CostUSD,
+		u.SimulatedUser.InputTokens, u.SimulatedUser.OutputTokens, u.SimulatedUser.CachedTokens, u.SimulatedUser.CostUSD,
+		row.transcript, row.verdict, micros(db.now()))
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, db.q("DELETE FROM trial_scores WHERE run_id = ? AND case_id = ? AND n = ?"), runID, t.CaseID, t.N); err != nil {
+		return err
+	}
+	if len(row.criteria) == 0 {
+		return nil
+	}
+	values := make([]string, len(row.criteria))
+	args := make([]any, 0, 7*len(row.criteria))
+	for i, c := range row.criteria {
+		values[i] = "(?, ?, ?, ?, ?, ?, ?)"
+		args = append(args, runID, t.CaseID, t.N, c.Name, c.Mean, c.Min, c.Count)
+	}
+	_, err = tx.ExecContext(ctx, db.q("INSERT INTO trial_scores (run_id, case_id, n, criterion, mean, lowest, scores) VALUES "+strings.Join(values, ", ")), args...)
+	return err
+}
+
+// scanTrial scans the trialColumns into a trial and its case key.
+func scanTrial(row interface{ Scan(...any) error }) (gavel.Trial, int64, error) {
+	var t gavel.Trial
+	var key sql.NullInt64
+	var duration int64
+	var transcript, verdict []byte
+	u := &t.Usage
+	err := row.Scan(&t.CaseID, &t.N, &key, &duration,
+		&u.Agent.InputTokens, &u.Agent.OutputTokens, &u.Agent.CachedTokens, &u.Agent.CostUSD,
+		&u.Judge.InputTokens, &u.Judge.OutputTokens, &u.Judge.CachedTokens, &u.Judge.CostUSD,
+		&u.SimulatedUser.InputTokens, &u.SimulatedUser.OutputTokens, &u.SimulatedUser.CachedTokens, &u.SimulatedUser.CostUSD,
+		&transcript, &verdict)
+	if err != nil {
+		return gavel.Trial{}, 0, err
+	}
+	t.Duration = time.Duration(duration)
+	if transcript != nil {
+		t.Transcript = new(judge.Transcript)
+		if err := decompress(transcript, t.Transcript); err != nil {
+			return gavel.Trial{}, 0, fmt.Errorf("trial %s#%d: transcript: %w", t.CaseID, t.N, err)
+		}
+	}
+	if err := decompress(verdict, &t.Verdict); err != nil {
+		return gavel.Trial{}, 0, fmt.Errorf("trial %s#%d: verdict: %w", t.CaseID, t.N, err)
+	}
+	return t, key.Int64, nil
+}

@@ -1,0 +1,21 @@
+// Package storetest is the conformance suite of store.Store: one set of
+// tests that every store (SQLite and PostgreSQL) must pass, so that they
+// behave alike. A store's package runs it from its own tests:
+//
+//	func TestStore(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) store.Store {
+//			s, err := sqlite.Open(filepath.Join(t.TempDir(), "gavel.db"))
+//			if err != nil {
+//				t.Fatal(err)
+//			}
+//			return s
+//		})
+//	}
+//
+// It covers every method: case versions (an unchanged definition keeps
+// its version, from many writers at once too), a run's lifecycle, the
+// round trip of transcripts, verdicts and usage (megabytes of them too,
+// whole), replacing a trial, a run that never finished (a crash), listing
+// runs with each filter, times, trends, labels, 64 trials saved at once,
+// and ErrNotFound.
+package storetest
