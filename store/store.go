@@ -12,7 +12,7 @@ import (
 // and every run with its trials, judgments, scores and usage, plus what
 // people say of the judgments (labels). Implementations are safe for
 // concurrent use, also by several processes at once (the CLI and the web
-// app on one database).
+// app on one database). A Store may also be a Migrator or an Accounts.
 type Store interface {
 	// SaveCase records a case's definition for a suite and returns its
 	// version: the latest version if the definition, name and tags are

@@ -36,6 +36,13 @@
 //   - run_criteria: the same per run, written by FinishRun, so that a
 //     trend reads one row per criterion and run, never trials.
 //   - labels: people's labels on judgments, for calibrating judges.
+//   - users, sessions, api_tokens: the web app's accounts (see
+//     store.Accounts). Users have a role and a password hash, and are
+//     disabled, never deleted; their names are unique regardless of case
+//     (name_key holds the name in lower case). Sessions and API tokens
+//     are kept by the hashes of their tokens, which are unique and
+//     indexed. No password or token is ever kept in clear: the web app
+//     hashes them first.
 //
 // Times are kept as microseconds since the Unix epoch and given back in
 // UTC: PostgreSQL keeps no finer time, and both stores then give back the

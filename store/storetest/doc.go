@@ -17,5 +17,10 @@
 // round trip of transcripts, verdicts and usage (megabytes of them too,
 // whole), replacing a trial, a run that never finished (a crash), listing
 // runs with each filter, times, trends, labels, 64 trials saved at once,
-// and ErrNotFound.
+// and ErrNotFound. For a store that also keeps the web app's accounts
+// (store.Accounts), it covers users (names unique regardless of case,
+// from many writers at once too; roles, passwords, disabling), sessions
+// (expiry, logging out, deleting the expired ones) and API tokens (their
+// last use, revoking), and how disabling a user or changing their
+// password or role tells on their sessions and tokens.
 package storetest

@@ -14,7 +14,8 @@ import (
 )
 
 // Run runs the conformance suite: a subtest per behaviour of
-// store.Store. open returns a new, empty store each time it is called;
+// store.Store, and of store.Accounts for a store that keeps accounts
+// (the others skip those). open returns a new, empty store each time it is called;
 // Run closes it.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	tests := []struct {
@@ -35,6 +36,11 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Labels", testLabels},
 		{"ConcurrentTrials", testConcurrentTrials},
 		{"NotFound", testNotFound},
+		{"Users", testUsers},
+		{"UsersConcurrent", testUsersConcurrent},
+		{"Sessions", testSessions},
+		{"ExpiredSessions", testExpiredSessions},
+		{"Tokens", testTokens},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
