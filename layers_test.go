@@ -43,6 +43,7 @@ var layers = map[string]int{
 	"store":              5,
 	"store/sqlstore":     6,
 	"store/storetest":    6,
+	"auth":               6,
 	"gaveltest":          6,
 	"store/sqlite":       7,
 	"store/postgres":     7,

@@ -1,0 +1,246 @@
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gavelhq/gavel/store"
+)
+
+// The cookies the app sets.
+const (
+	sessionCookie = "gavel_session"
+	csrfCookie    = "gavel_csrf" // the local user's CSRF token
+)
+
+// Config configures an Authenticator.
+type Config struct {
+	// Accounts keeps users, sessions and tokens.
+	Accounts store.Accounts
+	// Required is true when every request must come from a user: the app
+	// listens beyond loopback. When false, a request from no one is the
+	// local user, an admin.
+	Required bool
+	// Secure marks cookies Secure: set it when the app is served over
+	// TLS (directly or behind a proxy that terminates it).
+	Secure bool
+	// SessionTTL is how long a login lasts. Defaults to 7 days.
+	SessionTTL time.Duration
+	// Now tells the time. Defaults to time.Now.
+	Now func() time.Time
+}
+
+// An Authenticator logs users in and out and tells who sends a request.
+type Authenticator struct {
+	c Config
+}
+
+// New returns an Authenticator.
+func New(c Config) *Authenticator {
+	if c.SessionTTL <= 0 {
+		c.SessionTTL = 7 * 24 * time.Hour
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return &Authenticator{c: c}
+}
+
+// ErrBadLogin is returned by Login for an unknown name, a wrong password
+// or a disabled user alike, so that a login form tells nothing about
+// which names exist.
+var ErrBadLogin = errors.New("wrong name or password")
+
+// Login checks a name and password and starts a session: it returns the
+// cookie to set.
+func (a *Authenticator) Login(ctx context.Context, name, password string) (*http.Cookie, error) {
+	user, hash, err := a.c.Accounts.UserByName(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		CheckPassword(dummyHash(), password) // as slow as a real check
+		return nil, ErrBadLogin
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !CheckPassword(hash, password) || user.Disabled {
+		return nil, ErrBadLogin
+	}
+	token, tokenHash := NewToken()
+	csrf, _ := NewToken()
+	now := a.c.Now()
+	s := store.Session{TokenHash: tokenHash, UserID: user.ID, CSRF: csrf, Created: now, Expires: now.Add(a.c.SessionTTL)}
+	if err := a.c.Accounts.CreateSession(ctx, s); err != nil {
+		return nil, fmt.Errorf("start a session: %w", err)
+	}
+	return a.cookie(sessionCookie, token, s.Expires), nil
+}
+
+// dummyHash is checked against for unknown names; made on first use, so
+// that starting gavel costs nothing.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := HashPassword("not a password of anyone")
+	return h
+})
+
+// Logout ends the request's session, if any, and returns the cookie that
+// clears it.
+func (a *Authenticator) Logout(r *http.Request) (*http.Cookie, error) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		if err := a.c.Accounts.DeleteSession(r.Context(), HashToken(c.Value)); err != nil {
+			return nil, err
+		}
+	}
+	return a.cookie(sessionCookie, "", time.Unix(0, 0)), nil
+}
+
+func (a *Authenticator) cookie(name, value string, expires time.Time) *http.Cookie {
+	return &http.Cookie{Name: name, Value: value, Path: "/", Expires: expires, HttpOnly: true, Secure: a.c.Secure, SameSite: http.SameSiteLaxMode}
+}
+
+// A Visitor is who sends a request.
+type Visitor struct {
+	User store.User
+	// Local is true for the local user of an app on loopback, who did not
+	// log in.
+	Local bool
+	// CSRF is the token the visitor's forms must send back.
+	CSRF string
+	// Token is true when the request came with an API token.
+	Token bool
+}
+
+// Can reports whether the visitor's role is at least role.
+func (v Visitor) Can(role store.Role) bool { return v.User.Role.AtLeast(role) }
+
+type visitorKey struct{}
+
+// VisitorFrom returns who sent the request of ctx, as Middleware found.
+func VisitorFrom(ctx context.Context) (Visitor, bool) {
+	v, ok := ctx.Value(visitorKey{}).(Visitor)
+	return v, ok
+}
+
+// Middleware finds who sends each request and hands it on with the
+// Visitor in its context; it refuses a request from no one when login is
+// required, and a state-changing browser request without its CSRF token.
+// Paths in open (the login page, static files) are served to anyone.
+func (a *Authenticator) Middleware(next http.Handler, open ...string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, err := a.visitor(w, r)
+		if err != nil {
+			http.Error(w, "cannot check who you are: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		if v == nil {
+			if isOpen(r.URL.Path, open) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			refuse(w, r)
+			return
+		}
+		if !v.Token && !safeMethod(r.Method) && !a.sameOrigin(r, v.CSRF) {
+			http.Error(w, "this form is stale or came from another site: reload the page and try again", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), visitorKey{}, *v)))
+	})
+}
+
+// visitor finds who sends r: nil for no one when login is required.
+func (a *Authenticator) visitor(w http.ResponseWriter, r *http.Request) (*Visitor, error) {
+	ctx := r.Context()
+	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		_, user, err := a.c.Accounts.TokenByHash(ctx, HashToken(strings.TrimSpace(bearer)))
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &Visitor{User: user, Token: true}, nil
+	}
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		s, user, err := a.c.Accounts.SessionByToken(ctx, HashToken(c.Value))
+		switch {
+		case err == nil:
+			return &Visitor{User: user, CSRF: s.CSRF}, nil
+		case !errors.Is(err, store.ErrNotFound):
+			return nil, err
+		}
+	}
+	if a.c.Required {
+		return nil, nil
+	}
+	// The local user: a CSRF token of their own, in a cookie.
+	csrf := ""
+	if c, err := r.Cookie(csrfCookie); err == nil && c.Value != "" {
+		csrf = c.Value
+	} else {
+		csrf, _ = NewToken()
+		http.SetCookie(w, a.cookie(csrfCookie, csrf, a.c.Now().Add(365*24*time.Hour)))
+	}
+	return &Visitor{User: store.User{Name: "local", Role: store.Admin}, Local: true, CSRF: csrf}, nil
+}
+
+// sameOrigin checks a state-changing request: its CSRF token, and its
+// Origin when it sends one.
+func (a *Authenticator) sameOrigin(r *http.Request, csrf string) bool {
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || u.Host != r.Host {
+			return false
+		}
+	}
+	sent := r.Header.Get("X-CSRF-Token")
+	if sent == "" {
+		sent = r.PostFormValue("csrf")
+	}
+	return csrf != "" && subtle.ConstantTimeCompare([]byte(sent), []byte(csrf)) == 1
+}
+
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
+
+func isOpen(path string, open []string) bool {
+	for _, p := range open {
+		if path == p || (strings.HasSuffix(p, "/") && strings.HasPrefix(path, p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// refuse answers a request from no one: the API with 401, a page with a
+// redirect to the login page, which comes back here after.
+func refuse(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="gavel"`)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"error": "log in, or send an API token: Authorization: Bearer TOKEN"}` + "\n"))
+		return
+	}
+	http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+}
+
+// Require hands a request on only when its visitor's role is at least
+// role; others get 403.
+func Require(role store.Role, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v, ok := VisitorFrom(r.Context())
+		if !ok || !v.Can(role) {
+			http.Error(w, fmt.Sprintf("this needs the %s role", role), http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

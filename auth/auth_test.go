@@ -1,0 +1,196 @@
+package auth_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlite"
+)
+
+func TestPasswords(t *testing.T) {
+	hash, err := auth.HashPassword("correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		hash, password string
+		want           bool
+	}{
+		{hash, "correct horse battery", true},
+		{hash, "correct horse batterY", false},
+		{"pbkdf2-sha256$1$bad$bad", "x", false},
+		{"", "", false},
+	} {
+		if got := auth.CheckPassword(tc.hash, tc.password); got != tc.want {
+			t.Errorf("CheckPassword(%.20q, %q) = %v, want %v", tc.hash, tc.password, got, tc.want)
+		}
+	}
+	if _, err := auth.HashPassword("short"); err == nil {
+		t.Error("a 5-character password was accepted")
+	}
+	if strings.Contains(hash, "horse") {
+		t.Error("the hash holds the password")
+	}
+}
+
+// accounts is a SQLite store with a viewer, an editor and a disabled
+// user, whose password is "a long password".
+func accounts(t *testing.T) store.Accounts {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "gavel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	hash, _ := auth.HashPassword("a long password")
+	for _, u := range []struct {
+		name string
+		role store.Role
+	}{{"vera", store.Viewer}, {"ed", store.Editor}, {"gone", store.Editor}} {
+		user, err := st.CreateUser(context.Background(), u.name, u.role, hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.name == "gone" {
+			st.DisableUser(context.Background(), user.ID)
+		}
+	}
+	return st
+}
+
+func TestLogin(t *testing.T) {
+	a := auth.New(auth.Config{Accounts: accounts(t), Required: true})
+	if c, err := a.Login(context.Background(), "ED", "a long password"); err != nil || c.Value == "" || !c.HttpOnly {
+		t.Errorf("login: %+v, %v", c, err)
+	}
+	for _, tc := range []struct{ name, password string }{
+		{"ed", "wrong password!"}, {"nobody", "a long password"}, {"gone", "a long password"},
+	} {
+		if _, err := a.Login(context.Background(), tc.name, tc.password); !errors.Is(err, auth.ErrBadLogin) {
+			t.Errorf("login %s/%s: %v, want ErrBadLogin", tc.name, tc.password, err)
+		}
+	}
+}
+
+// app is a handler behind the middleware: it answers with the visitor's
+// name; /edit needs an editor.
+func app(a *auth.Authenticator) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		v, _ := auth.VisitorFrom(r.Context())
+		w.Write([]byte(v.User.Name))
+	})
+	mux.Handle("/edit", auth.Require(store.Editor, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("edited"))
+	})))
+	return a.Middleware(mux, "/login")
+}
+
+func TestMiddleware(t *testing.T) {
+	acc := accounts(t)
+	a := auth.New(auth.Config{Accounts: acc, Required: true})
+	h := app(a)
+	login := func(name string) (*http.Cookie, string) {
+		c, err := a.Login(context.Background(), name, "a long password")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _, _ := acc.SessionByToken(context.Background(), auth.HashToken(c.Value))
+		return c, s.CSRF
+	}
+	vera, veraCSRF := login("vera")
+	ed, edCSRF := login("ed")
+	token, hash := auth.NewToken()
+	user, _, _ := acc.UserByName(context.Background(), "ed")
+	acc.CreateToken(context.Background(), store.Token{UserID: user.ID, Name: "ci", Hash: hash})
+
+	form := func(csrf string) string { return url.Values{"csrf": {csrf}}.Encode() }
+	for _, tc := range []struct {
+		name           string
+		method, path   string
+		cookie         *http.Cookie
+		body, origin   string
+		bearer         string
+		status         int
+		bodyOrLocation string
+	}{
+		{"a page, no one", "GET", "/runs", nil, "", "", "", http.StatusSeeOther, "/login?next=%2Fruns"},
+		{"the API, no one", "GET", "/api/runs", nil, "", "", "", http.StatusUnauthorized, "Bearer"},
+		{"the login page, no one", "GET", "/login", nil, "", "", "", http.StatusOK, ""},
+		{"a page, logged in", "GET", "/runs", vera, "", "", "", http.StatusOK, "vera"},
+		{"a viewer cannot edit", "POST", "/edit", vera, form(veraCSRF), "", "", http.StatusForbidden, "editor role"},
+		{"an editor can", "POST", "/edit", ed, form(edCSRF), "", "", http.StatusOK, "edited"},
+		{"no CSRF token", "POST", "/edit", ed, "", "", "", http.StatusForbidden, "stale"},
+		{"another session's token", "POST", "/edit", ed, form(veraCSRF), "", "", http.StatusForbidden, "stale"},
+		{"another site", "POST", "/edit", ed, form(edCSRF), "https://evil.example", "", http.StatusForbidden, "another site"},
+		{"an API token", "POST", "/edit", nil, "", "", token, http.StatusOK, "edited"},
+		{"a wrong API token", "GET", "/api/runs", nil, "", "", "nope", http.StatusUnauthorized, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
+			if tc.body != "" {
+				r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			}
+			if tc.cookie != nil {
+				r.AddCookie(tc.cookie)
+			}
+			if tc.origin != "" {
+				r.Header.Set("Origin", tc.origin)
+			}
+			if tc.bearer != "" {
+				r.Header.Set("Authorization", "Bearer "+tc.bearer)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != tc.status {
+				t.Fatalf("status %d, want %d: %s", w.Code, tc.status, w.Body)
+			}
+			got := w.Body.String() + w.Header().Get("Location") + w.Header().Get("WWW-Authenticate")
+			if !strings.Contains(got, tc.bodyOrLocation) {
+				t.Errorf("got %q, want it to contain %q", got, tc.bodyOrLocation)
+			}
+		})
+	}
+}
+
+// On loopback, no one is the local admin, still protected from other
+// sites' forms by a CSRF cookie.
+func TestLocalUser(t *testing.T) {
+	h := app(auth.New(auth.Config{Accounts: accounts(t)}))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	if w.Body.String() != "local" {
+		t.Fatalf("visitor %q, want local", w.Body)
+	}
+	var csrf *http.Cookie
+	for _, c := range w.Result().Cookies() {
+		if c.Name == "gavel_csrf" {
+			csrf = c
+		}
+	}
+	if csrf == nil || !csrf.HttpOnly {
+		t.Fatalf("no HttpOnly CSRF cookie: %v", w.Result().Cookies())
+	}
+	post := func(field string) int {
+		r := httptest.NewRequest("POST", "/edit", strings.NewReader(url.Values{"csrf": {field}}.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.AddCookie(csrf)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w.Code
+	}
+	if got := post(csrf.Value); got != http.StatusOK {
+		t.Errorf("local post with its token: %d", got)
+	}
+	if got := post(""); got != http.StatusForbidden {
+		t.Errorf("local post without a token: %d, want 403", got)
+	}
+}
