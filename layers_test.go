@@ -47,6 +47,7 @@ var layers = map[string]int{
 	"gaveltest":          6,
 	"store/sqlite":       7,
 	"store/postgres":     7,
+	"web":                7,
 	"cmd/gavel":          8,
 }
 

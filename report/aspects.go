@@ -99,3 +99,11 @@ func grade(ran, passed int) string {
 	}
 	return fmt.Sprintf("%d/%d", passed, ran)
 }
+
+// Grades grades a case's trials as the text report's table does: its tool
+// checks and its response checks apart, each PASS, FAIL, "2/3" when
+// trials differ, or "-" when no trial had such checks.
+func Grades(trials []gavel.Trial) (tools, response string) {
+	g := gradeAspects(trials)
+	return grade(g.toolsRan, g.toolsPassed), grade(g.responseRan, g.responsePassed)
+}

@@ -63,3 +63,8 @@ func firstReason(v judge.Judgment) string {
 	}
 	return ""
 }
+
+// FirstReason is the first reason a verdict failed or erred, as reports
+// show it: the summary (name: reasoning) of the first judgment at the end
+// of a failing branch, on one line; "" when the verdict passed.
+func FirstReason(v judge.Judgment) string { return firstReason(v) }

@@ -55,6 +55,8 @@ func commands() []command {
 			func(args []string, std stdio) int { return compareCommand(args, std.out, std.err) }, nil},
 		{"cases", "export|import", "move cases between the database and case files",
 			func(args []string, std stdio) int { return casesCommand(args, std.out, std.err) }, nil},
+		{"serve", "[flags]", "serve the web app: runs, transcripts, trends, comparisons",
+			func(args []string, std stdio) int { return serveCommand(args, std.out, std.err) }, nil},
 		{"users", "add|list|disable|token", "manage who may use the web app",
 			usersCommand, nil},
 		{"migrate", "", "bring the results database's schema up to date",

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/web"
+)
+
+const serveHelp = `Usage: gavel serve [flags]
+
+Serves the web app: runs, case results turn by turn, trends, comparisons,
+and the JSON API scripts use (see web/api.md). On 127.0.0.1 (the default)
+anyone on this machine is an admin without logging in; on any other
+address everyone logs in, with the accounts of gavel users.
+
+Examples:
+  gavel serve
+  gavel serve --addr :8080 --db postgres://gavel@db.internal/gavel
+  gavel serve --addr :8443 --tls-cert cert.pem --tls-key key.pem
+
+Flags:
+`
+
+func serveCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, serveHelp); fs.PrintDefaults() }
+	db := dbFlag(fs)
+	addr := fs.String("addr", "127.0.0.1:8080", "the `host:port` to listen on")
+	cert := fs.String("tls-cert", "", "serve HTTPS with this certificate `file` (and --tls-key)")
+	key := fs.String("tls-key", "", "the certificate's key `file`")
+	secure := fs.Bool("secure-cookies", false, "mark cookies Secure: for an app behind a proxy that terminates TLS")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if (*cert == "") != (*key == "") {
+		fmt.Fprintln(stderr, "gavel serve: give --tls-cert and --tls-key together")
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel serve: the results database:", err)
+		return exitInfra
+	}
+	defer st.Close()
+	accounts, ok := st.(store.Accounts)
+	if !ok {
+		fmt.Fprintln(stderr, "gavel serve: this database keeps no accounts")
+		return exitInfra
+	}
+	required := !loopback(*addr)
+	if required {
+		users, err := accounts.Users(ctx)
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel serve:", err)
+			return exitInfra
+		}
+		if len(users) == 0 {
+			fmt.Fprintf(stderr, "gavel serve: %s is reachable from other machines, so everyone must log in, and no one can yet: add an admin first with\n  gavel users add --role admin NAME\n", *addr)
+			return exitUsage
+		}
+	}
+	a := auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})
+	srv := &http.Server{Handler: web.New(st, web.Config{Version: version, Auth: a}), ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel serve:", err)
+		return exitInfra
+	}
+	scheme := "http"
+	if *cert != "" {
+		scheme = "https"
+	}
+	login := "no login: loopback only"
+	if required {
+		login = "everyone logs in"
+	}
+	fmt.Fprintf(stdout, "Gavel serves %s://%s (%s). Ctrl-C stops it.\n", scheme, ln.Addr(), login)
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shutdown)
+	}()
+	if *cert != "" {
+		err = srv.ServeTLS(ln, *cert, *key)
+	} else {
+		err = srv.Serve(ln)
+	}
+	if !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, "gavel serve:", err)
+		return exitInfra
+	}
+	return exitPassed
+}
+
+// loopback reports whether addr listens on this machine only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,279 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
+)
+
+// compareRuns reads the runs a and b of the query and compares b (the
+// head) with a (the base).
+func (s *Server) compareRuns(ctx context.Context, a, b string) (base, head *store.StoredRun, c gavel.Comparison, err error) {
+	if a == "" || b == "" {
+		return nil, nil, c, errorf(http.StatusBadRequest, "a and b: name the two runs to compare, as in ?a=BASE_RUN&b=HEAD_RUN")
+	}
+	if base, err = s.loadRun(ctx, a); err != nil {
+		return nil, nil, c, err
+	}
+	if head, err = s.loadRun(ctx, b); err != nil {
+		return nil, nil, c, err
+	}
+	return base, head, gavel.Compare(base.Run, head.Run), nil
+}
+
+// runLabel names a run in a comparison: its id, and its git branch and
+// commit when known, as `gavel compare` does.
+func runLabel(r store.RunInfo) string {
+	if g := gitLabel(r.GitBranch, r.GitCommit); g != "" {
+		return r.ID + " (" + g + ")"
+	}
+	return r.ID
+}
+
+// apiCompare compares two runs: GET /api/compare?a=BASE&b=HEAD answers
+// the JSON comparison (report.JSONComparison).
+func (s *Server) apiCompare(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	base, head, c, err := s.compareRuns(r.Context(), q.Get("a"), q.Get("b"))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	opts := report.ComparisonOptions{BaseLabel: runLabel(base.Info), HeadLabel: runLabel(head.Info), Version: s.cfg.Version}
+	if err := report.WriteComparison(&b, report.JSON, c, opts); err != nil {
+		return nil, err
+	}
+	return rawJSON(b.Bytes()), nil
+}
+
+// compareData is compare.tmpl's data.
+type compareData struct {
+	// A and B are the runs asked for; Recent are the latest runs, to
+	// offer in the form.
+	A, B     string
+	Recent   []runOption
+	Compared bool
+
+	Base, Head     runOption
+	Verdict        string
+	Regressed      bool
+	PassRate, Cost string
+	Counts         string
+	// First are the regressions and the fixes; the score deltas come
+	// after them, then Rest: the other cases that changed.
+	First, Rest []compareSection
+	Criteria    []criterionDelta
+	JSONHref    string
+}
+
+// runOption is a run to compare, as the form offers it and the page
+// names it.
+type runOption struct {
+	ID, Label, Href string
+}
+
+// compareSection is a group of cases of a comparison.
+type compareSection struct {
+	Key, Title, About, ReasonHeader string
+	Cases                           []compareCase
+}
+
+// compareCase is a case of a group.
+type compareCase struct {
+	ID, Name, Reason string
+	Base, Head       sideView
+}
+
+// sideView is how a case came out in one run, linked to its result there;
+// Outcome is "" when the run does not have the case.
+type sideView struct {
+	Outcome, Class, Trials, Href string
+}
+
+// criterionDelta is a criterion's mean score in both runs.
+type criterionDelta struct {
+	Name, Base, Head, Delta, Class string
+}
+
+// recentRuns is how many of the latest runs the comparison's form offers.
+const recentRuns = 50
+
+// comparePage sets two runs side by side: regressions first, then fixes,
+// then score deltas, then the other changes. Without both runs, it is a
+// form to pick them.
+func (s *Server) comparePage(r *http.Request) (view, error) {
+	ctx := r.Context()
+	q := r.URL.Query()
+	d := compareData{A: q.Get("a"), B: q.Get("b")}
+	if d.A == "" || d.B == "" {
+		recent, err := s.store.Runs(ctx, store.RunFilter{Limit: recentRuns})
+		if err != nil {
+			return view{}, err
+		}
+		for _, info := range recent {
+			d.Recent = append(d.Recent, runOption{ID: oneLine(info.ID), Label: oneLine(info.Suite + " · " + string(info.Status) + " · " + stamp(info.Started) + " · " + gitLabel(info.GitBranch, info.GitCommit))})
+		}
+		d.A, d.B = oneLine(d.A), oneLine(d.B)
+		return view{template: "compare.tmpl", title: "Compare runs", nav: "compare", data: d}, nil
+	}
+	base, head, c, err := s.compareRuns(ctx, d.A, d.B)
+	if err != nil {
+		return view{}, err
+	}
+	d = newCompareData(base, head, c)
+	return view{template: "compare.tmpl", title: "Compare " + d.Base.ID + " → " + d.Head.ID, nav: "compare", data: d}, nil
+}
+
+// newCompareData formats a comparison for its page.
+func newCompareData(base, head *store.StoredRun, c gavel.Comparison) compareData {
+	d := compareData{
+		A: oneLine(base.Info.ID), B: oneLine(head.Info.ID), Compared: true,
+		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(runLabel(base.Info)), Href: runHref(base.Info.ID)},
+		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(runLabel(head.Info)), Href: runHref(head.Info.ID)},
+		Regressed: c.HasRegressions(),
+		PassRate:  passRateChange(c.PassRate),
+		Cost:      costChange(c.CostUSD),
+		JSONHref:  "/api" + compareHref(base.Info.ID, head.Info.ID),
+	}
+	switch n := len(c.Regressions); n {
+	case 0:
+		d.Verdict = "PASS (no regressions)"
+	case 1:
+		d.Verdict = "FAIL (1 regression)"
+	default:
+		d.Verdict = fmt.Sprintf("FAIL (%d regressions)", n)
+	}
+	headReason := func(cc gavel.CaseChange) string { return cc.Head.Reason }
+	baseReason := func(cc gavel.CaseChange) string { return cc.Base.Reason }
+	sections := []struct {
+		key, title, about, reasonHeader string
+		cases                           []gavel.CaseChange
+		reason                          func(gavel.CaseChange) string
+	}{
+		{"regressions", "Regressions", "Cases that passed in the base and did not pass in the head.", "Reason", c.Regressions, headReason},
+		{"fixes", "Fixes", "Cases that did not pass in the base and pass in the head.", "Reason it failed in the base", c.Fixes, baseReason},
+		{"changed", "Changed", "Cases that passed in neither run, but came out differently.", "Reason", c.Changed, headReason},
+		{"errored", "Errored", "Cases the head could not judge (not counted as regressions).", "Error", c.Errored, headReason},
+		{"not_compared", "Not compared", "Cases skipped in either run, or that the base could not judge.", "Why", c.NotCompared, notComparedWhy},
+		{"added", "Added", "Cases in the head only.", "Reason", c.Added, headReason},
+		{"removed", "Removed", "Cases in the base only.", "Reason", c.Removed, baseReason},
+	}
+	var counts []string
+	for i, sec := range sections {
+		if len(sec.cases) > 0 || i == 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", len(sec.cases), strings.ToLower(sec.title)))
+		}
+		cs := compareSection{Key: sec.key, Title: sec.title, About: sec.about, ReasonHeader: sec.reasonHeader}
+		for _, cc := range sec.cases {
+			row := compareCase{
+				ID: oneLine(cc.ID), Name: oneLine(cc.Name), Reason: shorten(oneLine(sec.reason(cc)), reasonLength),
+				Base: newSideView(cc.Base), Head: newSideView(cc.Head),
+			}
+			if cc.Base.Result != nil {
+				row.Base.Href = caseResultHref(base.Info.ID, cc.ID)
+			}
+			if cc.Head.Result != nil {
+				row.Head.Href = caseResultHref(head.Info.ID, cc.ID)
+			}
+			cs.Cases = append(cs.Cases, row)
+		}
+		switch {
+		case i < 2:
+			d.First = append(d.First, cs) // shown even when empty: "no regressions" is news
+		case len(cs.Cases) > 0:
+			d.Rest = append(d.Rest, cs)
+		}
+	}
+	if c.Unchanged > 0 {
+		counts = append(counts, fmt.Sprintf("%d unchanged", c.Unchanged))
+	}
+	d.Counts = strings.Join(counts, " · ")
+	for _, cd := range c.Criteria {
+		row := criterionDelta{Name: oneLine(cd.Name), Base: "-", Head: "-"}
+		if cd.Base.Count > 0 {
+			row.Base = score(cd.Base.Mean)
+		}
+		if cd.Head.Count > 0 {
+			row.Head = score(cd.Head.Mean)
+		}
+		diff, ok := cd.Diff()
+		switch {
+		case ok:
+			row.Delta = score(diff)
+			switch {
+			case row.Delta == "0.00" || row.Delta == "-0.00":
+				row.Delta = "0.00"
+			case diff > 0:
+				row.Delta, row.Class = "+"+row.Delta, "up"
+			default:
+				row.Class = "down"
+			}
+		case cd.Head.Count > 0:
+			row.Delta = "new"
+		default:
+			row.Delta = "gone"
+		}
+		d.Criteria = append(d.Criteria, row)
+	}
+	return d
+}
+
+// newSideView formats how a case came out in one run: "FLAKY", "2/3".
+func newSideView(s gavel.CaseSide) sideView {
+	if s.Outcome == "" {
+		return sideView{}
+	}
+	out := sideView{Outcome: string(s.Outcome), Class: statusClass(string(s.Outcome))}
+	if s.Trials > 0 {
+		out.Trials = fmt.Sprintf("%d/%d", s.Passed, s.Trials)
+	}
+	return out
+}
+
+// notComparedWhy says why a case could not be compared.
+func notComparedWhy(cc gavel.CaseChange) string {
+	switch {
+	case cc.Head.Outcome == gavel.Skipped:
+		return "skipped in the head: " + orNoReason(cc.Head.Reason)
+	case cc.Base.Outcome == gavel.Skipped:
+		return "skipped in the base: " + orNoReason(cc.Base.Reason)
+	}
+	return "errored in the base: " + orNoReason(cc.Base.Reason)
+}
+
+// passRateChange formats both pass rates and the change in points:
+// "80% → 66.7% (-13.3 points)".
+func passRateChange(d gavel.Delta) string {
+	points := strconv.FormatFloat(d.Diff()*100, 'f', 1, 64)
+	points = strings.TrimSuffix(points, ".0")
+	change := "no change"
+	if points != "0" && points != "-0" {
+		if !strings.HasPrefix(points, "-") {
+			points = "+" + points
+		}
+		change = points + " points"
+	}
+	return fmt.Sprintf("%s → %s (%s)", percent(d.Base), percent(d.Head), change)
+}
+
+// costChange formats what both runs cost and the difference:
+// "$0.0424 → $0.0530 (+$0.0106)".
+func costChange(d gavel.Delta) string {
+	diff := cost(d.Diff())
+	change := "no change"
+	switch {
+	case diff == "$0.0000" || diff == "$-0.0000":
+	case strings.HasPrefix(diff, "$-"):
+		change = "-$" + diff[2:]
+	default:
+		change = "+" + diff
+	}
+	return fmt.Sprintf("%s → %s (%s)", cost(d.Base), cost(d.Head), change)
+}

@@ -1,0 +1,143 @@
+// Package web is Gavel's web app, served by `gavel serve`: pages that
+// anyone on the team can read (the runs, a run case by case, each case's
+// conversation and every judge's reasoning, the trends of a suite, two
+// runs compared), and the JSON API those pages' data comes from,
+// documented for scripts in api.md.
+//
+//	app := web.New(st, web.Config{Version: version}) // st: a store.Store
+//	err := http.ListenAndServe("127.0.0.1:8080", app)
+//
+// The app reads everything from a store.Store, so it works alike on
+// SQLite and PostgreSQL, and the CLI and the app can share a database.
+// This first part is read-only; see "What comes next" for where
+// authentication, case editing, starting runs and labels plug in.
+//
+// # Pages
+//
+//	/                            redirects to /runs
+//	/runs                        the runs, newest first, 50 a page: ?suite= &status= &branch=
+//	                             filter, ?before= (a run's start, RFC 3339) pages
+//	/runs/{id}                   a run: pass rate against threshold, tokens and cost by role
+//	                             and by model, each criterion's mean, a row per case (tools,
+//	                             response, outcome, trials passed, score, cost, why it failed)
+//	/runs/{id}/cases/{case}      a case of a run: each trial's conversation turn by turn
+//	                             (tool calls with arguments and results, automatic follow-ups,
+//	                             simulated users, events and revivals marked) and its verdict's
+//	                             whole tree: every judge's status, score, reasoning, checks,
+//	                             findings and jury votes
+//	/trends?suite=S&n=100        a suite's pass rate, criteria and cost over its last n
+//	                             finished runs, as charts over a table of the numbers
+//	/compare?a=BASE&b=HEAD       two runs side by side: regressions, fixes, score deltas, then
+//	                             the other changes (gavel.Compare)
+//	/cases?suite=&tag=&q=        the latest version of every case, read-only
+//	/cases/{suite}/{case}        a case's versions with their definitions
+//
+// Pages are rendered on the server with html/template, from templates
+// embedded in the binary (templates/: a layout with the navigation, a
+// file per page). Numbers and text are formatted in Go, so templates only
+// place strings. Path parts (run and case ids) are escaped with
+// url.PathEscape: a case id may hold a slash.
+//
+// Every page works without JavaScript. Two small scripts are vendored in
+// static/, embedded, and served from /static/ with their licenses: htmx
+// 2.0.11 (htmx.min.js, LICENSE-htmx), which swaps the runs list and the
+// cases list in place as their filters change and their pages turn, and
+// keeps the page of a run still running up to date (every 3 seconds), and
+// uPlot 1.6.32 (uPlot.iife.min.js, uPlot.min.css, LICENSE-uplot), which
+// draws the trends. To update one, `npm pack uplot@VERSION` (or
+// htmx.org@VERSION) in a scratch directory, copy the same files from its
+// dist/ and its LICENSE over these, and change the versions here and in
+// TestVendored. Nothing is loaded from a CDN, and developing Gavel needs
+// no Node.
+//
+// An htmx request (header HX-Request) gets the page's content without
+// the layout; everything else, the whole page. Static files are served
+// with a hash of their content in their URL and cached for a year.
+//
+// # API
+//
+// The API answers JSON under /api/, with GET only for now:
+//
+//	GET /api/runs?suite=&status=&branch=&before=&limit=   a page of runs (RunList)
+//	GET /api/runs/{id}                                    the run's JSON report (report.JSONReport)
+//	GET /api/runs/{id}/info                               the run without its cases (RunSummary)
+//	GET /api/runs/{id}/cases/{case}                       a case of the run (report.JSONCase)
+//	GET /api/trends?suite=S&n=100                         a suite's trend (Trend)
+//	GET /api/compare?a=BASE&b=HEAD                        a comparison (report.JSONComparison)
+//	GET /api/cases?suite=&tag=&q=                         cases (CaseList)
+//	GET /api/cases/{suite}/{case}                         a case's versions (CaseHistory)
+//
+// A run's report is the same document `gavel run` writes to
+// reports/latest.json (docs/report-json.md), written by package report.
+// Errors are {"error": "..."} with a status that says what went wrong:
+// 400 for a bad parameter, 404 for a run or a case that is not there, 405
+// for a method the path does not take, 500 when the server failed (the
+// details go to its log, not to the client). api.md describes every
+// route, parameter and field.
+//
+// # Security
+//
+// Everything a page shows from a run is untrusted: agent replies, tool
+// arguments and results, judges' reasoning, and the names of suites,
+// cases, judges, criteria and git branches, which come from suite files
+// and repositories. html/template escapes every value for where it goes
+// (text, attribute, URL, JSON in a script block), so a reply reading
+// <script>alert(1)</script> shows as text; control characters are dropped
+// first, as the reports drop them. Pages have no inline script, no
+// inline style and no event handler attribute, and every answer carries
+// headers that would stop one anyway:
+//
+//	Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; ...
+//	X-Content-Type-Options: nosniff
+//	Referrer-Policy: same-origin
+//	X-Frame-Options: DENY (and frame-ancestors 'none')
+//
+// Scripts get their data from <script type="application/json"> blocks,
+// which html/template fills with escaped JSON. htmx is configured (a meta
+// tag) not to evaluate code, not to run scripts in what it swaps, not to
+// inject its own styles, to talk only to this server, and to keep no
+// page in localStorage.
+//
+// Secrets are never sent to a browser. No key is stored with a run:
+// providers read keys from the environment, which the app does not show.
+// A model reference may name a base URL ("openai:qwen@http://host/v1"),
+// and a URL may carry a password or a token; every model reference the
+// app shows or returns has lost its URL's user info and query.
+//
+// The JSON API sends text as stored (< and > unescaped, as the JSON
+// reports do): it is data, served as application/json with nosniff.
+//
+// # What comes next
+//
+// Authentication goes in Config.Guard. Every route is registered with
+// the least Role it needs (Anyone for the static files, Viewer for every
+// page and GET route), and the guard wraps each route's handler: it finds
+// the user from a session cookie or an API token, refuses (401, a
+// redirect to a login page, 403 for a role too low) or calls the handler,
+// with the user in the request's context. The app requires login when it
+// listens beyond loopback; whoever starts it (cmd/gavel) decides, by
+// passing a guard.
+//
+// Forms and other routes that change state are added to routes() in
+// server.go with their method ("POST /cases", "POST /runs",
+// "POST /api/runs/{id}/labels") and Editor or Admin, so that the guard
+// checks the role and CSRF on every one of them; the method-less
+// catch-alls answer 405 with the right Allow header for the methods a
+// path does not take. A page handler returns a view (a template and its
+// data) or an error; an API handler returns a value to encode or an
+// error: an httpError (errorf) carries the status and the message the
+// client reads, store.ErrNotFound becomes 404, anything else 500.
+// Templates for new pages go in templates/ and define "content" (and the
+// layout's navigation already has Cases). Starting runs needs something
+// that runs a suite and writes to the store as the CLI does: a field of
+// Config, set by cmd/gavel, so that this package keeps depending only on
+// the store, the reports and Gavel's core types.
+//
+// # Speed
+//
+// The runs list reads one page of runs' summaries (one more than it shows,
+// to know whether there is a next page), never trials; the trends read
+// store.Trend (the runs' summaries and per-criterion means) over the last
+// 100 runs; a run's page and a case's read the run once, whole.
+// BenchmarkPages times them.
+package web

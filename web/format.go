@@ -1,0 +1,147 @@
+package web
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gavelhq/gavel"
+)
+
+// Numbers and text are formatted in Go, so that templates only place
+// strings, as the reports do (see report/numbers.go).
+
+// percent formats a share of 0..1 as "27.8%", or "80%" when the tenth is 0.
+func percent(share float64) string {
+	s := strconv.FormatFloat(share*100, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0") + "%"
+}
+
+// cost formats dollars as "$0.0123".
+func cost(usd float64) string {
+	return fmt.Sprintf("$%.4f", usd)
+}
+
+// count formats an integer with thousands separators: "12,345".
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return sign + s
+}
+
+// score formats a normalised score as "0.67".
+func score(v float64) string {
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// elapsed formats a duration for people, to the millisecond: "42.5s".
+func elapsed(d time.Duration) string {
+	return d.Round(time.Millisecond).String()
+}
+
+// stamp formats a time for a page, in UTC to the second; "" for the zero
+// time.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// machineTime formats a time for a <time datetime> attribute or the API.
+func machineTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// thresholdOf returns the pass rate a run had to reach: the one it
+// recorded, or 1 when it recorded none, as reports read it.
+func thresholdOf(t float64) float64 {
+	if t == 0 {
+		return 1
+	}
+	return t
+}
+
+// caseCount counts a run's cases, whatever their outcome.
+func caseCount(s gavel.Stats) int {
+	n := 0
+	for _, c := range s.Cases {
+		n += c
+	}
+	return n
+}
+
+// clean makes untrusted text (replies, tool results, names, reasoning)
+// fit to place in a page: line breaks become "\n", and control
+// characters other than tab and newline, and bytes that are not UTF-8,
+// are dropped, as the reports drop them (report/clean.go). Escaping is
+// html/template's job; clean only keeps an agent from smuggling in
+// characters that render as nothing or steer a terminal when copied.
+func clean(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\r':
+			return '\n'
+		case r == '\t' || r == '\n':
+			return r
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f), r == 0xFFFE, r == 0xFFFF:
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+}
+
+// oneLine cleans s and folds its whitespace, line breaks included, into
+// single spaces.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(clean(s)), " ")
+}
+
+// shorten cuts s to at most n runes, ending it with "…" when cut.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// gitLabel is "branch@commit", as much of it as is known, the commit cut
+// to 8 characters, as `gavel runs` shows it.
+func gitLabel(branch, commit string) string {
+	if len(commit) > 8 {
+		commit = commit[:8]
+	}
+	return strings.Trim(branch+"@"+commit, "@")
+}
+
+// statusClass maps a run's status, a case's outcome or a judgment's
+// status to its CSS class.
+func statusClass(status string) string {
+	switch status {
+	case "PASS", "passed":
+		return "pass"
+	case "FAIL", "failed":
+		return "fail"
+	case "ERROR", "errored":
+		return "error"
+	case "FLAKY":
+		return "flaky"
+	case "SKIPPED", "ABSTAIN", "interrupted":
+		return "skipped"
+	case "running":
+		return "running"
+	}
+	return "unknown"
+}

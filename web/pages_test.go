@@ -1,0 +1,224 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestPages(t *testing.T) {
+	f := newFixture(t, Config{Version: "1.2.3"})
+	run := func(id string) string { return "/runs/" + url.PathEscape(id) }
+	tests := []struct {
+		name   string
+		path   string
+		status int
+		want   []string
+		// notWant must not be in the page.
+		notWant []string
+	}{
+		{"runs", "/runs", 200, []string{
+			`<title>Runs · Gavel</title>`, `aria-current="page">Runs`, f.latest, f.older, f.running,
+			`<span class="badge fail">failed</span>`, `<span class="badge running">running</span>`,
+			`<span class="unmet">37.5%</span> / 80%`, `<span class="met">80%</span> / 80%`, `<td class="num">- / 80%</td>`, "main@5d7e765a", "Gavel 1.2.3",
+		}, nil},
+		{"runs of a suite", "/runs?suite=" + hostileQuery, 200, []string{f.hostile}, []string{f.latest}},
+		{"runs by status", "/runs?status=running", 200, []string{f.running}, []string{f.latest}},
+		{"runs by branch", "/runs?branch=dev", 200, []string{"No runs match this filter"}, []string{f.latest}},
+		{"runs, bad status", "/runs?status=done", 400, []string{`status &#34;done&#34;: want running, passed`}, nil},
+		{"runs, bad before", "/runs?before=yesterday", 400, []string{"want a time in RFC 3339"}, nil},
+
+		{"run", run(f.latest), 200, []string{
+			"Run <code>" + f.latest + "</code>", "Pass rate 37.5%</strong> against a threshold of 80%",
+			"5 cases (1 PASS · 1 FAIL · 1 FLAKY · 1 ERROR · 1 SKIPPED)", "8 trials", "Spent by role", "<td>agent</td>", "<td>judge</td>", "<td>simulated user</td>", "Spent by model", "openai:gpt-5-mini",
+			"<h2>Criteria</h2>", "<td>helpfulness</td>", "<td>tone</td>",
+			`href="/runs/` + f.latest + `/cases/case_002"`, `href="/runs/` + f.latest + `/cases/orders%2Fcancel%204"`,
+			"<td>PASS</td><td>PASS</td>", "<td>FAIL</td><td>PASS</td>", "<td>1/2</td>",
+			"forbidden_tools cancel_order: called forbidden tool cancel_order (call 2)",
+			"the budget ran out", "conversation failed: agent did not answer within 30s",
+			"pass^k: k=2", "Flaky: case_003 (1 of 2 trials passed)",
+			`href="/compare?a=` + f.old + `&amp;b=` + f.latest + `"`, "Compare with the previous run",
+			`href="/api/runs/` + f.latest + `"`,
+		}, []string{"hx-trigger=\"every"}},
+		{"run still running", run(f.running), 200, []string{"(still running: so far)", "case_001",
+			`hx-get="/runs/` + f.running + `" hx-trigger="every 3s" hx-target="#main"`}, nil},
+		{"unknown run", "/runs/20990101-000000-zzzz", 404, []string{"no run 20990101-000000-zzzz"}, nil},
+
+		{"case result", run(f.latest) + "/cases/case_002", 200, []string{
+			`<span class="badge fail">FAIL</span> <code>case_002</code> Case case_002`,
+			"Trial 1 of 2", "Trial 2 of 2", "round 1 · user", "round 1 · agent",
+			"round 1 · user (automatic follow-up)", "round 2 · user (simulated)", "round 2 · event", "order 12345 delivered",
+			`<li class="revival">Session closed and reopened</li>`,
+			"<code>get_order_status({&#34;order_id&#34;:&#34;12345&#34;})</code>",
+			`<details class="call failed" open>`, "<strong>failed</strong>", "order has already shipped",
+			"Final response", "Order 12345 has shipped (trial 1).",
+			"decided by tier 1", "forbidden_tools cancel_order", "called forbidden tool cancel_order (call 2)",
+			"✗ call 2: cancel_order", "finding: max_bubbles 2: turn 2 has 3 bubbles",
+			"decided by majority", "helpfulness <span class=\"muted\">score 2 (1..5)", "tone <span class=\"muted\">score warm",
+			"looked it up\nthen answered", "Session <code>sess-1</code>",
+			`href="/runs/` + f.latest + `/cases/case_001"`, `href="/runs/` + f.latest + `/cases/case_003"`,
+		}, nil},
+		{"case with a slash in its id", run(f.latest) + "/cases/orders%2Fcancel%204", 200, []string{
+			"<code>orders/cancel 4</code>", "The conversation did not complete: TIMEOUT: agent did not answer within 30s",
+		}, nil},
+		{"skipped case", run(f.latest) + "/cases/case_005", 200, []string{"<dt>Skipped</dt><dd>the budget ran out</dd>"}, []string{"Trial 1"}},
+		{"unknown case", run(f.latest) + "/cases/case_999", 404, []string{"has no case case_999"}, nil},
+		{"case of an unknown run", "/runs/nope/cases/case_001", 404, []string{"no run nope"}, nil},
+
+		{"trends", "/trends?suite=support-desk", 200, []string{
+			"<h1>Trends of support-desk</h1>", `<script type="application/json" id="trend-data">`,
+			`data-chart="pass_rate"`, `data-chart="criteria"`, `data-chart="cost"`,
+			`<th class="num">helpfulness</th>`, `href="/runs/` + f.older + `"`, `href="/runs/` + f.latest + `"`,
+			"the suite's threshold is 80%", `<option value="hostile&lt;u&gt;suite&lt;/u&gt;">hostile&lt;u&gt;suite&lt;/u&gt;</option>`,
+		}, []string{`href="/runs/` + f.running + `"`}},
+		{"trends of the latest suite", "/trends", 200, []string{"<h1>Trends of support-desk</h1>"}, nil},
+		{"trends of an unknown suite", "/trends?suite=nope", 200, []string{"Suite nope has no finished runs."}, nil},
+		{"trends, bad n", "/trends?n=0", 400, []string{"want a number of runs from 1 to 1000"}, nil},
+
+		{"compare form", "/compare", 200, []string{"<h1>Compare runs</h1>", `<option value="` + f.latest + `">support-desk · failed`}, nil},
+		{"compare", "/compare?a=" + f.old + "&b=" + f.latest, 200, []string{
+			"Compare: FAIL (2 regressions)", "Pass rate 80% → 37.5% (-42.5 points)",
+			"<h2>Regressions (2)</h2>", "<code>case_002</code>", "called forbidden tool cancel_order (call 2)",
+			"<h2>Fixes (0)</h2>", "<h2>Score deltas</h2>", "<h2>Errored (1)</h2>", "<h2>Not compared (1)</h2>",
+			"skipped in the head: the budget ran out",
+			`href="/runs/` + f.latest + `/cases/case_002"`, `href="/runs/` + f.old + `/cases/case_002"`,
+		}, nil},
+		{"compare, regressions before fixes before scores", "/compare?a=" + f.old + "&b=" + f.latest, 200, nil, nil},
+		{"compare an unknown run", "/compare?a=nope&b=" + f.latest, 404, []string{"no run nope"}, nil},
+
+		{"cases", "/cases", 200, []string{"<code>case_001</code>", `href="/cases/support-desk/orders%2Fcancel%204"`, "cases.yaml:12"}, nil},
+		{"cases by text", "/cases?q=refund", 200, []string{"case_003"}, []string{"case_001"}},
+		{"case", "/cases/support-desk/case_001", 200, []string{"Version 1 (latest)", "input: Where is order 12345?", "edit it in its file"}, nil},
+		{"unknown case definition", "/cases/support-desk/nope", 404, []string{"suite support-desk has no case nope"}, nil},
+
+		{"no such page", "/nowhere", 404, []string{"there is no page /nowhere"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, body := f.get(tt.path)
+			if res.StatusCode != tt.status {
+				t.Fatalf("GET %s: status %d, want %d\n%s", tt.path, res.StatusCode, tt.status, shortBody(body))
+			}
+			if ct := res.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			mustContain(t, tt.path, body, append([]string{"<!DOCTYPE html>", "</html>"}, tt.want...)...)
+			mustNotContain(t, tt.path, body, tt.notWant...)
+		})
+	}
+}
+
+func TestCompareOrder(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, body := f.get("/compare?a=" + f.old + "&b=" + f.latest)
+	last := -1
+	for _, h := range []string{"<h2>Regressions", "<h2>Fixes", "<h2>Score deltas", "<h2>Errored", "<h2>Not compared"} {
+		i := strings.Index(body, h)
+		if i < last {
+			t.Errorf("%q comes before what should precede it", h)
+		}
+		last = i
+	}
+}
+
+func TestRedirectsHome(t *testing.T) {
+	f := newFixture(t, Config{})
+	res, _ := f.get("/")
+	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/runs" {
+		t.Errorf("GET /: %d to %q, want 302 to /runs", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+func TestMethodNotAllowed(t *testing.T) {
+	f := newFixture(t, Config{})
+	for _, path := range []string{"/runs", "/", "/runs/" + f.latest} {
+		res, body := f.do(http.MethodPost, path)
+		if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("POST %s: %d, Allow %q; want 405, GET, HEAD", path, res.StatusCode, res.Header.Get("Allow"))
+		}
+		mustContain(t, "POST "+path, body, "POST is not allowed on "+path)
+	}
+}
+
+// TestPaging walks the runs list page by page: every run once, newest
+// first.
+func TestPaging(t *testing.T) {
+	f := newFixture(t, Config{PageSize: 2})
+	want := []string{f.running, f.hostile, f.latest, f.old, f.older}
+	link := regexp.MustCompile(`<a href="(/runs\?[^"]*)" hx-get="[^"]*" hx-target="#main" hx-push-url="true">Older runs`)
+	runID := regexp.MustCompile(`<td><a href="/runs/([^"]+)"><code>`)
+	var got []string
+	path := "/runs"
+	for pages := 0; path != ""; pages++ {
+		if pages > 5 {
+			t.Fatal("too many pages")
+		}
+		res, body := f.get(path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d", path, res.StatusCode)
+		}
+		for _, m := range runID.FindAllStringSubmatch(body, -1) {
+			got = append(got, m[1])
+		}
+		path = ""
+		if m := link.FindStringSubmatch(body); m != nil {
+			path = strings.ReplaceAll(m[1], "&amp;", "&")
+		}
+		if pages > 0 {
+			mustContain(t, "a later page", body, "← Newest")
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("runs page by page:\ngot  %v\nwant %v", got, want)
+	}
+}
+
+// TestFragments checks that an htmx request gets the page's content
+// alone, and a history restore the whole page.
+func TestFragments(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, body := f.get("/runs?status=failed", "HX-Request", "true")
+	mustContain(t, "htmx request", body, "<title>Runs · Gavel</title>", f.latest)
+	mustNotContain(t, "htmx request", body, "<!DOCTYPE html>", "<nav aria-label=\"Main\">")
+	res, body := f.get("/runs", "HX-Request", "true", "HX-History-Restore-Request", "true")
+	mustContain(t, "history restore", body, "<!DOCTYPE html>")
+	if v := res.Header.Get("Vary"); v != "HX-Request" {
+		t.Errorf("Vary %q, want HX-Request", v)
+	}
+}
+
+// TestEveryPageRenders walks the links of the pages from /runs, a page
+// deep: every link to a page of the app answers 200 or a redirect.
+func TestEveryPageRenders(t *testing.T) {
+	f := newFixture(t, Config{})
+	href := regexp.MustCompile(`href="(/[^"]*)"`)
+	seen := map[string]bool{}
+	queue := []string{"/runs", "/cases", "/trends", "/compare", "/runs/" + f.latest, "/runs/" + f.hostile}
+	for len(queue) > 0 && len(seen) < 200 {
+		path := queue[0]
+		queue = queue[1:]
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
+		res, body := f.get(path)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s: %d", path, res.StatusCode)
+			continue
+		}
+		if strings.HasPrefix(path, "/static/") || strings.HasPrefix(path, "/api/") {
+			continue
+		}
+		for _, m := range href.FindAllStringSubmatch(body, -1) {
+			link := strings.ReplaceAll(m[1], "&amp;", "&")
+			if !seen[link] {
+				queue = append(queue, link)
+			}
+		}
+	}
+	if len(seen) < 20 {
+		t.Errorf("only %d pages reached", len(seen))
+	}
+}

@@ -1,0 +1,274 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
+)
+
+// loadRun reads a run whole, its model references redacted; an unknown
+// run is a 404.
+func (s *Server) loadRun(ctx context.Context, id string) (*store.StoredRun, error) {
+	sr, err := s.store.Run(ctx, id)
+	if err != nil {
+		return nil, notFound(err, "no run %s", id)
+	}
+	redactRun(sr)
+	return sr, nil
+}
+
+// runData is run.tmpl's data.
+type runData struct {
+	ID, Href, Suite, SuiteFile    string
+	TrendsHref                    string
+	Status, Class                 string
+	Finished, Met, Interrupted    bool
+	PassRate, Threshold           string
+	Cases, Trials                 int
+	Outcomes, Tokens, Cost        string
+	PassHatK                      string
+	Flaky                         []string
+	Started, StartedISO, Ended    string
+	Duration                      string
+	Git, StartedBy, Host, Filters string
+	Settings, Models              []pair
+	Roles, ModelUsage             []usageRow
+	Criteria                      []criterionRow
+	Rows                          []caseRow
+	// CompareHref compares the run with the suite's run before it, if
+	// there is one.
+	CompareHref, Previous string
+	ReportHref            string
+}
+
+// A pair is a name and a value, a row of a small table.
+type pair struct{ Name, Value string }
+
+// usageRow is what a role or a model spent.
+type usageRow struct {
+	Name, Input, Output, Cached, Tokens, Cost string
+}
+
+// criterionRow is a criterion's scores over the run.
+type criterionRow struct {
+	Name, Count, Mean, Min string
+}
+
+// caseRow is a case in a run's table.
+type caseRow struct {
+	ID, Href, Name      string
+	Tools, Response     string
+	Outcome, Class      string
+	Trials, Score, Cost string
+	Reason              string
+}
+
+// runPage is a run: its numbers against its threshold, what it spent,
+// its criteria, and a row per case.
+func (s *Server) runPage(r *http.Request) (view, error) {
+	sr, err := s.loadRun(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return view{}, err
+	}
+	d := newRunData(sr)
+	prev, err := s.store.Runs(r.Context(), store.RunFilter{Suite: sr.Info.Suite, Before: sr.Info.Started, Limit: 1})
+	if err != nil {
+		return view{}, err
+	}
+	if len(prev) == 1 {
+		d.Previous = oneLine(prev[0].ID)
+		d.CompareHref = compareHref(prev[0].ID, sr.Info.ID)
+	}
+	return view{template: "run.tmpl", title: "Run " + d.ID, nav: "runs", data: d}, nil
+}
+
+// compareHref is the URL of the comparison of head with base.
+func compareHref(base, head string) string {
+	return "/compare?" + url.Values{"a": {base}, "b": {head}}.Encode()
+}
+
+// newRunData formats a stored run for its page. The numbers are
+// computed from the run's trials, so that a run still running shows how
+// far it got.
+func newRunData(sr *store.StoredRun) runData {
+	info, run := sr.Info, sr.Run
+	stats := run.Stats()
+	total := stats.Usage.Total()
+	threshold := thresholdOf(info.Threshold)
+	d := runData{
+		ID:          oneLine(info.ID),
+		Href:        runHref(info.ID),
+		Suite:       oneLine(info.Suite),
+		SuiteFile:   oneLine(info.SuiteFile),
+		TrendsHref:  "/trends?" + url.Values{"suite": {info.Suite}}.Encode(),
+		Status:      string(info.Status),
+		Class:       statusClass(string(info.Status)),
+		Finished:    info.Status != store.Running,
+		Met:         stats.PassRate >= threshold,
+		Interrupted: run.Interrupted,
+		PassRate:    percent(stats.PassRate),
+		Threshold:   percent(threshold),
+		Cases:       len(run.Cases),
+		Trials:      stats.Trials,
+		Tokens:      count(total.Tokens()),
+		Cost:        cost(total.CostUSD),
+		PassHatK:    passHatK(stats),
+		Started:     stamp(info.Started),
+		StartedISO:  machineTime(info.Started),
+		Ended:       stamp(info.Ended),
+		Git:         oneLine(gitLabel(info.GitBranch, info.GitCommit)),
+		StartedBy:   oneLine(info.StartedBy),
+		Host:        oneLine(info.Host),
+		Filters:     oneLine(strings.Join(info.Filters, " ")),
+		ReportHref:  "/api" + runHref(info.ID),
+	}
+	if !info.Ended.IsZero() {
+		d.Duration = elapsed(info.Ended.Sub(info.Started))
+	}
+	var outcomes []string
+	for _, o := range []gavel.Outcome{gavel.Passed, gavel.Failed, gavel.Flaky, gavel.Errored, gavel.Skipped} {
+		if n := stats.Cases[o]; n > 0 {
+			outcomes = append(outcomes, fmt.Sprintf("%d %s", n, o))
+		}
+	}
+	d.Outcomes = strings.Join(outcomes, " · ")
+	for _, k := range slices.Sorted(maps.Keys(info.Settings)) {
+		d.Settings = append(d.Settings, pair{oneLine(k), oneLine(info.Settings[k])})
+	}
+	for _, k := range slices.Sorted(maps.Keys(info.Models)) {
+		d.Models = append(d.Models, pair{oneLine(k), oneLine(info.Models[k])})
+	}
+	for _, role := range []struct {
+		name  string
+		usage judge.Usage
+	}{{"agent", stats.Usage.Agent}, {"judge", stats.Usage.Judge}, {"simulated user", stats.Usage.SimulatedUser}} {
+		if role.usage != (judge.Usage{}) {
+			d.Roles = append(d.Roles, newUsageRow(role.name, role.usage))
+		}
+	}
+	if len(d.Roles) > 1 {
+		d.Roles = append(d.Roles, newUsageRow("total", total))
+	}
+	for _, name := range slices.Sorted(maps.Keys(stats.Models)) {
+		d.ModelUsage = append(d.ModelUsage, newUsageRow(oneLine(name), stats.Models[name]))
+	}
+	for _, c := range stats.Criteria {
+		d.Criteria = append(d.Criteria, criterionRow{Name: oneLine(c.Name), Count: fmt.Sprint(c.Count), Mean: score(c.Mean), Min: score(c.Min)})
+	}
+	for i := range run.Cases {
+		cr := &run.Cases[i]
+		d.Rows = append(d.Rows, newCaseRow(info.ID, cr))
+		if cr.Outcome == gavel.Flaky {
+			passed, ran := trialsPassed(cr.Trials)
+			d.Flaky = append(d.Flaky, fmt.Sprintf("%s (%d of %d trials passed)", oneLine(cr.ID()), passed, ran))
+		}
+	}
+	return d
+}
+
+// newUsageRow formats what a role or a model spent.
+func newUsageRow(name string, u judge.Usage) usageRow {
+	return usageRow{Name: name, Input: count(u.InputTokens), Output: count(u.OutputTokens), Cached: count(u.CachedTokens),
+		Tokens: count(u.Tokens()), Cost: cost(u.CostUSD)}
+}
+
+// passHatK formats pass^k for k from 2 up, "k=2 44.4%, k=3 33.3%", or ""
+// when no case ran more than one trial.
+func passHatK(s gavel.Stats) string {
+	if len(s.PassHatK) < 2 {
+		return ""
+	}
+	parts := make([]string, 0, len(s.PassHatK)-1)
+	for i, v := range s.PassHatK[1:] {
+		parts = append(parts, fmt.Sprintf("k=%d %s", i+2, percent(v)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// trialsPassed counts the trials that passed and those that ran.
+func trialsPassed(trials []gavel.Trial) (passed, ran int) {
+	for _, t := range trials {
+		if t.Verdict.Passed() {
+			passed++
+		}
+	}
+	return passed, len(trials)
+}
+
+// reasonLength is how many characters of a reason the run's table shows.
+const reasonLength = 140
+
+// newCaseRow formats a case of a run for the run's table, as the text
+// report's table does, and why it did not pass.
+func newCaseRow(runID string, cr *gavel.CaseResult) caseRow {
+	id := cr.ID()
+	row := caseRow{
+		ID: oneLine(id), Href: caseResultHref(runID, id),
+		Outcome: string(cr.Outcome), Class: statusClass(string(cr.Outcome)),
+		Tools: "-", Response: "-", Trials: "-", Score: "-", Cost: "-",
+	}
+	if cr.Case != nil {
+		row.Name = oneLine(cr.Case.Name)
+	}
+	if row.ID == "" {
+		row.ID = "(unnamed case)"
+	}
+	if cr.Outcome == gavel.Skipped {
+		row.Reason = shorten(oneLine(orNoReason(cr.SkipReason)), reasonLength)
+	}
+	if len(cr.Trials) == 0 {
+		return row
+	}
+	row.Tools, row.Response = report.Grades(cr.Trials)
+	passed, ran := trialsPassed(cr.Trials)
+	row.Trials = fmt.Sprintf("%d/%d", passed, ran)
+	var sum float64
+	var scored int
+	var usage gavel.RoleUsage
+	for _, t := range cr.Trials {
+		if v, ok := t.Verdict.Normalized(); ok {
+			sum, scored = sum+v, scored+1
+		}
+		usage = usage.Add(t.Usage)
+		if row.Reason == "" {
+			row.Reason = shorten(report.FirstReason(t.Verdict), reasonLength)
+		}
+	}
+	if scored > 0 {
+		row.Score = score(sum / float64(scored))
+	}
+	row.Cost = cost(usage.Total().CostUSD)
+	return row
+}
+
+// orNoReason returns reason, or "no reason given" when it is empty.
+func orNoReason(reason string) string {
+	if reason == "" {
+		return "no reason given"
+	}
+	return reason
+}
+
+// apiRun returns a run whole as its JSON report (report.JSONReport):
+// GET /api/runs/{id}.
+func (s *Server) apiRun(r *http.Request) (any, error) {
+	sr, err := s.loadRun(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := report.Write(&b, report.JSON, sr.Run, report.Options{Version: s.cfg.Version}); err != nil {
+		return nil, err
+	}
+	return rawJSON(b.Bytes()), nil
+}

@@ -1,0 +1,211 @@
+package web
+
+import (
+	"context"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/gavelhq/gavel/store"
+)
+
+// A Trend is a suite's numbers over its last finished runs, oldest
+// first: the answer of GET /api/trends?suite=S.
+type Trend struct {
+	Suite string `json:"suite"`
+	// Threshold is the pass rate the suite's latest run had to reach; 1
+	// when it set none, 0 when there are no runs.
+	Threshold float64 `json:"threshold"`
+	// Criteria name every criterion scored in any of the runs, sorted.
+	Criteria []string     `json:"criteria"`
+	Points   []TrendPoint `json:"points"`
+}
+
+// A TrendPoint is one finished run of a trend (passed, failed or
+// interrupted: a run that errored measured nothing).
+type TrendPoint struct {
+	RunID    string    `json:"run_id"`
+	Started  time.Time `json:"started"`
+	PassRate float64   `json:"pass_rate"`
+	CostUSD  float64   `json:"cost_usd"`
+	// Criteria are the run's mean scores (0..1), by criterion; a
+	// criterion the run did not score is missing.
+	Criteria map[string]float64 `json:"criteria"`
+}
+
+// trend reads a suite's trend over its last n runs: one query for the
+// points (store.Trend reads the runs' summaries, never their trials) and
+// one for the latest run's threshold.
+func (s *Server) trend(ctx context.Context, suite string, n int) (Trend, error) {
+	points, err := s.store.Trend(ctx, suite, n)
+	if err != nil {
+		return Trend{}, err
+	}
+	out := Trend{Suite: suite, Criteria: []string{}, Points: make([]TrendPoint, len(points))}
+	names := map[string]bool{}
+	for i, p := range points {
+		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, PassRate: p.PassRate, CostUSD: p.CostUSD, Criteria: map[string]float64{}}
+		for name, mean := range p.Criteria {
+			out.Points[i].Criteria[name] = mean
+			names[name] = true
+		}
+	}
+	out.Criteria = append(out.Criteria, slices.Sorted(maps.Keys(names))...)
+	if len(points) > 0 {
+		info, err := s.store.RunInfo(ctx, points[len(points)-1].RunID)
+		if err != nil {
+			return Trend{}, err
+		}
+		out.Threshold = thresholdOf(info.Threshold)
+	}
+	return out, nil
+}
+
+// trendRuns reads the n parameter: how many runs a trend covers.
+func (s *Server) trendRuns(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("n")
+	if v == "" {
+		return s.cfg.TrendRuns, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 1000 {
+		return 0, errorf(http.StatusBadRequest, "n %q: want a number of runs from 1 to 1000", v)
+	}
+	return n, nil
+}
+
+// apiTrends returns a suite's trend: GET /api/trends?suite=S&n=100.
+func (s *Server) apiTrends(r *http.Request) (any, error) {
+	suite := r.URL.Query().Get("suite")
+	if suite == "" {
+		return nil, errorf(http.StatusBadRequest, "suite: name the suite whose trend you want, as in /api/trends?suite=support-desk")
+	}
+	n, err := s.trendRuns(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.trend(r.Context(), suite, n)
+}
+
+// trendsData is trends.tmpl's data.
+type trendsData struct {
+	Suite string
+	// Suites are the suites to choose from: those of the latest runs.
+	Suites    []option
+	N         int
+	Threshold string
+	Criteria  []string
+	Rows      []trendRow
+	// Chart is the charts' data, for static/trends.js: html/template
+	// writes it as JSON in a <script type="application/json"> block.
+	Chart chartData
+}
+
+// An option is a choice of a <select> or a <datalist>: the value as
+// stored, and as shown.
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// trendRow is a run of the trend, a row of the table the charts draw.
+type trendRow struct {
+	RunID, Href, Started, StartedISO string
+	PassRate, Cost                   string
+	// Criteria are the run's mean scores in the order of
+	// trendsData.Criteria, "-" where the run has none.
+	Criteria []string
+}
+
+// chartData is what static/trends.js draws: a time axis and a series
+// per line. A criterion's value is null for a run that did not score it.
+type chartData struct {
+	Times     []int64       `json:"times"`
+	Runs      []string      `json:"runs"`
+	PassRate  []float64     `json:"pass_rate"`
+	Cost      []float64     `json:"cost"`
+	Threshold float64       `json:"threshold"`
+	Criteria  []chartSeries `json:"criteria"`
+}
+
+// chartSeries is a named line of a chart.
+type chartSeries struct {
+	Name   string     `json:"name"`
+	Values []*float64 `json:"values"`
+}
+
+// recentSuites is how many of the latest runs the trends page reads the
+// suites to offer from.
+const recentSuites = 200
+
+// trendsPage charts a suite's pass rate, criteria and cost over its last
+// runs, with the numbers in a table (which is all there is without
+// JavaScript). Without a suite, it shows the suite of the latest run.
+func (s *Server) trendsPage(r *http.Request) (view, error) {
+	ctx := r.Context()
+	n, err := s.trendRuns(r)
+	if err != nil {
+		return view{}, err
+	}
+	recent, err := s.store.Runs(ctx, store.RunFilter{Limit: recentSuites})
+	if err != nil {
+		return view{}, err
+	}
+	suite := r.URL.Query().Get("suite")
+	d := trendsData{N: n}
+	var names []string
+	for _, info := range recent {
+		if suite == "" {
+			suite = info.Suite
+		}
+		if !slices.Contains(names, info.Suite) {
+			names = append(names, info.Suite)
+		}
+	}
+	if suite != "" && !slices.Contains(names, suite) {
+		names = append(names, suite)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		d.Suites = append(d.Suites, option{Value: name, Label: oneLine(name), Selected: name == suite})
+	}
+	d.Suite = oneLine(suite)
+	if suite == "" {
+		return view{template: "trends.tmpl", title: "Trends", nav: "trends", data: d}, nil
+	}
+	t, err := s.trend(ctx, suite, n)
+	if err != nil {
+		return view{}, err
+	}
+	d.Threshold = percent(t.Threshold)
+	d.Chart = chartData{Threshold: t.Threshold, Times: []int64{}, Runs: []string{}, PassRate: []float64{}, Cost: []float64{}, Criteria: []chartSeries{}}
+	for _, name := range t.Criteria {
+		d.Criteria = append(d.Criteria, oneLine(name))
+		d.Chart.Criteria = append(d.Chart.Criteria, chartSeries{Name: oneLine(name), Values: []*float64{}})
+	}
+	for _, p := range t.Points {
+		row := trendRow{
+			RunID: oneLine(p.RunID), Href: runHref(p.RunID),
+			Started: stamp(p.Started), StartedISO: machineTime(p.Started),
+			PassRate: percent(p.PassRate), Cost: cost(p.CostUSD),
+		}
+		d.Chart.Times = append(d.Chart.Times, p.Started.Unix())
+		d.Chart.Runs = append(d.Chart.Runs, row.RunID)
+		d.Chart.PassRate = append(d.Chart.PassRate, p.PassRate)
+		d.Chart.Cost = append(d.Chart.Cost, p.CostUSD)
+		for i, name := range t.Criteria {
+			mean, ok := p.Criteria[name]
+			if !ok {
+				row.Criteria = append(row.Criteria, "-")
+				d.Chart.Criteria[i].Values = append(d.Chart.Criteria[i].Values, nil)
+				continue
+			}
+			row.Criteria = append(row.Criteria, score(mean))
+			d.Chart.Criteria[i].Values = append(d.Chart.Criteria[i].Values, &mean)
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	return view{template: "trends.tmpl", title: "Trends of " + d.Suite, nav: "trends", data: d}, nil
+}
