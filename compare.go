@@ -274,3 +274,23 @@ func criterionDeltas(base, head []CriterionStat) []CriterionDelta {
 	slices.SortFunc(out, func(a, b CriterionDelta) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }
+
+// WhyNotCompared says why a case in NotCompared could not be compared:
+// which run skipped it and why, or that the base could not judge it.
+func (c CaseChange) WhyNotCompared() string {
+	switch {
+	case c.Head.Outcome == Skipped:
+		return "skipped in head: " + orNoReason(c.Head.Reason)
+	case c.Base.Outcome == Skipped:
+		return "skipped in base: " + orNoReason(c.Base.Reason)
+	}
+	return "errored in base: " + orNoReason(c.Base.Reason)
+}
+
+// orNoReason returns reason, or "no reason given" when it is empty.
+func orNoReason(reason string) string {
+	if reason == "" {
+		return "no reason given"
+	}
+	return reason
+}

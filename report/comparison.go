@@ -124,7 +124,7 @@ func comparisonSections(c gavel.Comparison) []comparisonSection {
 		{key: "errored", title: "Errored", icon: "💥", about: "could not be judged in HEAD (not counted as regressions).",
 			cases: c.Errored, reasonHeader: "error", reason: head},
 		{key: "not_compared", title: "Not compared", icon: "⏭️", about: "skipped in either run, or could not be judged in BASE.",
-			cases: c.NotCompared, reasonHeader: "why", reason: notComparedWhy},
+			cases: c.NotCompared, reasonHeader: "why", reason: gavel.CaseChange.WhyNotCompared},
 		{key: "added", title: "Added", icon: "➕", about: "in HEAD only.",
 			cases: c.Added, reasonHeader: "reason", reason: head},
 		{key: "removed", title: "Removed", icon: "➖", about: "in BASE only.",
@@ -139,26 +139,6 @@ const scoresAfter = 2
 // place of BASE and HEAD.
 func (s comparisonSection) aboutWith(base, head string) string {
 	return strings.NewReplacer("BASE", base, "HEAD", head).Replace(s.about)
-}
-
-// notComparedWhy says why a case could not be compared: which run skipped
-// it and why, or that the base could not judge it.
-func notComparedWhy(cc gavel.CaseChange) string {
-	switch {
-	case cc.Head.Outcome == gavel.Skipped:
-		return "skipped in head: " + orNoReason(cc.Head.Reason)
-	case cc.Base.Outcome == gavel.Skipped:
-		return "skipped in base: " + orNoReason(cc.Base.Reason)
-	}
-	return "errored in base: " + orNoReason(cc.Base.Reason)
-}
-
-// orNoReason returns reason, or "no reason given" when it is empty.
-func orNoReason(reason string) string {
-	if reason == "" {
-		return "no reason given"
-	}
-	return reason
 }
 
 // tableReasonLength is how many characters of a reason the text and

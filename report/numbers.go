@@ -55,3 +55,13 @@ func elapsed(d time.Duration) string {
 func score(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
+
+// Percent, Cost, Count, Score and Elapsed write numbers as every report
+// does, for other views of runs (the web app) to write them alike.
+var (
+	Percent = percent // a share of 0..1: "27.8%", "80%"
+	Cost    = cost    // dollars: "$0.0123"
+	Count   = count   // with thousands separators: "12,345"
+	Score   = score   // a normalised score: "0.67"
+	Elapsed = elapsed // to the millisecond: "42.5s"
+)

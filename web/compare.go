@@ -161,7 +161,7 @@ func newCompareData(base, head *store.StoredRun, c gavel.Comparison) compareData
 		{"fixes", "Fixes", "Cases that did not pass in the base and pass in the head.", "Reason it failed in the base", c.Fixes, baseReason},
 		{"changed", "Changed", "Cases that passed in neither run, but came out differently.", "Reason", c.Changed, headReason},
 		{"errored", "Errored", "Cases the head could not judge (not counted as regressions).", "Error", c.Errored, headReason},
-		{"not_compared", "Not compared", "Cases skipped in either run, or that the base could not judge.", "Why", c.NotCompared, notComparedWhy},
+		{"not_compared", "Not compared", "Cases skipped in either run, or that the base could not judge.", "Why", c.NotCompared, gavel.CaseChange.WhyNotCompared},
 		{"added", "Added", "Cases in the head only.", "Reason", c.Added, headReason},
 		{"removed", "Removed", "Cases in the base only.", "Reason", c.Removed, baseReason},
 	}
@@ -235,17 +235,6 @@ func newSideView(s gavel.CaseSide) sideView {
 		out.Trials = fmt.Sprintf("%d/%d", s.Passed, s.Trials)
 	}
 	return out
-}
-
-// notComparedWhy says why a case could not be compared.
-func notComparedWhy(cc gavel.CaseChange) string {
-	switch {
-	case cc.Head.Outcome == gavel.Skipped:
-		return "skipped in the head: " + orNoReason(cc.Head.Reason)
-	case cc.Base.Outcome == gavel.Skipped:
-		return "skipped in the base: " + orNoReason(cc.Base.Reason)
-	}
-	return "errored in the base: " + orNoReason(cc.Base.Reason)
 }
 
 // passRateChange formats both pass rates and the change in points:

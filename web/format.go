@@ -1,51 +1,25 @@
 package web
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/report"
 )
 
 // Numbers and text are formatted in Go, so that templates only place
 // strings, as the reports do (see report/numbers.go).
 
-// percent formats a share of 0..1 as "27.8%", or "80%" when the tenth is 0.
-func percent(share float64) string {
-	s := strconv.FormatFloat(share*100, 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0") + "%"
-}
-
-// cost formats dollars as "$0.0123".
-func cost(usd float64) string {
-	return fmt.Sprintf("$%.4f", usd)
-}
-
-// count formats an integer with thousands separators: "12,345".
-func count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	sign := ""
-	if n < 0 {
-		sign, s = "-", s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return sign + s
-}
-
-// score formats a normalised score as "0.67".
-func score(v float64) string {
-	return strconv.FormatFloat(v, 'f', 2, 64)
-}
-
-// elapsed formats a duration for people, to the millisecond: "42.5s".
-func elapsed(d time.Duration) string {
-	return d.Round(time.Millisecond).String()
-}
+// The numbers are written as the reports write them.
+var (
+	percent = report.Percent
+	cost    = report.Cost
+	count   = report.Count
+	score   = report.Score
+	elapsed = report.Elapsed
+)
 
 // stamp formats a time for a page, in UTC to the second; "" for the zero
 // time.

@@ -82,7 +82,7 @@ func TestPages(t *testing.T) {
 			"Compare: FAIL (2 regressions)", "Pass rate 80% → 37.5% (-42.5 points)",
 			"<h2>Regressions (2)</h2>", "<code>case_002</code>", "called forbidden tool cancel_order (call 2)",
 			"<h2>Fixes (0)</h2>", "<h2>Score deltas</h2>", "<h2>Errored (1)</h2>", "<h2>Not compared (1)</h2>",
-			"skipped in the head: the budget ran out",
+			"skipped in head: the budget ran out",
 			`href="/runs/` + f.latest + `/cases/case_002"`, `href="/runs/` + f.old + `/cases/case_002"`,
 		}, nil},
 		{"compare, regressions before fixes before scores", "/compare?a=" + f.old + "&b=" + f.latest, 200, nil, nil},
