@@ -21,7 +21,20 @@
 // at the fake; its CPU time and peak RSS come from the kernel's rusage of
 // the finished process.
 //
-// Everything stays on 127.0.0.1, and the temporary directories are
-// removed at the end (-keep keeps them). See bench/README.md for the
-// columns, the targets and the figures measured.
+// With -store sqlite, postgres or both, it measures the results store
+// instead (issue 6): it seeds a fresh store (an SQLite file in a temporary
+// directory, or a schema of its own in the PostgreSQL database of
+// -postgres or GAVEL_TEST_POSTGRES_URL) with a history of -runs runs of
+// -trials-per-run trials, written through the store's API by -writers
+// goroutines; then times the reads a user waits for (listing runs, a
+// run's summary, a suite's trend), each on a store just opened and again
+// on a warm one; then writes a run paced like a real one with 64 trials in
+// flight, and times SaveTrial meanwhile.
+//
+//	go run ./bench -store both               # 10,000 runs × 100 trials on each
+//	go run ./bench -store sqlite -runs 500   # a quick try
+//
+// Everything stays on 127.0.0.1, and the temporary directories (and
+// PostgreSQL schemas) are removed at the end (-keep keeps them). See
+// bench/README.md for the columns, the targets and the figures measured.
 package main

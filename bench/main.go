@@ -32,7 +32,7 @@ func run() error {
 		repeat   = flag.Int("repeat", 1, "run each scenario this many times")
 		bin      = flag.String("gavel", "", "the gavel binary to measure (default: build ./cmd/gavel of -repo)")
 		repo     = flag.String("repo", ".", "the root of the gavel module, to build it")
-		keep     = flag.Bool("keep", false, "keep the temporary directory (suites, reports, gavel's output)")
+		keep     = flag.Bool("keep", false, "keep the temporary directory (suites, reports, gavel's output); with -store, the store")
 		serve    = flag.Bool("serve", false, "only start the fake server (-latency, -inflight) and print its environment, until interrupted: to run or profile gavel by hand")
 		custom   scenario
 		inFlight = flag.Int("inflight", 0, "with -cases: the fake's in-flight limit, above which it answers 429 (0: none)")
@@ -41,12 +41,16 @@ func run() error {
 	flag.DurationVar(&custom.Latency, "latency", 0, "with -cases: the fake's latency")
 	flag.IntVar(&custom.Concurrency, "concurrency", 4, "with -cases: gavel run --concurrency")
 	flag.BoolVar(&custom.Cached, "cache", false, "with -cases: run twice with the cache on instead of once with --no-cache")
+	storeOpts := storeFlags()
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if *serve {
 		return serveFake(ctx, custom.Latency, *inFlight)
+	}
+	if storeOpts.enabled() {
+		return runStore(ctx, storeOpts, *keep)
 	}
 	todo, err := pick(*names, custom, *inFlight)
 	if err != nil {
