@@ -18,9 +18,11 @@ import (
 )
 
 // A recorder writes a run to the store as it goes: the cases' definitions
-// first, then every trial as it finishes, then how the run ended. If a
-// write fails (a full or read-only disk), it stops the run: results that
-// cannot be kept are not worth paying for.
+// first, then every trial as it finishes, then how the run ended. Trials
+// are written by a goroutine of their own, in the order they finished, so
+// that the runner never waits for the disk. If a write fails (a full or
+// read-only disk), it stops the run: results that cannot be kept are not
+// worth paying for.
 type recorder struct {
 	st    store.Store
 	runID string
@@ -28,14 +30,22 @@ type recorder struct {
 	stop  func()           // stops scheduling trials
 	warn  io.Writer
 
+	trials  chan gavel.Trial // to write
+	written chan struct{}    // closed when every trial is written
+
 	mu  sync.Mutex
 	err error // the first failed write
 }
 
+// pendingTrials is how many finished trials may wait to be written before
+// the runner waits for the writer.
+const pendingTrials = 256
+
 // record saves b's case definitions and creates the run (or, given the id
 // of a run to resume, carries on writing to it).
 func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunInfo, resume string, stop func(), warn io.Writer) (*recorder, error) {
-	r := &recorder{st: st, keys: map[string]int64{}, stop: stop, warn: warn}
+	r := &recorder{st: st, keys: map[string]int64{}, stop: stop, warn: warn,
+		trials: make(chan gavel.Trial, pendingTrials), written: make(chan struct{})}
 	for _, c := range b.Suite.Cases {
 		v, err := st.SaveCase(ctx, store.CaseDef{Suite: b.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
 			Definition: b.Definitions[c.ID], Source: c.Source})
@@ -46,25 +56,39 @@ func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunIn
 	}
 	if resume != "" {
 		r.runID = resume
-		return r, nil
+	} else {
+		created, err := st.CreateRun(ctx, info)
+		if err != nil {
+			return nil, err
+		}
+		r.runID = created.ID
 	}
-	created, err := st.CreateRun(ctx, info)
-	if err != nil {
-		return nil, err
-	}
-	r.runID = created.ID
+	go r.write()
 	return r, nil
 }
 
-// trial saves a finished trial; it is runner.Config.Progress's helper.
-func (r *recorder) trial(p runner.Progress) {
-	if p.Reused {
-		return // stored already
+// write saves the trials handed over, until there are no more.
+func (r *recorder) write() {
+	defer close(r.written)
+	for t := range r.trials {
+		if r.failed() {
+			continue // the run is stopping; the first error says why
+		}
+		err := r.st.SaveTrial(context.Background(), r.runID, store.TrialRecord{CaseKey: r.keys[t.CaseID], Trial: t})
+		if err != nil {
+			r.fail(err)
+		}
 	}
-	err := r.st.SaveTrial(context.Background(), r.runID, store.TrialRecord{CaseKey: r.keys[p.Trial.CaseID], Trial: p.Trial})
-	if err == nil {
-		return
-	}
+}
+
+func (r *recorder) failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err != nil
+}
+
+// fail keeps the first write error, says it, and stops the run.
+func (r *recorder) fail(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err == nil {
@@ -74,8 +98,18 @@ func (r *recorder) trial(p runner.Progress) {
 	}
 }
 
+// trial hands a finished trial to the writer; it is runner.Config.Progress's
+// helper.
+func (r *recorder) trial(p runner.Progress) {
+	if !p.Reused { // a reused trial is stored already
+		r.trials <- p.Trial
+	}
+}
+
 // finish records how the run ended, and returns the first write error.
 func (r *recorder) finish(run *gavel.Run, code int) error {
+	close(r.trials)
+	<-r.written
 	status := store.Passed
 	switch {
 	case run.Interrupted || r.err != nil:
