@@ -35,6 +35,9 @@ type caseResultData struct {
 	PrevHref, PrevID      string
 	NextHref, NextID      string
 	JSONHref              string
+	// LabelAction is where a trial's label form posts, when the visitor
+	// may label; CSRF goes with it.
+	LabelAction, CSRF string
 }
 
 // trialView is one trial of a case: its conversation and its verdict.
@@ -49,6 +52,8 @@ type trialView struct {
 	Turns             []turnView
 	Final             string
 	Verdict           judgmentView
+	N                 int
+	Labels            []labelView
 }
 
 // turnView is one turn of a conversation, marked when the session was
@@ -120,8 +125,17 @@ func (s *Server) caseResultPage(r *http.Request) (view, error) {
 		next := sr.Run.Cases[i+1].ID()
 		d.NextID, d.NextHref = oneLine(next), caseResultHref(sr.Info.ID, next)
 	}
+	labels, err := s.labelsOf(r, sr.Info.ID, id)
+	if err != nil {
+		return view{}, err
+	}
+	if canEdit(r) {
+		d.LabelAction, d.CSRF = caseResultHref(sr.Info.ID, id)+"/labels", csrfOf(r)
+	}
 	for _, t := range cr.Trials {
-		d.Trials = append(d.Trials, newTrialView(t, len(cr.Trials)))
+		tv := newTrialView(t, len(cr.Trials))
+		tv.N, tv.Labels = t.N, labels[t.N]
+		d.Trials = append(d.Trials, tv)
 	}
 	return view{template: "case_result.tmpl", title: d.ID + " in run " + d.RunID, nav: "runs", data: d}, nil
 }

@@ -10,9 +10,9 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// The cases pages are read-only for now: the list of every case the store
-// knows, and a case's versions with their definitions. The form that
-// creates and edits cases comes with authentication (see doc.go).
+// The cases pages: the list of every case the store knows, and a case's
+// versions with their definitions. The form that creates and edits cases
+// is in caseform.go.
 
 // caseFilter is a cases list's filter: suite, tag and text (in the id,
 // the name or the definition, case-insensitive).
@@ -133,6 +133,8 @@ func (s *Server) apiCase(r *http.Request) (any, error) {
 type casesData struct {
 	Suite, Tag, Text string
 	Rows             []caseListRow
+	// CanEdit shows the link to a new case.
+	CanEdit bool
 }
 
 // caseListRow is a case in the list.
@@ -149,7 +151,7 @@ func (s *Server) casesPage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	d := casesData{Suite: oneLine(f.Suite), Tag: oneLine(f.Tag), Text: oneLine(f.Text)}
+	d := casesData{Suite: oneLine(f.Suite), Tag: oneLine(f.Tag), Text: oneLine(f.Text), CanEdit: canEdit(r)}
 	for _, c := range cases {
 		d.Rows = append(d.Rows, caseListRow{
 			Suite: oneLine(c.Suite), ID: oneLine(c.ID), Href: caseHref(c.Suite, c.ID), Name: oneLine(c.Name),
@@ -167,7 +169,10 @@ func caseHref(suite, id string) string {
 // caseData is case.tmpl's data: a case's versions, newest first.
 type caseData struct {
 	Suite, ID, Name, JSONHref string
-	Versions                  []caseVersionView
+	// EditHref is the form's URL, when the case may be edited there and
+	// the visitor may edit; ReadOnly says why the case cannot be.
+	EditHref, ReadOnly string
+	Versions           []caseVersionView
 }
 
 // caseVersionView is one version of a case.
@@ -187,7 +192,10 @@ func (s *Server) casePage(r *http.Request) (view, error) {
 	}
 	latest := versions[len(versions)-1]
 	d := caseData{Suite: oneLine(latest.Suite), ID: oneLine(latest.ID), Name: oneLine(latest.Name),
-		JSONHref: "/api" + caseHref(latest.Suite, latest.ID)}
+		JSONHref: "/api" + caseHref(latest.Suite, latest.ID), ReadOnly: clean(readOnly(latest))}
+	if d.ReadOnly == "" && canEdit(r) {
+		d.EditHref = caseHref(latest.Suite, latest.ID) + "/edit"
+	}
 	for i := len(versions) - 1; i >= 0; i-- {
 		v := versions[i]
 		d.Versions = append(d.Versions, caseVersionView{

@@ -9,8 +9,8 @@
 //
 // The app reads everything from a store.Store, so it works alike on
 // SQLite and PostgreSQL, and the CLI and the app can share a database.
-// This first part is read-only; see "What comes next" for where
-// authentication, case editing, starting runs and labels plug in.
+// Editors also write cases in a form and label judged trials; see "What
+// comes next" for where starting runs plugs in.
 //
 // # Pages
 //
@@ -29,8 +29,39 @@
 //	                             finished runs, as charts over a table of the numbers
 //	/compare?a=BASE&b=HEAD       two runs side by side: regressions, fixes, score deltas, then
 //	                             the other changes (gavel.Compare)
-//	/cases?suite=&tag=&q=        the latest version of every case, read-only
+//	/cases?suite=&tag=&q=        the latest version of every case
 //	/cases/{suite}/{case}        a case's versions with their definitions
+//
+// And for editors (Editor), forms that post back to the app:
+//
+//	GET  /cases/new?suite=S             the form of a new case
+//	POST /cases                         creates it
+//	GET  /cases/{suite}/{case}/edit     the form of a case written in the app
+//	POST /cases/{suite}/{case}/edit     saves it as a new version
+//	POST /runs/{id}/cases/{case}/labels labels a trial: trial, verdict (correct
+//	                                    or wrong), score (0..1, optional), comment
+//
+// # Writing cases
+//
+// The case form is for people who do not write YAML: a name, a
+// description, what the user says (one message, or rounds separated by a
+// line "---"), the tools the agent must call, what a good answer does in
+// plain words (judge_prompt), the passing score (judge_threshold) and
+// tags. Saving builds the case's definition in the suite format from the
+// fields (marshalled by the YAML library, so quoting is always right)
+// and checks it as `gavel run` does: spec.Load and spec.Build, dry, over a
+// scratch suite holding the case. Their problems come back next to the
+// form (422), its values kept; a good case is saved (store.SaveCase) as a
+// new version, and the case's page lists every version. A form opened on
+// version N and saved after someone saved N+1 is refused, not merged.
+//
+// The form edits only what it can write back whole. A case from a suite
+// file (its Source is "file:line") is edited in its file: its page says
+// where, and its edit URL answers 403. A case whose definition holds any
+// field the form does not know (rules, checks, setup steps, judges,
+// events...) is refused too, since saving the form would drop them; and
+// judges that run commands, read files or query databases run code on
+// the server, so they are written in suite files only.
 //
 // Pages are rendered on the server with html/template, from templates
 // embedded in the binary (templates/: a layout with the navigation, a
@@ -119,19 +150,22 @@
 // passing a guard.
 //
 // Forms and other routes that change state are added to routes() in
-// server.go with their method ("POST /cases", "POST /runs",
-// "POST /api/runs/{id}/labels") and Editor or Admin, so that the guard
-// checks the role and CSRF on every one of them; the method-less
-// catch-alls answer 405 with the right Allow header for the methods a
-// path does not take. A page handler returns a view (a template and its
-// data) or an error; an API handler returns a value to encode or an
-// error: an httpError (errorf) carries the status and the message the
-// client reads, store.ErrNotFound becomes 404, anything else 500.
+// server.go with their method ("POST /cases", "POST /runs") and Editor or
+// Admin, so that the guard checks the role and CSRF on every one of them;
+// every form carries the visitor's CSRF token in a hidden field "csrf".
+// The method-less catch-alls answer 405 with the right Allow header for
+// the methods a path does not take. A page handler returns a view (a
+// template and its data) or an error; a form's handler (Server.form)
+// returns where to go next (303), or its view again (422, the form with
+// what is wrong), or an error; an API handler returns a value to encode
+// or an error. An httpError (errorf) carries the status and the message
+// the client reads, store.ErrNotFound becomes 404, anything else 500.
 // Templates for new pages go in templates/ and define "content" (and the
 // layout's navigation already has Cases). Starting runs needs something
 // that runs a suite and writes to the store as the CLI does: a field of
 // Config, set by cmd/gavel, so that this package keeps depending only on
-// the store, the reports and Gavel's core types.
+// the store, the suite format (spec, to check cases), the reports and
+// Gavel's core types.
 //
 // # Speed
 //

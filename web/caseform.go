@@ -1,0 +1,428 @@
+package web
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/spec"
+	"github.com/gavelhq/gavel/store"
+)
+
+// The case form lets an editor write a case without a pull request: a
+// name, a description, what the user says (one prompt, or rounds), the
+// tools the agent must call, the judge's criteria in plain words, the
+// passing score and tags. Saving builds the case's definition in the
+// suite format (YAML) from the fields, checks it as `gavel run` would
+// (spec.Load and spec.Build, dry: no model is opened), and saves it as a
+// new version of the case.
+//
+// The form edits only cases written in the web app, and only those made
+// of the fields it knows: a case from a suite file is edited in its file,
+// and judges that run commands, read files or query databases run code
+// on the server, so they are written in suite files only.
+
+// roundSeparator is the line that separates rounds in the form's prompt.
+const roundSeparator = "---"
+
+// formFields are the fields of the suite format the form edits; a case
+// with any other cannot be edited in the form.
+var formFields = []string{"id", "name", "description", "tags", "input", "prompt", "rounds", "expected_tools", "judge_prompt", "judge_threshold"}
+
+// caseForm is the form's values, as typed.
+type caseForm struct {
+	Suite, ID, Name, Description string
+	// Prompt is what the user says: rounds separated by a line "---".
+	Prompt                 string
+	Tools, Tags            string // comma-separated
+	JudgePrompt, Threshold string
+	// Version is the version the form edits; 0 for a new case.
+	Version int
+}
+
+// formCase is a case the form writes, in the suite format, its fields in
+// the order a person would write them.
+type formCase struct {
+	ID             string      `yaml:"id"`
+	Name           string      `yaml:"name,omitempty"`
+	Description    string      `yaml:"description,omitempty"`
+	Tags           []string    `yaml:"tags,omitempty"`
+	Input          string      `yaml:"input,omitempty"`
+	Rounds         []formRound `yaml:"rounds,omitempty"`
+	ExpectedTools  []string    `yaml:"expected_tools,omitempty"`
+	JudgePrompt    string      `yaml:"judge_prompt,omitempty"`
+	JudgeThreshold *float64    `yaml:"judge_threshold,omitempty"`
+}
+
+// formRound is one round of a case the form writes.
+type formRound struct {
+	Prompt string `yaml:"prompt"`
+}
+
+// caseFormData is case_form.tmpl's data.
+type caseFormData struct {
+	New              bool
+	Action, CaseHref string
+	CSRF             string
+	Form             caseForm
+	// Errors are the problems of single fields, by field name ("id").
+	Errors map[string]string
+	// Problems are what checking the case as a suite found.
+	Problems []string
+	// Definition is the YAML the form built, shown with the problems.
+	Definition string
+}
+
+// readForm reads the form of a POST.
+func readForm(r *http.Request) caseForm {
+	f := caseForm{
+		Suite: strings.TrimSpace(r.PostFormValue("suite")), ID: strings.TrimSpace(r.PostFormValue("id")),
+		Name: strings.TrimSpace(r.PostFormValue("name")), Description: strings.TrimSpace(r.PostFormValue("description")),
+		Prompt: strings.ReplaceAll(r.PostFormValue("prompt"), "\r\n", "\n"), Tools: r.PostFormValue("tools"),
+		Tags: r.PostFormValue("tags"), JudgePrompt: strings.TrimSpace(strings.ReplaceAll(r.PostFormValue("judge_prompt"), "\r\n", "\n")),
+		Threshold: strings.TrimSpace(r.PostFormValue("threshold")),
+	}
+	f.Version, _ = strconv.Atoi(r.PostFormValue("version"))
+	return f
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// splitRounds splits the form's prompt at lines "---" into the rounds'
+// prompts, dropping empty ones.
+func splitRounds(s string) []string {
+	var rounds []string
+	var cur []string
+	flush := func() {
+		if p := strings.TrimSpace(strings.Join(cur, "\n")); p != "" {
+			rounds = append(rounds, p)
+		}
+		cur = nil
+	}
+	for line := range strings.SplitSeq(s, "\n") {
+		if strings.TrimSpace(line) == roundSeparator {
+			flush()
+			continue
+		}
+		cur = append(cur, line)
+	}
+	flush()
+	return rounds
+}
+
+// caseOf builds the case a form describes, or says what is wrong with
+// its fields, by field name. It checks only what the suite format cannot
+// say (an id, a number); the rest is the loader's job (validateCase).
+func (f caseForm) caseOf() (formCase, map[string]string) {
+	errs := map[string]string{}
+	c := formCase{ID: f.ID, Name: f.Name, Description: f.Description, Tags: splitList(f.Tags),
+		ExpectedTools: splitList(f.Tools), JudgePrompt: f.JudgePrompt}
+	if f.Suite == "" {
+		errs["suite"] = "Say which suite the case belongs to."
+	}
+	if f.ID == "" {
+		errs["id"] = "Give the case an id, unique in its suite (such as refund_late_order)."
+	}
+	switch rounds := splitRounds(f.Prompt); len(rounds) {
+	case 0:
+	case 1:
+		c.Input = rounds[0]
+	default:
+		for _, p := range rounds {
+			c.Rounds = append(c.Rounds, formRound{Prompt: p})
+		}
+	}
+	if f.Threshold != "" {
+		t, err := strconv.ParseFloat(f.Threshold, 64)
+		if err != nil {
+			errs["threshold"] = fmt.Sprintf("%q is not a number: give the passing score from 0 to 1, such as 0.7.", f.Threshold)
+		} else {
+			c.JudgeThreshold = &t
+		}
+	}
+	return c, errs
+}
+
+// formOf fills the form from a case's definition. It refuses a
+// definition with fields the form does not edit, so that saving the form
+// never drops them.
+func formOf(suite string, v store.CaseVersion) (caseForm, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(v.Definition, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return caseForm{}, errors.New("its definition is not a mapping of fields the form can read")
+	}
+	root := doc.Content[0]
+	var extra []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key, value := root.Content[i].Value, root.Content[i+1]
+		if !slices.Contains(formFields, key) {
+			extra = append(extra, key)
+			continue
+		}
+		if key != "rounds" || value.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, round := range value.Content {
+			for j := 0; round.Kind == yaml.MappingNode && j+1 < len(round.Content); j += 2 {
+				if k := round.Content[j].Value; k != "prompt" {
+					extra = append(extra, "rounds."+k)
+				}
+			}
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		return caseForm{}, fmt.Errorf("its definition has fields the form does not edit (%s); saving the form would drop them. "+
+			"Judges that run commands, read files or query databases run code on the server, so they are written in suite files only",
+			strings.Join(slices.Compact(extra), ", "))
+	}
+	var cs spec.CaseSpec
+	if err := root.Decode(&cs); err != nil {
+		return caseForm{}, fmt.Errorf("its definition does not read as a case: %v", err)
+	}
+	f := caseForm{Suite: suite, ID: v.ID, Name: cs.Name, Description: cs.Description, Tags: strings.Join(cs.Tags, ", "),
+		Tools: strings.Join(cs.ExpectedTools, ", "), JudgePrompt: cs.JudgePrompt, Version: v.Version}
+	if cs.JudgeThreshold != nil {
+		f.Threshold = strconv.FormatFloat(*cs.JudgeThreshold, 'f', -1, 64)
+	}
+	prompts := []string{cmp.Or(cs.Input, cs.Prompt)}
+	if len(cs.Rounds) > 0 {
+		prompts = nil
+		for _, r := range cs.Rounds {
+			prompts = append(prompts, r.Prompt)
+		}
+	}
+	for _, p := range prompts {
+		for line := range strings.SplitSeq(p, "\n") {
+			if strings.TrimSpace(line) == roundSeparator {
+				return caseForm{}, fmt.Errorf("a prompt of it holds a line %q, which the form reads as the start of a new round", roundSeparator)
+			}
+		}
+	}
+	f.Prompt = strings.Join(prompts, "\n"+roundSeparator+"\n")
+	return f, nil
+}
+
+// readOnly says why a case's latest version cannot be edited in the form,
+// or "" when it can.
+func readOnly(v store.CaseVersion) string {
+	if v.Source != "" {
+		return fmt.Sprintf("This case comes from a suite file, %s: edit it there.", v.Source)
+	}
+	if _, err := formOf(v.Suite, v); err != nil {
+		return fmt.Sprintf("This case cannot be edited in the form: %v.", err)
+	}
+	return ""
+}
+
+// validateCase checks a case as `gavel run` would: it writes the case to
+// a case file of a scratch suite and loads and builds it, dry (models are
+// named, not opened). It returns the problems, in the loader's words.
+func validateCase(ctx context.Context, def []byte) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "gavel-case-")
+	if err != nil {
+		return nil, fmt.Errorf("check a case: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	var node yaml.Node
+	if err := yaml.Unmarshal(def, &node); err != nil {
+		return nil, fmt.Errorf("check a case: %w", err)
+	}
+	list, err := yaml.Marshal([]*yaml.Node{node.Content[0]})
+	if err != nil {
+		return nil, fmt.Errorf("check a case: %w", err)
+	}
+	// The scratch suite gives the case what a real suite would: an agent
+	// (never called) and a judge model (never opened).
+	suite, err := yaml.Marshal(map[string]any{
+		"name":   "web",
+		"agent":  map[string]any{"http": map[string]any{"url": "http://127.0.0.1:9/"}},
+		"models": map[string]any{"judge": "web:judge"},
+		"cases":  []string{"case.yaml"},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check a case: %w", err)
+	}
+	suiteFile := filepath.Join(dir, "gavel.yaml")
+	if err := os.WriteFile(suiteFile, suite, 0o600); err != nil {
+		return nil, fmt.Errorf("check a case: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "case.yaml"), list, 0o600); err != nil {
+		return nil, fmt.Errorf("check a case: %w", err)
+	}
+	loaded, err := spec.Load(suiteFile)
+	if err == nil {
+		var built *spec.Built
+		built, err = spec.Build(loaded, spec.Env{DryRun: true, Registry: llm.Registry{
+			"web": func(llm.Ref, func(string) string) (llm.Model, error) { return nil, errors.New("not opened") },
+		}})
+		if built != nil {
+			built.Close()
+		}
+	}
+	var problems spec.Problems
+	if !errors.As(err, &problems) {
+		if err != nil {
+			return nil, fmt.Errorf("check a case: %w", err)
+		}
+		return nil, nil
+	}
+	out := make([]string, len(problems))
+	for i, p := range problems {
+		out[i] = p.Message // the file and line are the scratch suite's
+	}
+	return out, nil
+}
+
+// csrfOf is the CSRF token the visitor's forms send back; "" when the
+// app knows no visitor (no Config.Auth).
+func csrfOf(r *http.Request) string {
+	v, _ := auth.VisitorFrom(r.Context())
+	return v.CSRF
+}
+
+// canEdit reports whether the visitor may write cases and labels: an
+// editor or an admin, or anyone when the app knows no visitor (then its
+// Guard, if any, decides).
+func canEdit(r *http.Request) bool {
+	v, ok := auth.VisitorFrom(r.Context())
+	return !ok || v.Can(store.Editor)
+}
+
+// newCasePage is the form of a new case: GET /cases/new?suite=S.
+func (s *Server) newCasePage(r *http.Request) (view, error) {
+	d := caseFormData{New: true, Action: "/cases", CSRF: csrfOf(r), Form: caseForm{Suite: oneLine(r.URL.Query().Get("suite"))}}
+	return view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d}, nil
+}
+
+// editableCase returns a case's latest version, refusing (403) one the
+// form may not edit.
+func (s *Server) editableCase(r *http.Request) (store.CaseVersion, caseForm, error) {
+	versions, err := s.caseHistory(r)
+	if err != nil {
+		return store.CaseVersion{}, caseForm{}, err
+	}
+	latest := versions[len(versions)-1]
+	if why := readOnly(latest); why != "" {
+		return store.CaseVersion{}, caseForm{}, errorf(http.StatusForbidden, "%s", why)
+	}
+	f, err := formOf(latest.Suite, latest)
+	return latest, f, err
+}
+
+// editCasePage is the form of a case written in the web app: GET
+// /cases/{suite}/{case}/edit.
+func (s *Server) editCasePage(r *http.Request) (view, error) {
+	latest, f, err := s.editableCase(r)
+	if err != nil {
+		return view{}, err
+	}
+	d := caseFormData{Action: caseHref(latest.Suite, latest.ID) + "/edit", CaseHref: caseHref(latest.Suite, latest.ID), CSRF: csrfOf(r), Form: f}
+	return view{template: "case_form.tmpl", title: "Edit " + oneLine(latest.ID), nav: "cases", data: d}, nil
+}
+
+// createCase saves a new case: POST /cases.
+func (s *Server) createCase(r *http.Request) (string, view, error) {
+	f := readForm(r)
+	d := caseFormData{New: true, Action: "/cases", CSRF: csrfOf(r), Form: f}
+	if f.Suite != "" && f.ID != "" {
+		versions, err := s.store.CaseHistory(r.Context(), f.Suite, f.ID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return "", view{}, err
+		}
+		if len(versions) > 0 {
+			d.Errors = map[string]string{"id": fmt.Sprintf("Suite %s already has a case %s: pick another id, or edit that case.", oneLine(f.Suite), oneLine(f.ID))}
+			return "", view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d}, nil
+		}
+	}
+	return s.saveCase(r, d, "New case")
+}
+
+// updateCase saves a new version of a case: POST
+// /cases/{suite}/{case}/edit.
+func (s *Server) updateCase(r *http.Request) (string, view, error) {
+	latest, _, err := s.editableCase(r)
+	if err != nil {
+		return "", view{}, err
+	}
+	f := readForm(r)
+	f.Suite, f.ID = latest.Suite, latest.ID // a case keeps its place
+	href := caseHref(latest.Suite, latest.ID)
+	d := caseFormData{Action: href + "/edit", CaseHref: href, CSRF: csrfOf(r), Form: f}
+	title := "Edit " + oneLine(latest.ID)
+	if f.Version != latest.Version {
+		d.Form.Version = latest.Version
+		d.Problems = []string{fmt.Sprintf("Someone saved version %d of this case while you edited version %d: open it in another tab, "+
+			"then save again to replace it with yours.", latest.Version, f.Version)}
+		return "", view{template: "case_form.tmpl", title: title, nav: "cases", data: d}, nil
+	}
+	return s.saveCase(r, d, title)
+}
+
+// saveCase checks the form of d and saves its case, returning where to
+// go; or it returns the form again with what is wrong.
+func (s *Server) saveCase(r *http.Request, d caseFormData, title string) (string, view, error) {
+	again := view{template: "case_form.tmpl", title: title, nav: "cases", data: &d}
+	c, errs := d.Form.caseOf()
+	if len(errs) > 0 {
+		d.Errors = errs
+		return "", again, nil
+	}
+	def, err := yaml.Marshal(c)
+	if err != nil {
+		return "", view{}, fmt.Errorf("write case %s: %w", c.ID, err)
+	}
+	d.Problems, err = validateCase(r.Context(), def)
+	if err != nil {
+		return "", view{}, err
+	}
+	if len(d.Problems) > 0 {
+		d.Definition = clean(string(def))
+		return "", again, nil
+	}
+	saved, err := s.store.SaveCase(r.Context(), store.CaseDef{Suite: d.Form.Suite, ID: c.ID, Name: c.Name, Tags: c.Tags, Definition: def})
+	if err != nil {
+		return "", view{}, err
+	}
+	return caseHref(saved.Suite, saved.ID), view{}, nil
+}
+
+// form adapts the handler of a form's POST: it redirects (303) where the
+// handler says, or renders its view again (422: the form with what is
+// wrong), or its error as an error page.
+func (s *Server) form(h func(r *http.Request) (string, view, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		to, v, err := h(r)
+		switch {
+		case err != nil:
+			s.page(func(*http.Request) (view, error) { return view{}, err }).ServeHTTP(w, r)
+		case to != "":
+			http.Redirect(w, r, to, http.StatusSeeOther)
+		default:
+			s.render(w, r, http.StatusUnprocessableEntity, v)
+		}
+	})
+}
