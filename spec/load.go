@@ -139,6 +139,24 @@ func (l *Loaded) loadGlob(suite string, e CaseEntry) ([]LoadedCase, Problems) {
 	return cases, problems
 }
 
+// ParseCase reads one case's definition (YAML, as LoadedCase.Definition
+// holds it, such as a case written in the web app and kept in the store);
+// source names where it came from, for problems.
+func ParseCase(source string, def []byte) (LoadedCase, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(def, &doc); err != nil {
+		return LoadedCase{}, yamlProblems(source, 0, err).sorted()
+	}
+	if len(doc.Content) == 0 {
+		return LoadedCase{}, Problems{{File: source, Message: "the case is empty"}}
+	}
+	c, problems := decodeCase(source, doc.Content[0], 0)
+	if err := problems.sorted(); err != nil {
+		return LoadedCase{}, err
+	}
+	return LoadedCase{Spec: c, File: source, Line: 1, Definition: def}, nil
+}
+
 // loadCaseFile reads a YAML or JSON file holding a list of cases.
 func loadCaseFile(file string) ([]LoadedCase, Problems) {
 	root, problems := parseYAML(file, 0)

@@ -133,7 +133,7 @@ func TestRedirectsHome(t *testing.T) {
 
 func TestMethodNotAllowed(t *testing.T) {
 	f := newFixture(t, Config{})
-	for _, path := range []string{"/runs", "/", "/runs/" + f.latest} {
+	for _, path := range []string{"/trends", "/", "/runs/" + f.latest} {
 		res, body := f.do(http.MethodPost, path)
 		if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "GET, HEAD" {
 			t.Errorf("POST %s: %d, Allow %q; want 405, GET, HEAD", path, res.StatusCode, res.Header.Get("Allow"))

@@ -23,6 +23,9 @@ type Config struct {
 	// calls next, with the user in the request's context if it likes.
 	// Defaults to nil: every request goes through.
 	Guard func(need Role, next http.Handler) http.Handler
+	// Launcher, when set, lets editors start runs from the app. Defaults
+	// to nil: runs are started with gavel run.
+	Launcher Launcher
 	// Auth, when set, makes the app log users in: it serves /login and
 	// /logout, finds who sends every request, and refuses what their role
 	// does not allow (it takes the place of Guard). Defaults to nil.
@@ -104,7 +107,7 @@ func New(st store.Store, cfg Config) *Server {
 	if cfg.Auth != nil {
 		s.cfg.Guard = requireRole
 	}
-	routes := s.routes()
+	routes := append(s.routes(), s.launchRoutes()...)
 	if cfg.Auth != nil {
 		routes = append(routes, s.loginRoutes()...)
 	}

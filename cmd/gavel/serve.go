@@ -17,15 +17,17 @@ import (
 	"github.com/gavelhq/gavel/web"
 )
 
-const serveHelp = `Usage: gavel serve [flags]
+const serveHelp = `Usage: gavel serve [flags] [SUITE...]
 
-Serves the web app: runs, case results turn by turn, trends, comparisons,
-and the JSON API scripts use (see web/api.md). On 127.0.0.1 (the default)
-anyone on this machine is an admin without logging in; on any other
-address everyone logs in, with the accounts of gavel users.
+Serves the web app: runs, case results turn by turn, cases to write and
+edit, trends, comparisons, and the JSON API scripts use (see web/api.md).
+Editors may start runs of the SUITEs given (with the cases written in the
+app added). On 127.0.0.1 (the default) anyone on this machine is an admin
+without logging in; on any other address everyone logs in, with the
+accounts of gavel users.
 
 Examples:
-  gavel serve
+  gavel serve examples/support-desk
   gavel serve --addr :8080 --db postgres://gavel@db.internal/gavel
   gavel serve --addr :8443 --tls-cert cert.pem --tls-key key.pem
 
@@ -73,8 +75,23 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	a := auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})
-	srv := &http.Server{Handler: web.New(st, web.Config{Version: version, Auth: a}), ReadHeaderTimeout: 10 * time.Second}
+	cfg := web.Config{Version: version, Auth: auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})}
+	if fs.NArg() > 0 {
+		m, err := newModels(defaultCacheDir(), false)
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel serve: the model cache:", err)
+			return exitInfra
+		}
+		defer m.Close()
+		l, err := newLauncher(fs.Args(), st, m, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitUsage
+		}
+		defer l.Close() // after the server stops: runs under way finish their trials in flight
+		cfg.Launcher = l
+	}
+	srv := &http.Server{Handler: web.New(st, cfg), ReadHeaderTimeout: 10 * time.Second}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel serve:", err)

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/providers"
+	"github.com/gavelhq/gavel/runner"
+	"github.com/gavelhq/gavel/spec"
+	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/web"
+)
+
+// A launcher runs, for the web app, the suites gavel serve was given,
+// with the cases written in the web app added to their files' cases.
+type launcher struct {
+	paths  map[string]string // suite name → its file
+	st     store.Store
+	models *models
+	limits *llm.Limiters
+	log    io.Writer
+
+	mu      sync.Mutex
+	stops   []func() // each run's, to stop scheduling its trials
+	running sync.WaitGroup
+}
+
+// newLauncher checks the suites at paths (as gavel validate does) and
+// returns a launcher of them.
+func newLauncher(paths []string, st store.Store, m *models, log io.Writer) (*launcher, error) {
+	l := &launcher{paths: map[string]string{}, st: st, models: m, limits: &llm.Limiters{}, log: log}
+	for _, p := range paths {
+		b, err := spec.Open(p, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
+		if err != nil {
+			return nil, err
+		}
+		b.Close()
+		l.paths[b.Suite.Name] = b.Suite.File
+	}
+	return l, nil
+}
+
+// Suites names the suites the launcher runs, sorted.
+func (l *launcher) Suites() []string {
+	var names []string
+	for name := range l.paths {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Launch builds the suite, with the cases written in the web app, creates
+// the run and runs it in the background.
+func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, error) {
+	path, ok := l.paths[r.Suite]
+	if !ok {
+		return "", fmt.Errorf("this server does not run suite %q: it runs %v", r.Suite, l.Suites())
+	}
+	loaded, err := spec.Load(path)
+	if err != nil {
+		return "", err
+	}
+	if err := l.addWrittenCases(ctx, loaded, r.Suite); err != nil {
+		return "", err
+	}
+	meter := llm.NewMeter(llm.DefaultPrices())
+	b, err := spec.Build(loaded, spec.Env{Registry: l.limits.Registry(providers.Registry()), Getenv: os.Getenv,
+		Wrap: l.models.wrapper(meter), Stderr: l.log})
+	if err != nil {
+		return "", err
+	}
+	if err := selectCases(b.Suite, r.Tags, r.IDs); err != nil {
+		b.Close()
+		return "", err
+	}
+	stop := make(chan struct{})
+	var once sync.Once
+	stopNow := func() { once.Do(func() { close(stop) }) }
+	f := &runFlags{tags: r.Tags, ids: r.IDs, trials: r.Trials}
+	info := runInfo(b, f, b.Suite.Threshold)
+	info.StartedBy = r.By
+	rec, err := record(ctx, l.st, b, info, "", stopNow, l.log)
+	if err != nil {
+		b.Close()
+		return "", err
+	}
+	l.mu.Lock()
+	l.stops = append(l.stops, stopNow)
+	l.mu.Unlock()
+	l.running.Go(func() {
+		defer b.Close()
+		run := runner.Run(context.Background(), b.Suite, runner.Config{
+			Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
+			Stop: stop, Progress: rec.trial,
+		})
+		run.Models = spentByModel(meter)
+		if err := rec.finish(run, exitCode(run)); err != nil {
+			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.runID, err)
+		}
+	})
+	return rec.runID, nil
+}
+
+// addWrittenCases adds to a loaded suite the cases written in the web app
+// (their latest versions), but for those whose id the file has.
+func (l *launcher) addWrittenCases(ctx context.Context, loaded *spec.Loaded, suite string) error {
+	written, err := l.st.Cases(ctx, suite)
+	if err != nil {
+		return err
+	}
+	for _, c := range written {
+		if c.Source != "" || slices.ContainsFunc(loaded.Cases, func(lc spec.LoadedCase) bool { return cmp.Or(lc.Spec.ID, lc.Spec.Name) == c.ID }) {
+			continue
+		}
+		lc, err := spec.ParseCase(fmt.Sprintf("the web app's case %s (version %d)", c.ID, c.Version), c.Definition)
+		if err != nil {
+			return err
+		}
+		loaded.Cases = append(loaded.Cases, lc)
+	}
+	return nil
+}
+
+// Close stops scheduling the runs under way and waits for their trials in
+// flight to finish and be stored.
+func (l *launcher) Close() {
+	l.mu.Lock()
+	for _, stop := range l.stops {
+		stop()
+	}
+	l.mu.Unlock()
+	l.running.Wait()
+}
