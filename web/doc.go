@@ -138,34 +138,36 @@
 // The JSON API sends text as stored (< and > unescaped, as the JSON
 // reports do): it is data, served as application/json with nosniff.
 //
-// # What comes next
+// # Login, roles and starting runs
 //
-// Authentication goes in Config.Guard. Every route is registered with
-// the least Role it needs (Anyone for the static files, Viewer for every
-// page and GET route), and the guard wraps each route's handler: it finds
-// the user from a session cookie or an API token, refuses (401, a
-// redirect to a login page, 403 for a role too low) or calls the handler,
-// with the user in the request's context. The app requires login when it
-// listens beyond loopback; whoever starts it (cmd/gavel) decides, by
-// passing a guard.
+// Config.Auth (package auth) makes the app log users in: it serves
+// /login and /logout, finds who sends each request (a session cookie or
+// an API token) and checks the CSRF token of every state-changing one.
+// Every route is registered with the least Role it needs (Anyone for the
+// static files and the login page, Viewer for every page and GET route,
+// Editor for forms that write), and a visitor whose role is lower gets
+// 403. cmd/gavel requires login when the app listens beyond loopback;
+// Config.Guard is the seam for another scheme.
 //
-// Forms and other routes that change state are added to routes() in
-// server.go with their method ("POST /cases", "POST /runs") and Editor or
-// Admin, so that the guard checks the role and CSRF on every one of them;
-// every form carries the visitor's CSRF token in a hidden field "csrf".
-// The method-less catch-alls answer 405 with the right Allow header for
-// the methods a path does not take. A page handler returns a view (a
-// template and its data) or an error; a form's handler (Server.form)
-// returns where to go next (303), or its view again (422, the form with
-// what is wrong), or an error; an API handler returns a value to encode
+// Config.Launcher starts runs: gavel serve SUITE... gives one that runs
+// those suites, with the cases written in the app added to their files'
+// cases, writing to the store as gavel run does, so the run's page (which
+// refreshes itself while the run goes on) follows it.
+//
+// A page handler returns a view (a template and its data) or an error; a
+// form's handler returns where to go next (303), or its view again (422,
+// the form with what is wrong); an API handler returns a value to encode
 // or an error. An httpError (errorf) carries the status and the message
 // the client reads, store.ErrNotFound becomes 404, anything else 500.
-// Templates for new pages go in templates/ and define "content" (and the
-// layout's navigation already has Cases). Starting runs needs something
-// that runs a suite and writes to the store as the CLI does: a field of
-// Config, set by cmd/gavel, so that this package keeps depending only on
-// the store, the suite format (spec, to check cases), the reports and
-// Gavel's core types.
+//
+// # Tests
+//
+// The tests serve the app over a real SQLite store. The browser tests
+// (browser_test.go) drive headless Chromium with chromedp: an editor logs
+// in, writes a case, runs it, reads the judge's reasoning and sees an
+// agent's <script> reply as text with no dialog opening; a viewer finds no
+// way to edit. They skip without Chromium on the PATH, unless
+// GAVEL_REQUIRE_INTEGRATION=1 (as in CI), when they fail instead.
 //
 // # Speed
 //
