@@ -9,11 +9,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -23,6 +21,7 @@ import (
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
+	"github.com/gavelhq/gavel/store"
 )
 
 const runHelp = `Usage: gavel run [flags] [SUITE...]
@@ -94,77 +93,34 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 
 func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs, f := runFlagSet(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitPassed
-		}
-		return exitUsage
+	if code, ok := parse(fs, args); !ok {
+		return code
 	}
-	format, err := report.ParseFormat(f.format)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel run: --format:", err)
-		return exitUsage
-	}
-	if f.minPassRate < 0 || f.minPassRate > 1 {
-		fmt.Fprintf(stderr, "gavel run: --min-pass-rate %v: want a pass rate from 0 to 1\n", f.minPassRate)
-		return exitUsage
-	}
-	outs, err := outputs(f.outs)
+	format, outs, err := reportsOf(f)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run:", err)
 		return exitUsage
 	}
-	if !slices.ContainsFunc(outs, func(o output) bool { return o.format == report.JSON }) {
-		outs = append(outs, output{defaultJSONReport, report.JSON}) // the run's full record, always kept
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
 	}
-	suites := fs.Args()
-	if len(suites) == 0 {
-		suites = []string{"."}
-	}
-
 	m, err := newModels(defaultCacheDir(), f.noCache)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run: the model cache:", err)
 		return exitInfra
 	}
 	defer m.Close()
-	// One limiter per server, shared by every suite and role: a vendor
-	// counts requests per account. A meter per suite: each run reports
-	// what it spent by model.
-	limits := &llm.Limiters{}
-	var built []*spec.Built
-	var meters []*llm.Meter
+	suites, ok := loadSuites(paths, f, m, stderr)
 	defer func() {
-		for _, b := range built {
-			b.Close()
+		for _, s := range suites {
+			s.Close()
 		}
 	}()
-	failed := false
-	for _, path := range suites {
-		meter := llm.NewMeter(llm.DefaultPrices())
-		env := spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.wrapper(meter), Stderr: stderr}
-		b, err := loadSuite(path, env)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			failed = true
-			continue
-		}
-		if err := selectCases(b.Suite, f.tags, f.ids); err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", path, err)
-			failed = true
-		}
-		if f.changedSince != "" && !failed {
-			if err := selectChanged(b.Suite, f.changedSince, stderr); err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", path, err)
-				failed = true
-			}
-		}
-		built = append(built, b)
-		meters = append(meters, meter)
-	}
-	if failed {
+	if !ok {
 		return exitUsage
 	}
+
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
 	st, err := openStore(ctx, *f.db)
@@ -173,6 +129,10 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInfra
 	}
 	defer st.Close()
+	built := make([]*spec.Built, len(suites))
+	for i, s := range suites {
+		built[i] = s.Built
+	}
 	prior, code := priorRun(ctx, st, f, built, stderr)
 	if code != exitPassed {
 		return code
@@ -183,62 +143,115 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 	}
-
 	progressTo := stderr
 	if f.quiet {
 		progressTo = io.Discard
 	}
-	bar := newProgress(progressTo)
-	for i, b := range built {
-		if len(b.Suite.Cases) == 0 {
-			continue // --changed-since selected none
-		}
-		if f.minPassRate > 0 {
-			b.Suite.Threshold = f.minPassRate
-		}
-		rec, err := record(ctx, st, b, runInfo(b, f, b.Suite.Threshold), prior.id, stop.now, stderr)
-		if err != nil {
-			fmt.Fprintln(stderr, "gavel run: the results database:", err)
-			return exitInfra
-		}
-		run := runner.Run(ctx, b.Suite, runner.Config{
-			Concurrency: cmp.Or(f.concurrency, b.Concurrency),
-			Trials:      f.trials,
-			Timeout:     cmp.Or(f.timeout, b.Timeout),
-			FollowUps:   b.FollowUps,
-			Budget:      runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
-			FailFast:    f.failFast,
-			Stop:        stop.drain,
-			Reuse:       prior.reuse,
-			Progress:    func(p runner.Progress) { bar.update(p); rec.trial(p) },
-		})
-		bar.finish()
-		run.Models = spentByModel(meters[i])
-		runCode := exitCode(run)
-		if err := rec.finish(run, runCode); err != nil {
-			fmt.Fprintln(stderr, "gavel run: the results database:", err)
-			runCode = exitInfra
-		} else {
-			fmt.Fprintf(stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
-		}
-		opts := report.Options{Verbose: f.verbose, Version: version}
-		if err := report.Write(stdout, format, run, opts); err != nil {
-			fmt.Fprintln(stderr, "gavel run: writing the report:", err)
-			code = max(code, exitUnknown)
-		}
-		for _, o := range outs {
-			if err := writeReport(o, run, opts); err != nil {
-				fmt.Fprintln(stderr, "gavel run:", err)
-				code = max(code, exitInfra)
-			}
-		}
-		code = max(code, runCode)
+	session := &runSession{f: f, st: st, stop: stop, prior: prior, bar: newProgress(progressTo),
+		format: format, outs: outs, stdout: stdout, stderr: stderr}
+	for _, s := range suites {
+		code = max(code, session.run(ctx, s))
 	}
 	return code
 }
 
-func loadSuite(path string, env spec.Env) (*spec.Built, error) {
-	return spec.Open(path, env)
+// A meteredSuite is a suite ready to run and the meter of its models.
+type meteredSuite struct {
+	*spec.Built
+	meter *llm.Meter
+}
+
+// loadSuites loads and builds the suites at paths and selects their cases
+// as the flags say. It reports every problem and returns ok false if
+// there was one; the suites it returns are to be closed either way.
+func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suites []meteredSuite, ok bool) {
+	// One limiter per server, shared by every suite and role: a vendor
+	// counts requests per account. A meter per suite: each run reports
+	// what it spent by model.
+	limits := &llm.Limiters{}
+	ok = true
+	for _, path := range paths {
+		meter := llm.NewMeter(llm.DefaultPrices())
+		env := spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.wrapper(meter), Stderr: stderr}
+		b, err := spec.Open(path, env)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			ok = false
+			continue
+		}
+		suites = append(suites, meteredSuite{b, meter})
+		err = selectCases(b.Suite, f.tags, f.ids)
+		if err == nil && f.changedSince != "" {
+			err = selectChanged(b.Suite, f.changedSince, stderr)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", path, err)
+			ok = false
+		}
+	}
+	return suites, ok
+}
+
+// A runSession is what the suites of one gavel run share.
+type runSession struct {
+	f      *runFlags
+	st     store.Store
+	stop   stopper
+	prior  prior
+	bar    *progress
+	format report.Format
+	outs   []output
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// run runs one suite, stores it, writes its reports and returns the exit
+// code it earns.
+func (r *runSession) run(ctx context.Context, s meteredSuite) int {
+	if len(s.Suite.Cases) == 0 {
+		return exitPassed // --changed-since selected none
+	}
+	f := r.f
+	if f.minPassRate > 0 {
+		s.Suite.Threshold = f.minPassRate
+	}
+	rec, err := record(ctx, r.st, s.Built, runInfo(s.Built, f, s.Suite.Threshold), r.prior.id, r.stop.now, r.stderr)
+	if err != nil {
+		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
+		return exitInfra
+	}
+	run := runner.Run(ctx, s.Suite, runner.Config{
+		Concurrency: cmp.Or(f.concurrency, s.Concurrency),
+		Trials:      f.trials,
+		Timeout:     cmp.Or(f.timeout, s.Timeout),
+		FollowUps:   s.FollowUps,
+		Budget:      runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
+		FailFast:    f.failFast,
+		Stop:        r.stop.drain,
+		Reuse:       r.prior.reuse,
+		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
+	})
+	r.bar.finish()
+	run.Models = spentByModel(s.meter)
+	code := exitCode(run)
+	if err := rec.finish(run, code); err != nil {
+		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
+		code = exitInfra
+	} else {
+		fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
+	}
+	opts := report.Options{Verbose: f.verbose, Version: version}
+	if err := report.Write(r.stdout, r.format, run, opts); err != nil {
+		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
+		code = max(code, exitUnknown)
+	}
+	for _, o := range r.outs {
+		if err := writeReport(o, run, opts); err != nil {
+			fmt.Fprintln(r.stderr, "gavel run:", err)
+			code = max(code, exitInfra)
+		}
+	}
+	return code
 }
 
 // selectCases keeps the cases with one of tags and one of ids (an empty
@@ -301,83 +314,4 @@ func exitCode(run *gavel.Run) int {
 		return exitFailed
 	}
 	return exitPassed
-}
-
-// defaultJSONReport is where the JSON report goes unless --out names
-// another JSON file.
-const defaultJSONReport = "reports/latest.json"
-
-// An output is a report file to write.
-type output struct {
-	path   string
-	format report.Format
-}
-
-func outputs(paths []string) ([]output, error) {
-	byExt := map[string]report.Format{".json": report.JSON, ".xml": report.JUnit, ".md": report.Markdown, ".html": report.HTML, ".txt": report.Text}
-	var out []output
-	for _, p := range paths {
-		f, ok := byExt[strings.ToLower(filepath.Ext(p))]
-		if !ok {
-			return nil, fmt.Errorf("--out %s: the extension says no format: use .json, .xml (JUnit), .md, .html or .txt", p)
-		}
-		out = append(out, output{p, f})
-	}
-	return out, nil
-}
-
-// writeReport writes a report file whole or not at all: a temporary file
-// renamed into place.
-func writeReport(o output, run *gavel.Run, opts report.Options) error {
-	if err := os.MkdirAll(filepath.Dir(o.path), 0o755); err != nil {
-		return fmt.Errorf("report %s: %w", o.path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.path), ".gavel-report-*")
-	if err != nil {
-		return fmt.Errorf("report %s: %w", o.path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := report.Write(tmp, o.format, run, opts); err != nil {
-		tmp.Close()
-		return fmt.Errorf("report %s: %w", o.path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("report %s: %w", o.path, err)
-	}
-	return os.Rename(tmp.Name(), o.path)
-}
-
-// stopper turns Ctrl-C into a graceful stop (drain: no new trials), and a
-// second Ctrl-C into cancelling the trials in flight.
-type stopper struct {
-	drain   chan struct{}
-	now     func() // drains, as a first Ctrl-C does
-	release func()
-}
-
-func interrupts(stderr io.Writer) (context.Context, stopper) {
-	ctx, cancel := context.WithCancel(context.Background())
-	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt)
-	s := stopper{drain: make(chan struct{})}
-	var once sync.Once
-	s.now = func() { once.Do(func() { close(s.drain) }) }
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-signals:
-			fmt.Fprintln(stderr, "\ngavel: stopping: trials in flight finish; press Ctrl-C again to cancel them")
-			s.now()
-		case <-done:
-			return
-		}
-		select {
-		case <-signals:
-			fmt.Fprintln(stderr, "gavel: cancelling the trials in flight")
-			cancel()
-		case <-done:
-		}
-	}()
-	s.release = func() { signal.Stop(signals); close(done); cancel() }
-	return ctx, s
 }

@@ -37,7 +37,7 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitPassed
 	for _, path := range suites {
-		b, err := loadSuite(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
+		b, err := spec.Open(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitUsage
