@@ -143,12 +143,15 @@ type storeReport struct {
 	Runs, Trials  int // in the store, before the paced run
 	Size          int64
 	Reads         []readResult
+	Pages         []pageResult
 	Paced         *paced
 	Needed        float64 // trials/s a real run with Config.Writers in flight makes
 	SeedMet       bool
 	PacedMet      bool
 	ReadsMissed   int
 	SlowestTarget time.Duration // the slowest read with a target
+	PagesMissed   int
+	SlowestPage   time.Duration // the slowest page with a target
 }
 
 // benchStore seeds the store on db when it is fresh, then times its
@@ -194,6 +197,9 @@ func benchStore(ctx context.Context, db *benchDB, cfg storeConfig) (*storeReport
 	if r.Reads, err = timeReads(ctx, db, readOps(history), cfg.Cold, cfg.Warm); err != nil {
 		return nil, fmt.Errorf("reads: %w", err)
 	}
+	if r.Pages, err = timePages(ctx, db, pageOps(history), cfg.Cold, cfg.Warm); err != nil {
+		return nil, fmt.Errorf("pages: %w", err)
+	}
 	if s, err = db.open(ctx); err != nil {
 		return nil, err
 	}
@@ -231,10 +237,21 @@ func (r *storeReport) judge() {
 			r.ReadsMissed++
 		}
 	}
+	for _, p := range r.Pages {
+		if !p.Op.Target {
+			continue
+		}
+		r.SlowestPage = max(r.SlowestPage, p.slowest())
+		if p.slowest() >= pageTarget {
+			r.PagesMissed++
+		}
+	}
 }
 
 // met reports whether every target is met.
-func (r *storeReport) met() bool { return r.SeedMet && r.PacedMet && r.ReadsMissed == 0 }
+func (r *storeReport) met() bool {
+	return r.SeedMet && r.PacedMet && r.ReadsMissed == 0 && r.PagesMissed == 0
+}
 
 func verdictText(met bool, missed string) string {
 	if met {
@@ -283,7 +300,14 @@ func (r *storeReport) print(w io.Writer) error {
 	if r.ReadsMissed > 0 {
 		missed = append(missed, fmt.Sprintf("%d reads", r.ReadsMissed))
 	}
-	fmt.Fprintf(w, "\n  %s: every read under %s (slowest %s), writes keep up: %s\n", r.Kind, ms(readTarget), ms(r.SlowestTarget),
+	if r.PagesMissed > 0 {
+		missed = append(missed, fmt.Sprintf("%d pages", r.PagesMissed))
+	}
+	if err := r.printPages(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n  %s: every read under %s (slowest %s), every page under %s (slowest %s), writes keep up: %s\n",
+		r.Kind, ms(readTarget), ms(r.SlowestTarget), ms(pageTarget), ms(r.SlowestPage),
 		verdictText(r.met(), strings.Join(missed, ", ")))
 	return nil
 }

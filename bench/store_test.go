@@ -99,6 +99,16 @@ func checkStoreBench(t *testing.T, db *benchDB) {
 		}
 	}
 
+	if len(r.Pages) == 0 {
+		t.Error("no pages timed")
+	}
+	for _, p := range r.Pages {
+		if len(p.Cold) != cfg.Cold || len(p.Warm) != cfg.Warm || p.Bytes < minPage {
+			t.Errorf("GET %s: %d cold and %d warm timings, %d bytes; want %d and %d, at least %d bytes",
+				p.Op.Name, len(p.Cold), len(p.Warm), p.Bytes, cfg.Cold, cfg.Warm, minPage)
+		}
+	}
+
 	// The history reads back as written: statuses, and a trend with the
 	// three criteria of every finished run.
 	s, err := db.open(ctx)
@@ -132,7 +142,7 @@ func checkStoreBench(t *testing.T, db *benchDB) {
 	if err := r.print(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"seeding:", "paced run:", "Trend: support-desk, 100", "(reference)"} {
+	for _, want := range []string{"seeding:", "paced run:", "Trend: support-desk, 100", "(reference)", "GET /runs/{id}", "GET /trends?suite=support-desk"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report has no %q:\n%s", want, out.String())
 		}
