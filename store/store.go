@@ -52,6 +52,13 @@ type Store interface {
 	// last n finished runs (passed, failed or interrupted: an errored run
 	// measured nothing), oldest first.
 	Trend(ctx context.Context, suite string, n int) ([]TrendPoint, error)
+	// TrendTag is Trend over the same runs restricted to the cases that
+	// carry tag (as the run saw them): each point's pass rate is the mean
+	// of those cases' pass rates, its cost their trials' cost, and its
+	// criteria the means of their trials' scores, as gavel.Stats would
+	// give for a run of those cases alone. Runs where no case with the
+	// tag ran are left out.
+	TrendTag(ctx context.Context, suite, tag string, n int) ([]TrendPoint, error)
 
 	// AddLabel records a person's label on a judged trial.
 	AddLabel(ctx context.Context, l Label) (Label, error)

@@ -121,6 +121,45 @@ func TestAPITrends(t *testing.T) {
 	}
 }
 
+func TestAPITrendsOfATag(t *testing.T) {
+	f := newFixture(t, Config{})
+	var tr Trend
+	body := f.getJSON("/api/trends?suite=support-desk&tag=refunds", http.StatusOK, &tr)
+	if tr.Suite != "support-desk" || tr.Tag != "refunds" || tr.Threshold != 0.8 || len(tr.Points) != 3 ||
+		strings.Join(tr.Criteria, ",") != "helpfulness,tone" || !strings.Contains(body, `"refunds"`) {
+		t.Fatalf("trend of refunds: %+v", tr)
+	}
+	// case_003, the only case tagged refunds, passed in the older runs
+	// and was flaky in the latest.
+	for i, want := range []struct {
+		run      string
+		passRate float64
+	}{{f.older, 1}, {f.old, 1}, {f.latest, 0.5}} {
+		if p := tr.Points[i]; p.RunID != want.run || p.PassRate != want.passRate || p.CostUSD == 0 || len(p.Criteria) == 0 {
+			t.Errorf("point %d: %+v, want run %s with pass rate %v", i, p, want.run, want.passRate)
+		}
+	}
+	var all Trend
+	f.getJSON("/api/trends?suite=support-desk", http.StatusOK, &all)
+	if all.Points[0].CostUSD <= tr.Points[0].CostUSD || all.Points[2].PassRate == tr.Points[2].PassRate {
+		t.Errorf("the trend of a tag has the numbers of the whole suite: %+v", tr.Points)
+	}
+
+	// A hostile tag goes out as given; the case carrying it erred in the
+	// latest run.
+	tr = Trend{}
+	f.getJSON("/api/trends?suite=support-desk&tag="+hostileTagQuery, http.StatusOK, &tr)
+	if tr.Tag != hostileTag || len(tr.Points) != 3 || tr.Points[2].PassRate != 0 || tr.Points[0].PassRate != 1 {
+		t.Errorf("trend of a hostile tag: %+v", tr)
+	}
+
+	tr = Trend{}
+	f.getJSON("/api/trends?suite=support-desk&tag=nope", http.StatusOK, &tr)
+	if tr.Tag != "nope" || tr.Points == nil || len(tr.Points) != 0 || tr.Threshold != 0 {
+		t.Errorf("trend of an unknown tag: %+v", tr)
+	}
+}
+
 func TestAPICompare(t *testing.T) {
 	f := newFixture(t, Config{})
 	var c report.JSONComparison

@@ -42,6 +42,10 @@ var secrets = []string{"s3cret", "k3y-value"}
 const (
 	hostileSuite = `hostile<u>suite</u>`
 	hostileQuery = `hostile%3Cu%3Esuite%3C%2Fu%3E`
+	// hostileTag is a tag of a support-desk case; hostileTagQuery, the
+	// same in a query string.
+	hostileTag      = `"><b>tag</b>`
+	hostileTagQuery = `%22%3E%3Cb%3Etag%3C%2Fb%3E`
 )
 
 // evil is what the hostile run's agent, tools and judges write.
@@ -75,6 +79,10 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 		testCase("orders/cancel 4", "cancel order 4"),
 		testCase("case_005", "never ran"),
 	}
+	// case_003 alone is also tagged refunds, and orders/cancel 4 a tag
+	// that writes markup, for the trends of a tag.
+	cases[2].Tags = []string{"orders", "refunds"}
+	cases[3].Tags = []string{"orders", hostileTag}
 	for _, c := range cases {
 		if _, err := st.SaveCase(ctx, store.CaseDef{Suite: suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
 			Definition: []byte("id: " + c.ID + "\ninput: " + c.Input() + "\n"), Source: c.Source}); err != nil {

@@ -73,6 +73,18 @@ func TestPages(t *testing.T) {
 			`<th class="num">helpfulness</th>`, `href="/runs/` + f.older + `"`, `href="/runs/` + f.latest + `"`,
 			"the suite's threshold is 80%", `<option value="hostile&lt;u&gt;suite&lt;/u&gt;">hostile&lt;u&gt;suite&lt;/u&gt;</option>`,
 		}, []string{`href="/runs/` + f.running + `"`}},
+		{"trends, every case", "/trends?suite=support-desk", 200, []string{
+			`<option value="" selected>every case</option>`, `<option value="refunds">refunds</option>`, `<option value="orders">orders</option>`,
+		}, []string{", tag "}},
+		{"trends of a tag", "/trends?suite=support-desk&tag=refunds", 200, []string{
+			"<title>Trends of support-desk, tag refunds · Gavel</title>", "<h1>Trends of support-desk, tag refunds</h1>",
+			`<option value="refunds" selected>refunds</option>`, `<option value="">every case</option>`,
+			"The 3 of the suite's last 100 finished runs (passed, failed or interrupted) in which a case tagged refunds ran",
+			"counting only the cases tagged refunds", `<td class="num">50%</td>`, `href="/runs/` + f.older + `"`,
+		}, []string{`href="/runs/` + f.running + `"`, `<td class="num">37.5%</td>`}},
+		{"trends of an unknown tag", "/trends?suite=support-desk&tag=nope", 200, []string{
+			"No case tagged nope ran in suite support-desk", `<option value="nope" selected>nope</option>`,
+		}, []string{`id="trend-data"`}},
 		{"trends of the latest suite", "/trends", 200, []string{"<h1>Trends of support-desk</h1>"}, nil},
 		{"trends of an unknown suite", "/trends?suite=nope", 200, []string{"Suite nope has no finished runs."}, nil},
 		{"trends, bad n", "/trends?n=0", 400, []string{"want a number of runs from 1 to 1000"}, nil},

@@ -33,6 +33,11 @@ func TestEscaping(t *testing.T) {
 		},
 		"/runs":                         {"&lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a"},
 		"/trends?suite=" + hostileQuery: {"&lt;i&gt;criterion&lt;/i&gt;", `"name":"\u003ci\u003ecriterion\u003c/i\u003e"`, "Trends of hostile&lt;u&gt;suite&lt;/u&gt;"},
+		"/trends?suite=support-desk&tag=" + hostileTagQuery: {
+			"Trends of support-desk, tag &#34;&gt;&lt;b&gt;tag&lt;/b&gt;</h1>",
+			`<option value="&#34;&gt;&lt;b&gt;tag&lt;/b&gt;" selected>&#34;&gt;&lt;b&gt;tag&lt;/b&gt;</option>`,
+			"counting only the cases tagged &#34;&gt;&lt;b&gt;tag&lt;/b&gt;",
+		},
 		"/compare?a=" + f.latest + "&b=" + f.hostile: {"&lt;img src=x onerror=alert(2)&gt;"},
 		"/cases?suite=" + hostileQuery:               nil,
 	}
@@ -43,7 +48,7 @@ func TestEscaping(t *testing.T) {
 				t.Fatalf("GET %s: %d", path, res.StatusCode)
 			}
 			mustContain(t, path, body, want...)
-			for _, raw := range []string{"<script>alert", "<img src=x", "<b onmouseover", "<i>criterion", "<b>hostile", "<u>suite"} {
+			for _, raw := range []string{"<script>alert", "<img src=x", "<b onmouseover", "<i>criterion", "<b>hostile", "<u>suite", "<b>tag"} {
 				if strings.Contains(body, raw) {
 					t.Errorf("GET %s: unescaped %q in the page", path, raw)
 				}

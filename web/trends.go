@@ -12,9 +12,12 @@ import (
 )
 
 // A Trend is a suite's numbers over its last finished runs, oldest
-// first: the answer of GET /api/trends?suite=S.
+// first: the answer of GET /api/trends?suite=S (&tag=T).
 type Trend struct {
 	Suite string `json:"suite"`
+	// Tag, when set, restricts the numbers to the cases carrying it (see
+	// store.Store.TrendTag): runs where none of them ran are left out.
+	Tag string `json:"tag,omitempty"`
 	// Threshold is the pass rate the suite's latest run had to reach; 1
 	// when it set none, 0 when there are no runs.
 	Threshold float64 `json:"threshold"`
@@ -35,15 +38,23 @@ type TrendPoint struct {
 	Criteria map[string]float64 `json:"criteria"`
 }
 
-// trend reads a suite's trend over its last n runs: one query for the
-// points (store.Trend reads the runs' summaries, never their trials) and
-// one for the latest run's threshold.
-func (s *Server) trend(ctx context.Context, suite string, n int) (Trend, error) {
-	points, err := s.store.Trend(ctx, suite, n)
+// trend reads a suite's trend over its last n runs, of the cases
+// carrying tag when tag is not "": one query for the points
+// (store.Trend reads the runs' summaries, never their trials;
+// store.TrendTag reads the trials of those runs only) and one for the
+// latest run's threshold.
+func (s *Server) trend(ctx context.Context, suite, tag string, n int) (Trend, error) {
+	var points []store.TrendPoint
+	var err error
+	if tag == "" {
+		points, err = s.store.Trend(ctx, suite, n)
+	} else {
+		points, err = s.store.TrendTag(ctx, suite, tag, n)
+	}
 	if err != nil {
 		return Trend{}, err
 	}
-	out := Trend{Suite: suite, Criteria: []string{}, Points: make([]TrendPoint, len(points))}
+	out := Trend{Suite: suite, Tag: tag, Criteria: []string{}, Points: make([]TrendPoint, len(points))}
 	names := map[string]bool{}
 	for i, p := range points {
 		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, PassRate: p.PassRate, CostUSD: p.CostUSD, Criteria: map[string]float64{}}
@@ -76,7 +87,8 @@ func (s *Server) trendRuns(r *http.Request) (int, error) {
 	return n, nil
 }
 
-// apiTrends returns a suite's trend: GET /api/trends?suite=S&n=100.
+// apiTrends returns a suite's trend: GET /api/trends?suite=S&n=100, or
+// the trend of the suite's cases carrying a tag: &tag=T.
 func (s *Server) apiTrends(r *http.Request) (any, error) {
 	suite := r.URL.Query().Get("suite")
 	if suite == "" {
@@ -86,14 +98,18 @@ func (s *Server) apiTrends(r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.trend(r.Context(), suite, n)
+	return s.trend(r.Context(), suite, r.URL.Query().Get("tag"), n)
 }
 
 // trendsData is trends.tmpl's data.
 type trendsData struct {
 	Suite string
 	// Suites are the suites to choose from: those of the latest runs.
-	Suites    []option
+	Suites []option
+	// Tag is the tag shown, "" for every case; Tags are the tags to
+	// choose from: those of the suite's cases.
+	Tag       string
+	Tags      []option
 	N         int
 	Threshold string
 	Criteria  []string
@@ -142,7 +158,8 @@ const recentSuites = 200
 
 // trendsPage charts a suite's pass rate, criteria and cost over its last
 // runs, with the numbers in a table (which is all there is without
-// JavaScript). Without a suite, it shows the suite of the latest run.
+// JavaScript), of every case or of those carrying a tag (tag=T).
+// Without a suite, it shows the suite of the latest run.
 func (s *Server) trendsPage(r *http.Request) (view, error) {
 	ctx := r.Context()
 	n, err := s.trendRuns(r)
@@ -175,7 +192,21 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 	if suite == "" {
 		return view{template: "trends.tmpl", title: "Trends", nav: "trends", data: d}, nil
 	}
-	t, err := s.trend(ctx, suite, n)
+	tag := r.URL.Query().Get("tag")
+	d.Tag = oneLine(tag)
+	tags, err := s.suiteTags(ctx, suite)
+	if err != nil {
+		return view{}, err
+	}
+	if tag != "" && !slices.Contains(tags, tag) {
+		tags = append(tags, tag)
+		slices.Sort(tags)
+	}
+	d.Tags = append(d.Tags, option{Value: "", Label: "every case", Selected: tag == ""})
+	for _, name := range tags {
+		d.Tags = append(d.Tags, option{Value: name, Label: oneLine(name), Selected: name == tag})
+	}
+	t, err := s.trend(ctx, suite, tag, n)
 	if err != nil {
 		return view{}, err
 	}
@@ -207,5 +238,28 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 		}
 		d.Rows = append(d.Rows, row)
 	}
-	return view{template: "trends.tmpl", title: "Trends of " + d.Suite, nav: "trends", data: d}, nil
+	title := "Trends of " + d.Suite
+	if tag != "" {
+		title += ", tag " + d.Tag
+	}
+	return view{template: "trends.tmpl", title: title, nav: "trends", data: d}, nil
+}
+
+// suiteTags returns the tags of a suite's cases (their latest versions),
+// sorted.
+func (s *Server) suiteTags(ctx context.Context, suite string) ([]string, error) {
+	cases, err := s.store.Cases(ctx, suite)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range cases {
+		for _, tag := range c.Tags {
+			if tag != "" && !slices.Contains(out, tag) {
+				out = append(out, tag)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

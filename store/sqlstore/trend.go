@@ -2,8 +2,12 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"fmt"
+	"slices"
 
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -53,4 +57,136 @@ func (db *DB) Trend(ctx context.Context, suite string, n int) ([]store.TrendPoin
 		return nil, fmt.Errorf("store: trend of suite %s: %w", suite, err)
 	}
 	return out, nil
+}
+
+// TrendTag is Trend restricted to the cases carrying a tag. It reads the
+// last n finished runs first, then only their cases, trials and
+// trial_scores (by their primary keys): the pass rate is the mean of the
+// tagged cases' pass rates (passed trials / trials), the cost the sum of
+// their trials' costs, and each criterion's mean the mean of its scores
+// over their trials, as gavel.Stats counts them for a whole run. Tags are
+// matched exactly, in Go: the ones of the run's snapshot of the case, or,
+// for a run that never finished, of the case version its trials ran.
+// Runs where no tagged case ran are left out.
+func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.TrendPoint, error) {
+	if n <= 0 {
+		n = 100
+	}
+	fail := func(err error) ([]store.TrendPoint, error) {
+		return nil, fmt.Errorf("store: trend of suite %s, tag %q: %w", suite, tag, err)
+	}
+	const last = `WITH r AS (SELECT id, started_us FROM runs
+			WHERE suite = ? AND status IN (?, ?, ?)
+			ORDER BY started_us DESC, id DESC LIMIT ?) `
+	args := []any{suite, string(store.Passed), string(store.Failed), string(store.Interrupted), n}
+
+	type caseKey struct{ run, id string }
+	type agg struct{ sum, count float64 } // a pass-rate or criterion sum and its count
+	var points []store.TrendPoint
+	passRates := map[string]*agg{} // by run
+	tagged := map[caseKey]bool{}
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, db.q(last+`SELECT r.id, r.started_us, c.case_id, c.snapshot, c.tags, v.tags, t.trials, t.passed, t.cost
+			FROM r
+			JOIN (SELECT run_id, case_id, count(*) AS trials,
+					sum(CASE WHEN status = ? THEN 1 ELSE 0 END) AS passed,
+					sum(agent_cost_usd + judge_cost_usd + user_cost_usd) AS cost,
+					min(case_key) AS case_key
+				FROM trials WHERE run_id IN (SELECT id FROM r)
+				GROUP BY run_id, case_id) t ON t.run_id = r.id
+			JOIN run_cases c ON c.run_id = t.run_id AND c.case_id = t.case_id
+			LEFT JOIN case_versions v ON v.id = t.case_key
+			ORDER BY r.started_us, r.id, c.case_id`), append(args, string(judge.StatusPass))...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var runID, caseID, snapTags string
+			var started, trials, passed int64
+			var snapshot int
+			var versionTags sql.NullString
+			var cost float64
+			if err := rows.Scan(&runID, &started, &caseID, &snapshot, &snapTags, &versionTags, &trials, &passed, &cost); err != nil {
+				return err
+			}
+			tags := snapTags
+			if snapshot == 0 {
+				tags = versionTags.String
+			}
+			var list []string
+			if tags != "" {
+				if err := json.Unmarshal([]byte(tags), &list); err != nil {
+					return fmt.Errorf("run %s, case %s: tags: %w", runID, caseID, err)
+				}
+			}
+			if !slices.Contains(list, tag) || trials == 0 {
+				continue
+			}
+			tagged[caseKey{runID, caseID}] = true
+			if len(points) == 0 || points[len(points)-1].RunID != runID {
+				points = append(points, store.TrendPoint{RunID: runID, Started: fromMicros(started)})
+				passRates[runID] = &agg{}
+			}
+			points[len(points)-1].CostUSD += cost
+			a := passRates[runID]
+			a.sum += float64(passed) / float64(trials)
+			a.count++
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(points) == 0 {
+			return nil
+		}
+		rows, err = tx.QueryContext(ctx, db.q(last+`SELECT s.run_id, s.case_id, s.criterion,
+				sum(s.mean * s.scores), CAST(sum(s.scores) AS BIGINT)
+			FROM trial_scores s JOIN r ON r.id = s.run_id
+			GROUP BY s.run_id, s.case_id, s.criterion`), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		criteria := map[string]map[string]*agg{} // by run, then criterion
+		for rows.Next() {
+			var runID, caseID, criterion string
+			var sum float64
+			var count int64
+			if err := rows.Scan(&runID, &caseID, &criterion, &sum, &count); err != nil {
+				return err
+			}
+			if !tagged[caseKey{runID, caseID}] || count == 0 {
+				continue
+			}
+			if criteria[runID] == nil {
+				criteria[runID] = map[string]*agg{}
+			}
+			a := criteria[runID][criterion]
+			if a == nil {
+				a = &agg{}
+				criteria[runID][criterion] = a
+			}
+			a.sum += sum
+			a.count += float64(count)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i := range points {
+			p := &points[i]
+			a := passRates[p.RunID]
+			p.PassRate = a.sum / a.count
+			for name, c := range criteria[p.RunID] {
+				if p.Criteria == nil {
+					p.Criteria = map[string]float64{}
+				}
+				p.Criteria[name] = c.sum / c.count
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return points, nil
 }

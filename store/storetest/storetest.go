@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"Times", testTimes},
 		{"Trend", testTrend},
+		{"TrendTag", testTrendTag},
 		{"Labels", testLabels},
 		{"ConcurrentTrials", testConcurrentTrials},
 		{"NotFound", testNotFound},

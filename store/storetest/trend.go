@@ -1,8 +1,11 @@
 package storetest
 
 import (
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
@@ -68,5 +71,126 @@ func testTrend(t *testing.T, s store.Store) {
 	}
 	if len(want[0].Criteria) != 2 || want[0].PassRate == want[1].PassRate {
 		t.Errorf("fixture: want 2 criteria and pass rates that differ between runs, got %+v", want[:2])
+	}
+}
+
+// testTrendTag finishes runs whose cases carry different tags: the trend
+// of a tag has the numbers gavel.Stats gives for a run of its cases
+// alone, and leaves out the runs where none of them ran. Tags match
+// exactly: "billing" is not "x\"billing" nor "bill".
+func testTrendTag(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	tagged := func(id string, tags ...string) *gavel.Case {
+		c := testCase(id, "where is order "+id+"?")
+		c.Tags = tags
+		return c
+	}
+	c1 := tagged("case_001", "billing", "urgent")
+	c2 := tagged("case_002", "billing")
+	c3 := tagged("case_003", `x"billing`, "<script>")
+	tags := []string{"billing", "urgent", `x"billing`, "<script>", "bill"}
+	want := map[string][]store.TrendPoint{}
+	// point returns the numbers of run's cases that carry tag, and false
+	// when none of them ran.
+	point := func(id string, started time.Time, run *gavel.Run, tag string) (store.TrendPoint, bool) {
+		sub := &gavel.Run{}
+		for _, c := range run.Cases {
+			if slices.Contains(c.Case.Tags, tag) && len(c.Trials) > 0 {
+				sub.Cases = append(sub.Cases, c)
+			}
+		}
+		if len(sub.Cases) == 0 {
+			return store.TrendPoint{}, false
+		}
+		stats := sub.Stats()
+		p := store.TrendPoint{RunID: id, Started: storedTime(started), PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, Criteria: map[string]float64{}}
+		for _, c := range stats.Criteria {
+			p.Criteria[c.Name] = c.Mean
+		}
+		return p, true
+	}
+	for i := range 5 {
+		started := base.Add(time.Duration(i) * time.Hour)
+		info, err := s.CreateRun(ctx, runInfo("support-desk", started))
+		check(t, "CreateRun", err)
+		second := judge.StatusPass
+		if i%2 == 1 {
+			second = judge.StatusFail
+		}
+		urgent := result(c1, trial("case_001", 1, trialSpec{helpfulness: float64(1 + i)}), trial("case_001", 2, trialSpec{status: second, tone: "cold"}))
+		if i == 2 {
+			urgent = skipped(c1, "budget")
+		}
+		run := &gavel.Run{Cases: []gavel.CaseResult{
+			urgent,
+			result(c2, trial("case_002", 1, trialSpec{status: judge.StatusFail, helpfulness: 2})),
+			result(c3, trial("case_003", 1, trialSpec{tone: "cold"}), trial("case_003", 2, trialSpec{}), trial("case_003", 3, trialSpec{status: judge.StatusFail})),
+		}}
+		for _, c := range run.Cases {
+			for _, tr := range c.Trials {
+				check(t, "SaveTrial", s.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: tr}))
+			}
+		}
+		check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Failed, Ended: started.Add(time.Minute), Run: run}))
+		for _, tag := range tags {
+			if p, ok := point(info.ID, started, run, tag); ok {
+				want[tag] = append(want[tag], p)
+			}
+		}
+	}
+	// A run that crashed and was closed from its saved trials: its cases'
+	// tags are those of the versions the trials ran.
+	started := base.Add(6 * time.Hour)
+	crashed, err := s.CreateRun(ctx, runInfo("support-desk", started))
+	check(t, "CreateRun", err)
+	v, err := s.SaveCase(ctx, store.CaseDef{Suite: "support-desk", ID: "case_002", Name: "Case case_002", Tags: []string{"billing"}, Definition: []byte("id: case_002\n")})
+	check(t, "SaveCase", err)
+	crashTrials := []gavel.Trial{trial("case_002", 1, trialSpec{helpfulness: 5}), trial("case_002", 2, trialSpec{status: judge.StatusFail})}
+	for _, tr := range crashTrials {
+		check(t, "SaveTrial", s.SaveTrial(ctx, crashed.ID, store.TrialRecord{Trial: tr, CaseKey: v.Key}))
+	}
+	check(t, "FinishRun", s.FinishRun(ctx, crashed.ID, store.RunEnd{Status: store.Interrupted, Ended: started.Add(time.Minute)}))
+	p, _ := point(crashed.ID, started, &gavel.Run{Cases: []gavel.CaseResult{result(c2, crashTrials...)}}, "billing")
+	want["billing"] = append(want["billing"], p)
+
+	// Neither a run still running, nor one of another suite, is part of
+	// the trend.
+	_, err = s.CreateRun(ctx, runInfo("support-desk", base.Add(10*time.Hour)))
+	check(t, "CreateRun", err)
+	other, err := s.CreateRun(ctx, runInfo("billing", base.Add(11*time.Hour)))
+	check(t, "CreateRun", err)
+	check(t, "FinishRun", s.FinishRun(ctx, other.ID, store.RunEnd{Status: store.Passed, Run: &gavel.Run{Cases: []gavel.CaseResult{
+		result(c2, trial("case_002", 1, trialSpec{})),
+	}}}))
+
+	tests := []struct {
+		name  string
+		suite string
+		tag   string
+		n     int
+		want  []store.TrendPoint
+	}{
+		{"billing", "support-desk", "billing", 100, want["billing"]},
+		{"billing, last 2", "support-desk", "billing", 2, want["billing"][len(want["billing"])-2:]},
+		{"urgent, skipped once", "support-desk", "urgent", 0, want["urgent"]},
+		// The last 4 runs include the one urgent was skipped in and the
+		// crashed one without it: 2 points.
+		{"urgent, last 4", "support-desk", "urgent", 4, want["urgent"][2:]},
+		{"quoted", "support-desk", `x"billing`, 10, want[`x"billing`]},
+		{"markup", "support-desk", "<script>", 10, want["<script>"]},
+		{"a prefix is not a tag", "support-desk", "bill", 10, nil},
+		{"unknown tag", "support-desk", "nope", 10, nil},
+		{"unknown suite", "no-such-suite", "billing", 10, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.TrendTag(ctx, tt.suite, tt.tag, tt.n)
+			check(t, "TrendTag", err)
+			diff(t, "TrendTag", got, tt.want, equateEmpty, cmpopts.EquateApprox(0, 1e-12))
+		})
+	}
+	if len(want["billing"]) != 6 || len(want["urgent"]) != 4 || len(want[`x"billing`]) != 5 ||
+		want["billing"][0].PassRate == want["urgent"][0].PassRate || want["billing"][0].Criteria["helpfulness"] == want["urgent"][0].Criteria["helpfulness"] {
+		t.Errorf("fixture: want runs and numbers that differ by tag, got %+v", want)
 	}
 }
