@@ -195,3 +195,12 @@ func (r *Run) threshold() float64 {
 	}
 	return r.Suite.Threshold
 }
+
+// CaseCount counts the run's cases, whatever their outcome.
+func (s Stats) CaseCount() int {
+	n := 0
+	for _, c := range s.Cases {
+		n += c
+	}
+	return n
+}

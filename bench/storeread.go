@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlstore"
 )
 
 // readTarget is the target for every read a user waits for:
@@ -101,42 +102,60 @@ type readResult struct {
 func timeReads(ctx context.Context, db *benchDB, ops []readOp, cold, warm int) ([]readResult, error) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var out []readResult
-	cold = max(1, cold)
 	for _, op := range ops {
 		r := readResult{Op: op}
-		for c := range cold {
-			s, err := db.open(ctx)
+		var err error
+		r.Cold, r.Warm, err = timeColdWarm(ctx, db, cold, warm, func(s *sqlstore.DB) (time.Duration, error) {
+			t0 := time.Now()
+			n, err := op.Do(ctx, s, rng)
+			d := time.Since(t0)
+			r.Rows = n
 			if err != nil {
-				return nil, err
+				return 0, fmt.Errorf("%s: %w", op.Name, err)
 			}
-			calls := 1 // the first on this store: cold
-			if c == cold-1 {
-				calls += warm
-			}
-			for i := range calls {
-				t0 := time.Now()
-				n, err := op.Do(ctx, s, rng)
-				d := time.Since(t0)
-				if err != nil {
-					s.Close()
-					return nil, fmt.Errorf("%s: %w", op.Name, err)
-				}
-				r.Rows = n
-				if i == 0 {
-					r.Cold = append(r.Cold, d)
-				} else {
-					r.Warm = append(r.Warm, d)
-				}
-			}
-			if err := s.Close(); err != nil {
-				return nil, err
-			}
+			return d, nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		slices.Sort(r.Cold)
-		slices.Sort(r.Warm)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// timeColdWarm opens the store cold times and makes the first call on
+// each (the cold times), then warm more calls on the last one (the warm
+// times); call makes one call and says how long it took. Both are
+// returned sorted.
+func timeColdWarm(ctx context.Context, db *benchDB, cold, warm int, call func(s *sqlstore.DB) (time.Duration, error)) (coldTimes, warmTimes []time.Duration, err error) {
+	for c := range max(1, cold) {
+		s, err := db.open(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		calls := 1 // the first on this store: cold
+		if c == max(1, cold)-1 {
+			calls += warm
+		}
+		for i := range calls {
+			d, err := call(s)
+			if err != nil {
+				s.Close()
+				return nil, nil, err
+			}
+			if i == 0 {
+				coldTimes = append(coldTimes, d)
+			} else {
+				warmTimes = append(warmTimes, d)
+			}
+		}
+		if err := s.Close(); err != nil {
+			return nil, nil, err
+		}
+	}
+	slices.Sort(coldTimes)
+	slices.Sort(warmTimes)
+	return coldTimes, warmTimes, nil
 }
 
 // slowest returns the longest of the read's calls, cold or warm.

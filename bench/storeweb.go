@@ -9,11 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlstore"
 	"github.com/gavelhq/gavel/web"
 )
 
@@ -105,45 +105,28 @@ func timePages(ctx context.Context, db *benchDB, ops []pageOp, cold, warm int) (
 	rng := rand.New(rand.NewPCG(3, 4))
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	var out []pageResult
-	cold = max(1, cold)
 	for _, op := range ops {
 		r := pageResult{Op: op}
-		for c := range cold {
-			s, err := db.open(ctx)
-			if err != nil {
-				return nil, err
-			}
+		var err error
+		r.Cold, r.Warm, err = timeColdWarm(ctx, db, cold, warm, func(s *sqlstore.DB) (time.Duration, error) {
 			app := web.New(s, web.Config{Logger: quiet})
-			calls := 1
-			if c == cold-1 {
-				calls += warm
+			path, want := op.Path(rng)
+			req := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)
+			rec := httptest.NewRecorder()
+			t0 := time.Now()
+			app.ServeHTTP(rec, req)
+			d := time.Since(t0)
+			body := rec.Body.String()
+			if rec.Code != http.StatusOK || len(body) < minPage || !strings.Contains(body, want) {
+				return 0, fmt.Errorf("GET %s: %d, %d bytes, holding %q: %t; want 200, at least %d bytes, holding it:\n%.500s",
+					path, rec.Code, len(body), want, strings.Contains(body, want), minPage, body)
 			}
-			for i := range calls {
-				path, want := op.Path(rng)
-				req := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)
-				rec := httptest.NewRecorder()
-				t0 := time.Now()
-				app.ServeHTTP(rec, req)
-				d := time.Since(t0)
-				body := rec.Body.String()
-				if rec.Code != http.StatusOK || len(body) < minPage || !strings.Contains(body, want) {
-					s.Close()
-					return nil, fmt.Errorf("GET %s: %d, %d bytes, holding %q: %t; want 200, at least %d bytes, holding it:\n%.500s",
-						path, rec.Code, len(body), want, strings.Contains(body, want), minPage, body)
-				}
-				r.Bytes = len(body)
-				if i == 0 {
-					r.Cold = append(r.Cold, d)
-				} else {
-					r.Warm = append(r.Warm, d)
-				}
-			}
-			if err := s.Close(); err != nil {
-				return nil, err
-			}
+			r.Bytes = len(body)
+			return d, nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		slices.Sort(r.Cold)
-		slices.Sort(r.Warm)
 		out = append(out, r)
 	}
 	return out, nil

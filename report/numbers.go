@@ -64,4 +64,13 @@ var (
 	Count   = count   // with thousands separators: "12,345"
 	Score   = score   // a normalised score: "0.67"
 	Elapsed = elapsed // to the millisecond: "42.5s"
+
+	// PassRateChange and CostChange write how a comparison's pass rate
+	// and cost moved, the runs separated by arrow: "80% -> 66.7% (-13.3
+	// points)", "$0.0424 -> $0.0530 (+$0.0106)".
+	PassRateChange = passRateChange
+	CostChange     = costChange
+	// PassHatK writes pass^k for k from 2 up: "k=2 44.4%, k=3 33.3%", or
+	// "" when no case ran more than one trial.
+	PassHatK = passHatK
 )

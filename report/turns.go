@@ -51,3 +51,7 @@ func arguments(c judge.ToolCall) string {
 func call(c judge.ToolCall) string {
 	return oneLine(c.Name) + "(" + arguments(c) + ")"
 }
+
+// Speaker says who spoke a turn, as every report writes it: "agent",
+// "user (automatic follow-up)", "user (simulated)".
+func Speaker(t judge.Turn) string { return speaker(t) }

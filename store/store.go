@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -207,4 +208,23 @@ type Label struct {
 	Comment string
 	Author  string
 	Created time.Time
+}
+
+// Git is where a run ran, as much as is known: "branch@commit", the
+// commit cut to 8 characters; "" when neither is.
+func (r RunInfo) Git() string {
+	commit := r.GitCommit
+	if len(commit) > 8 {
+		commit = commit[:8]
+	}
+	return strings.Trim(r.GitBranch+"@"+commit, "@")
+}
+
+// Label names the run in comparisons: its id, and where it ran when that
+// is known: "20261121-101500-a1b2 (main@4f2a9c1e)".
+func (r RunInfo) Label() string {
+	if g := r.Git(); g != "" {
+		return r.ID + " (" + g + ")"
+	}
+	return r.ID
 }

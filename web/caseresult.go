@@ -194,23 +194,13 @@ func newTrialView(t gavel.Trial, n int) trialView {
 	return out
 }
 
-// speaker says who spoke a turn, in which round, marking the user turns
-// the case did not write: "round 2 · user (automatic follow-up)".
+// speaker says who spoke a turn, as the reports do, and in which round:
+// "round 2 · user (automatic follow-up)".
 func speaker(t judge.Turn) string {
-	s := string(t.Role)
-	switch t.Origin {
-	case "":
-	case judge.OriginFollowUp:
-		s += " (automatic follow-up)"
-	case judge.OriginSimulated:
-		s += " (simulated)"
-	default:
-		s += " (" + string(t.Origin) + ")"
-	}
 	if t.Round > 0 {
-		s = fmt.Sprintf("round %d · %s", t.Round, s)
+		return fmt.Sprintf("round %d · %s", t.Round, report.Speaker(t))
 	}
-	return oneLine(s)
+	return report.Speaker(t)
 }
 
 // roleClass maps a turn's role to its CSS class.

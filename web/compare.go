@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/gavelhq/gavel"
@@ -28,15 +27,6 @@ func (s *Server) compareRuns(ctx context.Context, a, b string) (base, head *stor
 	return base, head, gavel.Compare(base.Run, head.Run), nil
 }
 
-// runLabel names a run in a comparison: its id, and its git branch and
-// commit when known, as `gavel compare` does.
-func runLabel(r store.RunInfo) string {
-	if g := gitLabel(r.GitBranch, r.GitCommit); g != "" {
-		return r.ID + " (" + g + ")"
-	}
-	return r.ID
-}
-
 // apiCompare compares two runs: GET /api/compare?a=BASE&b=HEAD answers
 // the JSON comparison (report.JSONComparison).
 func (s *Server) apiCompare(r *http.Request) (any, error) {
@@ -46,7 +36,7 @@ func (s *Server) apiCompare(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	opts := report.ComparisonOptions{BaseLabel: runLabel(base.Info), HeadLabel: runLabel(head.Info), Version: s.cfg.Version}
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Version: s.cfg.Version}
 	if err := report.WriteComparison(&b, report.JSON, c, opts); err != nil {
 		return nil, err
 	}
@@ -118,7 +108,7 @@ func (s *Server) comparePage(r *http.Request) (view, error) {
 			return view{}, err
 		}
 		for _, info := range recent {
-			d.Recent = append(d.Recent, runOption{ID: oneLine(info.ID), Label: oneLine(info.Suite + " · " + string(info.Status) + " · " + stamp(info.Started) + " · " + gitLabel(info.GitBranch, info.GitCommit))})
+			d.Recent = append(d.Recent, runOption{ID: oneLine(info.ID), Label: oneLine(info.Suite + " · " + string(info.Status) + " · " + stamp(info.Started) + " · " + info.Git())})
 		}
 		d.A, d.B = oneLine(d.A), oneLine(d.B)
 		return view{template: "compare.tmpl", title: "Compare runs", nav: "compare", data: d}, nil
@@ -135,11 +125,11 @@ func (s *Server) comparePage(r *http.Request) (view, error) {
 func newCompareData(base, head *store.StoredRun, c gavel.Comparison) compareData {
 	d := compareData{
 		A: oneLine(base.Info.ID), B: oneLine(head.Info.ID), Compared: true,
-		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(runLabel(base.Info)), Href: runHref(base.Info.ID)},
-		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(runLabel(head.Info)), Href: runHref(head.Info.ID)},
+		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(base.Info.Label()), Href: runHref(base.Info.ID)},
+		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(head.Info.Label()), Href: runHref(head.Info.ID)},
 		Regressed: c.HasRegressions(),
-		PassRate:  passRateChange(c.PassRate),
-		Cost:      costChange(c.CostUSD),
+		PassRate:  report.PassRateChange(c.PassRate, "→"),
+		Cost:      report.CostChange(c.CostUSD, "→"),
 		JSONHref:  "/api" + compareHref(base.Info.ID, head.Info.ID),
 	}
 	switch n := len(c.Regressions); n {
@@ -235,34 +225,4 @@ func newSideView(s gavel.CaseSide) sideView {
 		out.Trials = fmt.Sprintf("%d/%d", s.Passed, s.Trials)
 	}
 	return out
-}
-
-// passRateChange formats both pass rates and the change in points:
-// "80% → 66.7% (-13.3 points)".
-func passRateChange(d gavel.Delta) string {
-	points := strconv.FormatFloat(d.Diff()*100, 'f', 1, 64)
-	points = strings.TrimSuffix(points, ".0")
-	change := "no change"
-	if points != "0" && points != "-0" {
-		if !strings.HasPrefix(points, "-") {
-			points = "+" + points
-		}
-		change = points + " points"
-	}
-	return fmt.Sprintf("%s → %s (%s)", percent(d.Base), percent(d.Head), change)
-}
-
-// costChange formats what both runs cost and the difference:
-// "$0.0424 → $0.0530 (+$0.0106)".
-func costChange(d gavel.Delta) string {
-	diff := cost(d.Diff())
-	change := "no change"
-	switch {
-	case diff == "$0.0000" || diff == "$-0.0000":
-	case strings.HasPrefix(diff, "$-"):
-		change = "-$" + diff[2:]
-	default:
-		change = "+" + diff
-	}
-	return fmt.Sprintf("%s → %s (%s)", cost(d.Base), cost(d.Head), change)
 }

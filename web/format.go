@@ -5,7 +5,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
 )
 
@@ -47,15 +46,6 @@ func thresholdOf(t float64) float64 {
 	return t
 }
 
-// caseCount counts a run's cases, whatever their outcome.
-func caseCount(s gavel.Stats) int {
-	n := 0
-	for _, c := range s.Cases {
-		n += c
-	}
-	return n
-}
-
 // clean makes untrusted text (replies, tool results, names, reasoning)
 // fit to place in a page: line breaks become "\n", and control
 // characters other than tab and newline, and bytes that are not UTF-8,
@@ -89,15 +79,6 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
-}
-
-// gitLabel is "branch@commit", as much of it as is known, the commit cut
-// to 8 characters, as `gavel runs` shows it.
-func gitLabel(branch, commit string) string {
-	if len(commit) > 8 {
-		commit = commit[:8]
-	}
-	return strings.Trim(branch+"@"+commit, "@")
 }
 
 // statusClass maps a run's status, a case's outcome or a judgment's

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/gavelhq/gavel/auth"
-	"github.com/gavelhq/gavel/store"
 )
 
 // loginRoutes are the routes of logging in and out (with Config.Auth).
@@ -72,16 +71,5 @@ func requireRole(need Role, next http.Handler) http.Handler {
 	if need == Anyone {
 		return next
 	}
-	return auth.Require(storeRole(need), next)
-}
-
-// storeRole is the accounts' name of a route's role.
-func storeRole(r Role) store.Role {
-	switch r {
-	case Viewer:
-		return store.Viewer
-	case Editor:
-		return store.Editor
-	}
-	return store.Admin
+	return auth.Require(need, next)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gavelhq/gavel/auth"
 )
@@ -22,8 +23,9 @@ import (
 var templateFS embed.FS
 
 // pages are the parsed templates by page file ("runs.tmpl"), each with
-// the layout and the partials.
-var pages = parsePages()
+// the layout and the partials, parsed on first use, so that a gavel
+// command that serves no page does not pay for them at start.
+var pages = sync.OnceValue(parsePages)
 
 // templateFuncs are the functions templates may call.
 var templateFuncs = template.FuncMap{
@@ -106,7 +108,7 @@ type errorData struct {
 // render writes a view. The page is built in memory first, so that a
 // template error is a 500 and never half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, v view) {
-	t, ok := pages[v.template]
+	t, ok := pages()[v.template]
 	if !ok {
 		panic("web: no template " + v.template)
 	}

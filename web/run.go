@@ -122,11 +122,11 @@ func newRunData(sr *store.StoredRun) runData {
 		Trials:      stats.Trials,
 		Tokens:      count(total.Tokens()),
 		Cost:        cost(total.CostUSD),
-		PassHatK:    passHatK(stats),
+		PassHatK:    report.PassHatK(stats),
 		Started:     stamp(info.Started),
 		StartedISO:  machineTime(info.Started),
 		Ended:       stamp(info.Ended),
-		Git:         oneLine(gitLabel(info.GitBranch, info.GitCommit)),
+		Git:         oneLine(info.Git()),
 		StartedBy:   oneLine(info.StartedBy),
 		Host:        oneLine(info.Host),
 		Filters:     oneLine(strings.Join(info.Filters, " ")),
@@ -180,19 +180,6 @@ func newRunData(sr *store.StoredRun) runData {
 func newUsageRow(name string, u judge.Usage) usageRow {
 	return usageRow{Name: name, Input: count(u.InputTokens), Output: count(u.OutputTokens), Cached: count(u.CachedTokens),
 		Tokens: count(u.Tokens()), Cost: cost(u.CostUSD)}
-}
-
-// passHatK formats pass^k for k from 2 up, "k=2 44.4%, k=3 33.3%", or ""
-// when no case ran more than one trial.
-func passHatK(s gavel.Stats) string {
-	if len(s.PassHatK) < 2 {
-		return ""
-	}
-	parts := make([]string, 0, len(s.PassHatK)-1)
-	for i, v := range s.PassHatK[1:] {
-		parts = append(parts, fmt.Sprintf("k=%d %s", i+2, percent(v)))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // trialsPassed counts the trials that passed and those that ran.

@@ -149,10 +149,10 @@ func newRunRow(info store.RunInfo) runRow {
 		Cost:       "-",
 		Started:    stamp(info.Started),
 		StartedISO: machineTime(info.Started),
-		Git:        oneLine(gitLabel(info.GitBranch, info.GitCommit)),
+		Git:        oneLine(info.Git()),
 	}
 	if finished {
-		row.Cases, row.Cost = strconv.Itoa(caseCount(info.Stats)), cost(info.Stats.Usage.Total().CostUSD)
+		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total().CostUSD)
 		row.PassRate = percent(info.Stats.PassRate)
 		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold)
 	}
@@ -224,7 +224,7 @@ func newRunSummary(info store.RunInfo) RunSummary {
 		Started:   info.Started,
 		Threshold: thresholdOf(info.Threshold),
 		PassRate:  info.Stats.PassRate,
-		Cases:     caseCount(info.Stats),
+		Cases:     info.Stats.CaseCount(),
 		CostUSD:   info.Stats.Usage.Total().CostUSD,
 		GitBranch: info.GitBranch, GitCommit: info.GitCommit, StartedBy: info.StartedBy, Host: info.Host,
 		Filters:  append([]string{}, info.Filters...),

@@ -48,38 +48,21 @@ type Config struct {
 // MaxPageSize is the most runs one page of GET /api/runs returns.
 const MaxPageSize = 500
 
-// Role is what a user may do, from reading to administering. Each route
-// says the least role it needs (see Config.Guard); a user's role is
-// theirs.
-type Role int
+// Role is the least role a route needs (see Config.Guard): one of the
+// accounts' roles, each allowed what the ones before it are, or Anyone.
+type Role = store.Role
 
-// The roles, each allowed what the ones before it are.
+// The roles routes need.
 const (
-	// Anyone needs no account: the static assets, and later the login
-	// page.
-	Anyone Role = iota
+	// Anyone needs no account: the static assets and the login page.
+	Anyone Role = ""
 	// Viewer reads pages and calls the API's GET routes.
-	Viewer
+	Viewer = store.Viewer
 	// Editor also writes cases, starts runs and labels results.
-	Editor
+	Editor = store.Editor
 	// Admin also manages users and API tokens.
-	Admin
+	Admin = store.Admin
 )
-
-// String returns the role's name: "anyone", "viewer", "editor", "admin".
-func (r Role) String() string {
-	switch r {
-	case Anyone:
-		return "anyone"
-	case Viewer:
-		return "viewer"
-	case Editor:
-		return "editor"
-	case Admin:
-		return "admin"
-	}
-	return "unknown"
-}
 
 // A Server is the web app over a store: its pages, its JSON API and its
 // static assets. It is an http.Handler; build one with New.

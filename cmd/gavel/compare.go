@@ -7,7 +7,6 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
-	"github.com/gavelhq/gavel/store"
 )
 
 const compareHelp = `Usage: gavel compare [flags] RUN_A RUN_B
@@ -53,7 +52,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	c := gavel.Compare(base.Run, head.Run)
-	opts := report.ComparisonOptions{BaseLabel: runLabel(base.Info), HeadLabel: runLabel(head.Info), Verbose: *verbose, Version: version}
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Verbose: *verbose, Version: version}
 	if err := report.WriteComparison(stdout, format, c, opts); err != nil {
 		fmt.Fprintln(stderr, "gavel compare:", err)
 		return exitInfra
@@ -62,13 +61,4 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitPassed
-}
-
-// runLabel names a run in a comparison: its id, and its git branch and
-// commit when known.
-func runLabel(r store.RunInfo) string {
-	if g := gitLabel(r); g != "" {
-		return r.ID + " (" + g + ")"
-	}
-	return r.ID
 }

@@ -6,10 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
-	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -67,27 +65,9 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT")
 	for _, r := range runs {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%.1f%%\t%d\t$%.4f\t%s\t%s\n", r.ID, r.Suite, r.Status, 100*r.Stats.PassRate,
-			caseCount(r.Stats), r.Stats.Usage.Total().CostUSD, r.Started.Local().Format("2006-01-02 15:04"), gitLabel(r))
+			r.Stats.CaseCount(), r.Stats.Usage.Total().CostUSD, r.Started.Local().Format("2006-01-02 15:04"), r.Git())
 	}
 	return exitOK(w.Flush())
-}
-
-// caseCount counts a run's cases, whatever their outcome.
-func caseCount(s gavel.Stats) int {
-	n := 0
-	for _, c := range s.Cases {
-		n += c
-	}
-	return n
-}
-
-// gitLabel is "branch@commit", as much of it as is known.
-func gitLabel(r store.RunInfo) string {
-	commit := r.GitCommit
-	if len(commit) > 8 {
-		commit = commit[:8]
-	}
-	return strings.Trim(r.GitBranch+"@"+commit, "@")
 }
 
 // parse parses a command's flags; ok is false when the command must end

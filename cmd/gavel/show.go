@@ -129,7 +129,7 @@ func loadRun(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
 // runHeader is a line on who ran a run, where and when.
 func runHeader(r store.RunInfo) string {
 	s := fmt.Sprintf("Run %s (%s)", r.ID, r.Status)
-	if g := gitLabel(r); g != "" {
+	if g := r.Git(); g != "" {
 		s += " on " + g
 	}
 	if r.StartedBy != "" {
