@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +23,7 @@ import (
 // tools the agent must call, the judge's criteria in plain words, the
 // passing score and tags. Saving builds the case's definition in the
 // suite format (YAML) from the fields, checks it as `gavel run` would
-// (spec.Load and spec.Build, dry: no model is opened), and saves it as a
+// (spec.ParseCase and spec.Build, dry: no model is opened), and saves it as a
 // new version of the case.
 //
 // The form edits only cases written in the web app, and only those made
@@ -235,48 +233,24 @@ func readOnly(v store.CaseVersion) string {
 	return ""
 }
 
-// validateCase checks a case as `gavel run` would: it writes the case to
-// a case file of a scratch suite and loads and builds it, dry (models are
-// named, not opened). It returns the problems, in the loader's words.
+// validateCase checks a case as `gavel run` would: it reads the case
+// (spec.ParseCase) and builds it in a scratch suite, dry: the suite gives
+// it what a real one would, an agent (never called) and a judge model
+// (never opened). It returns the problems, in the loader's words.
 func validateCase(ctx context.Context, def []byte) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "gavel-case-")
-	if err != nil {
-		return nil, fmt.Errorf("check a case: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	var node yaml.Node
-	if err := yaml.Unmarshal(def, &node); err != nil {
-		return nil, fmt.Errorf("check a case: %w", err)
-	}
-	list, err := yaml.Marshal([]*yaml.Node{node.Content[0]})
-	if err != nil {
-		return nil, fmt.Errorf("check a case: %w", err)
-	}
-	// The scratch suite gives the case what a real suite would: an agent
-	// (never called) and a judge model (never opened).
-	suite, err := yaml.Marshal(map[string]any{
-		"name":   "web",
-		"agent":  map[string]any{"http": map[string]any{"url": "http://127.0.0.1:9/"}},
-		"models": map[string]any{"judge": "web:judge"},
-		"cases":  []string{"case.yaml"},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("check a case: %w", err)
-	}
-	suiteFile := filepath.Join(dir, "gavel.yaml")
-	if err := os.WriteFile(suiteFile, suite, 0o600); err != nil {
-		return nil, fmt.Errorf("check a case: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "case.yaml"), list, 0o600); err != nil {
-		return nil, fmt.Errorf("check a case: %w", err)
-	}
-	loaded, err := spec.Load(suiteFile)
+	lc, err := spec.ParseCase("the case", def)
 	if err == nil {
+		scratch := &spec.Loaded{File: "the case", Cases: []spec.LoadedCase{lc}, Suite: spec.SuiteFile{
+			Name:   "web",
+			Agent:  &spec.AgentSpec{HTTP: &spec.HTTPSpec{URL: "http://127.0.0.1:9/"}},
+			Models: spec.ModelsSpec{Judge: "web:judge"},
+			Cases:  []spec.CaseEntry{{Case: lc.Spec}},
+		}}
 		var built *spec.Built
-		built, err = spec.Build(loaded, spec.Env{DryRun: true, Registry: llm.Registry{
+		built, err = spec.Build(scratch, spec.Env{DryRun: true, Registry: llm.Registry{
 			"web": func(llm.Ref, func(string) string) (llm.Model, error) { return nil, errors.New("not opened") },
 		}})
 		if built != nil {
@@ -292,7 +266,7 @@ func validateCase(ctx context.Context, def []byte) ([]string, error) {
 	}
 	out := make([]string, len(problems))
 	for i, p := range problems {
-		out[i] = p.Message // the file and line are the scratch suite's
+		out[i] = p.Message // the place is the form's, not a file's
 	}
 	return out, nil
 }

@@ -49,7 +49,7 @@
 // plain words (judge_prompt), the passing score (judge_threshold) and
 // tags. Saving builds the case's definition in the suite format from the
 // fields (marshalled by the YAML library, so quoting is always right)
-// and checks it as `gavel run` does: spec.Load and spec.Build, dry, over a
+// and checks it as `gavel run` does: spec.ParseCase and spec.Build, dry, over a
 // scratch suite holding the case. Their problems come back next to the
 // form (422), its values kept; a good case is saved (store.SaveCase) as a
 // new version, and the case's page lists every version. A form opened on

@@ -71,8 +71,7 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 		return "", err
 	}
 	meter := llm.NewMeter(llm.DefaultPrices())
-	b, err := spec.Build(loaded, spec.Env{Registry: l.limits.Registry(providers.Registry()), Getenv: os.Getenv,
-		Wrap: l.models.wrapper(meter), Stderr: l.log})
+	b, err := spec.Build(loaded, suiteEnv(l.limits, l.models, meter, l.log))
 	if err != nil {
 		return "", err
 	}
@@ -100,8 +99,7 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 			Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
 			Stop: stop, Progress: rec.trial,
 		})
-		run.Models = spentByModel(meter)
-		if err := rec.finish(run, exitCode(run)); err != nil {
+		if _, err := (meteredSuite{b, meter}).end(run, rec); err != nil {
 			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.runID, err)
 		}
 	})

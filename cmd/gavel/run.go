@@ -172,8 +172,7 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 	ok = true
 	for _, path := range paths {
 		meter := llm.NewMeter(llm.DefaultPrices())
-		env := spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.wrapper(meter), Stderr: stderr}
-		b, err := spec.Open(path, env)
+		b, err := spec.Open(path, suiteEnv(limits, m, meter, stderr))
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			ok = false
@@ -190,6 +189,25 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 		}
 	}
 	return suites, ok
+}
+
+// end completes a run of s: what it spent by model, and its end in the
+// store. It returns the exit code the run earns: exitInfra when the
+// store failed.
+func (s meteredSuite) end(run *gavel.Run, rec *recorder) (int, error) {
+	run.Models = spentByModel(s.meter)
+	code := exitCode(run)
+	if err := rec.finish(run, code); err != nil {
+		return exitInfra, err
+	}
+	return code, nil
+}
+
+// suiteEnv is how gavel builds a suite to run: every provider, behind
+// the limiter of its server, and every model wrapped (meter, cache,
+// retries).
+func suiteEnv(limits *llm.Limiters, m *models, meter *llm.Meter, stderr io.Writer) spec.Env {
+	return spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.wrapper(meter), Stderr: stderr}
 }
 
 // A runSession is what the suites of one gavel run share.
@@ -232,11 +250,9 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
 	})
 	r.bar.finish()
-	run.Models = spentByModel(s.meter)
-	code := exitCode(run)
-	if err := rec.finish(run, code); err != nil {
+	code, err := s.end(run, rec)
+	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
-		code = exitInfra
 	} else {
 		fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
 	}
