@@ -5,6 +5,8 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -146,7 +148,12 @@ func (a *Authenticator) Middleware(next http.Handler, open ...string) http.Handl
 			refuse(w, r)
 			return
 		}
-		if !v.Token && !safeMethod(r.Method) && !a.sameOrigin(r, v.CSRF) {
+		if v.Local && !loopbackHost(r.Host) {
+			http.Error(w, fmt.Sprintf("this Gavel serves without login to loopback only, and this request was sent to %q: "+
+				"open it at http://127.0.0.1 or http://localhost, or serve it on another address, where everyone logs in", r.Host), http.StatusForbidden)
+			return
+		}
+		if !v.Token && !safeMethod(r.Method) && !a.sameOrigin(r, *v) {
 			http.Error(w, "this form is stale or came from another site: reload the page and try again", http.StatusForbidden)
 			return
 		}
@@ -190,20 +197,50 @@ func (a *Authenticator) visitor(w http.ResponseWriter, r *http.Request) (*Visito
 	return &Visitor{User: store.User{Name: "local", Role: store.Admin}, Local: true, CSRF: csrf}, nil
 }
 
-// sameOrigin checks a state-changing request: its CSRF token, and its
-// Origin when it sends one.
-func (a *Authenticator) sameOrigin(r *http.Request, csrf string) bool {
+// sameOrigin checks a state-changing request: its Origin when it sends
+// one, and its CSRF token. The local user's JSON requests (a script on
+// the same machine) need no token: a page of another site cannot send a
+// JSON body without asking the server first (a CORS preflight), which
+// this server never grants.
+func (a *Authenticator) sameOrigin(r *http.Request, v Visitor) bool {
 	if origin := r.Header.Get("Origin"); origin != "" {
 		u, err := url.Parse(origin)
 		if err != nil || u.Host != r.Host {
 			return false
 		}
 	}
+	if v.Local && isJSON(r) {
+		return true
+	}
+	csrf := v.CSRF
 	sent := r.Header.Get("X-CSRF-Token")
 	if sent == "" {
 		sent = r.PostFormValue("csrf")
 	}
 	return csrf != "" && subtle.ConstantTimeCompare([]byte(sent), []byte(csrf)) == 1
+}
+
+// isJSON reports whether r's body is JSON, by its Content-Type.
+func isJSON(r *http.Request) bool {
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && mediaType == "application/json"
+}
+
+// loopbackHost reports whether a request's Host names this machine:
+// localhost or a loopback address. A page of another site that makes its
+// own name resolve to 127.0.0.1 (DNS rebinding) sends its own name, so
+// it gets no answer from an app that needs no login.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func safeMethod(m string) bool {

@@ -162,11 +162,14 @@ func TestMiddleware(t *testing.T) {
 }
 
 // On loopback, no one is the local admin, still protected from other
-// sites' forms by a CSRF cookie.
+// sites' forms by a CSRF cookie, and from other sites' names resolving to
+// 127.0.0.1 (DNS rebinding) by the Host check.
 func TestLocalUser(t *testing.T) {
 	h := app(auth.New(auth.Config{Accounts: accounts(t)}))
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	first := httptest.NewRequest("GET", "/", nil)
+	first.Host = "127.0.0.1:8080"
+	h.ServeHTTP(w, first)
 	if w.Body.String() != "local" {
 		t.Fatalf("visitor %q, want local", w.Body)
 	}
@@ -179,18 +182,37 @@ func TestLocalUser(t *testing.T) {
 	if csrf == nil || !csrf.HttpOnly {
 		t.Fatalf("no HttpOnly CSRF cookie: %v", w.Result().Cookies())
 	}
-	post := func(field string) int {
-		r := httptest.NewRequest("POST", "/edit", strings.NewReader(url.Values{"csrf": {field}}.Encode()))
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		r.AddCookie(csrf)
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		return w.Code
-	}
-	if got := post(csrf.Value); got != http.StatusOK {
-		t.Errorf("local post with its token: %d", got)
-	}
-	if got := post(""); got != http.StatusForbidden {
-		t.Errorf("local post without a token: %d, want 403", got)
+	form := "application/x-www-form-urlencoded"
+	for _, tc := range []struct {
+		name                   string
+		method, host, origin   string
+		contentType, csrfField string
+		want                   int
+	}{
+		{"a form with its token", "POST", "127.0.0.1:8080", "", form, csrf.Value, http.StatusOK},
+		{"a form without a token", "POST", "127.0.0.1:8080", "", form, "", http.StatusForbidden},
+		{"localhost", "GET", "localhost:8080", "", "", "", http.StatusOK},
+		{"IPv6 loopback", "GET", "[::1]:8080", "", "", "", http.StatusOK},
+		{"another name resolving here", "GET", "evil.example:8080", "", "", "", http.StatusForbidden},
+		{"a script's JSON, no token", "POST", "127.0.0.1:8080", "", "application/json", "", http.StatusOK},
+		{"JSON from another site's page", "POST", "127.0.0.1:8080", "http://evil.example", "application/json", "", http.StatusForbidden},
+		{"text/plain, no token", "POST", "127.0.0.1:8080", "", "text/plain", "", http.StatusForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest(tc.method, "/edit", strings.NewReader(url.Values{"csrf": {tc.csrfField}}.Encode()))
+			r.Host = tc.host
+			if tc.contentType != "" {
+				r.Header.Set("Content-Type", tc.contentType)
+			}
+			if tc.origin != "" {
+				r.Header.Set("Origin", tc.origin)
+			}
+			r.AddCookie(csrf)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != tc.want {
+				t.Errorf("status %d, want %d: %s", w.Code, tc.want, w.Body)
+			}
+		})
 	}
 }

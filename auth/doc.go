@@ -23,7 +23,14 @@
 // app's own origin. A request with a bearer token needs neither: a token
 // is never sent by a browser on its own. The local user's CSRF token lives
 // in a cookie of its own, so a page of another site cannot post to a
-// Gavel on 127.0.0.1 either.
+// Gavel on 127.0.0.1 either. The local user's JSON requests need no
+// token: no page of another site can send one without a CORS preflight,
+// which the app never grants, so a script on the machine posts JSON to
+// the API as it is.
+//
+// The local user exists only for requests addressed to localhost or a
+// loopback address (their Host header): a page of another site that
+// makes its own name resolve to 127.0.0.1 (DNS rebinding) is refused.
 //
 // Cookies are HttpOnly and SameSite=Lax, and Secure when the app is
 // served over TLS (Config.Secure).

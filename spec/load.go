@@ -44,10 +44,19 @@ type LoadedCase struct {
 	// Definition is the case as written, in YAML (comments and all), as
 	// the store keeps it.
 	Definition []byte
+	// Written is true for a case written in the web app, which the store
+	// holds and no file does: File then only names it in problems, and
+	// its Source is "", so that a run of it does not make it a file's.
+	Written bool
 }
 
-// Source returns "file:line".
-func (c LoadedCase) Source() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
+// Source returns "file:line", or "" for a case written in the web app.
+func (c LoadedCase) Source() string {
+	if c.Written {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", c.File, c.Line)
+}
 
 // Load reads the suite at path (a file, or a directory holding one of
 // DefaultFiles) and the case files it names. It reports every problem it

@@ -78,6 +78,15 @@ func TestBrowserEditor(t *testing.T) {
 		t.Errorf("the agent's reply reads %q, want %q as text", got, evil)
 	}
 	mustContain(t, "the case's result", tab.text("main"), "Show me your markup.", evil)
+
+	// The trends, drawn from the JSON API.
+	tab.do("open the trends",
+		chromedp.Navigate(app.url+"/trends?suite=desk"),
+		chromedp.WaitVisible(chromedp.CSS(`.chart[data-chart="pass_rate"] canvas`)),
+	)
+	if n := tab.count(`#charts canvas`); n < 3 {
+		t.Errorf("the trends page drew %d charts, want pass rate, criteria and cost", n)
+	}
 	if n := dialogs.Load(); n > 0 {
 		t.Errorf("%d JavaScript dialogs opened: the agent's reply ran as a script", n)
 	}

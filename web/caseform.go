@@ -49,23 +49,27 @@ type caseForm struct {
 	Version int
 }
 
-// formCase is a case the form writes, in the suite format, its fields in
-// the order a person would write them.
-type formCase struct {
-	ID             string      `yaml:"id"`
-	Name           string      `yaml:"name,omitempty"`
-	Description    string      `yaml:"description,omitempty"`
-	Tags           []string    `yaml:"tags,omitempty"`
-	Input          string      `yaml:"input,omitempty"`
-	Rounds         []formRound `yaml:"rounds,omitempty"`
-	ExpectedTools  []string    `yaml:"expected_tools,omitempty"`
-	JudgePrompt    string      `yaml:"judge_prompt,omitempty"`
-	JudgeThreshold *float64    `yaml:"judge_threshold,omitempty"`
+// A CaseInput is a case as the web app writes it: the fields of the
+// suite format it knows, named as in suite files, in the order a person
+// would write them. The case form fills one; scripts send one, as JSON,
+// to POST /api/cases and PUT /api/cases/{suite}/{case}.
+type CaseInput struct {
+	ID          string   `yaml:"id" json:"id"`
+	Name        string   `yaml:"name,omitempty" json:"name,omitempty"`
+	Description string   `yaml:"description,omitempty" json:"description,omitempty"`
+	Tags        []string `yaml:"tags,omitempty" json:"tags,omitempty"`
+	// Input is what the user says, for a case of one round; Rounds are
+	// the rounds of a conversation. A case has one or the other.
+	Input          string   `yaml:"input,omitempty" json:"input,omitempty"`
+	Rounds         []Round  `yaml:"rounds,omitempty" json:"rounds,omitempty"`
+	ExpectedTools  []string `yaml:"expected_tools,omitempty" json:"expected_tools,omitempty"`
+	JudgePrompt    string   `yaml:"judge_prompt,omitempty" json:"judge_prompt,omitempty"`
+	JudgeThreshold *float64 `yaml:"judge_threshold,omitempty" json:"judge_threshold,omitempty"`
 }
 
-// formRound is one round of a case the form writes.
-type formRound struct {
-	Prompt string `yaml:"prompt"`
+// A Round is one round of a conversation a CaseInput holds.
+type Round struct {
+	Prompt string `yaml:"prompt" json:"prompt"`
 }
 
 // caseFormData is case_form.tmpl's data.
@@ -131,23 +135,17 @@ func splitRounds(s string) []string {
 // caseOf builds the case a form describes, or says what is wrong with
 // its fields, by field name. It checks only what the suite format cannot
 // say (an id, a number); the rest is the loader's job (validateCase).
-func (f caseForm) caseOf() (formCase, map[string]string) {
-	errs := map[string]string{}
-	c := formCase{ID: f.ID, Name: f.Name, Description: f.Description, Tags: splitList(f.Tags),
+func (f caseForm) caseOf() (CaseInput, map[string]string) {
+	c := CaseInput{ID: f.ID, Name: f.Name, Description: f.Description, Tags: splitList(f.Tags),
 		ExpectedTools: splitList(f.Tools), JudgePrompt: f.JudgePrompt}
-	if f.Suite == "" {
-		errs["suite"] = "Say which suite the case belongs to."
-	}
-	if f.ID == "" {
-		errs["id"] = "Give the case an id, unique in its suite (such as refund_late_order)."
-	}
+	errs := missingFields(f.Suite, c)
 	switch rounds := splitRounds(f.Prompt); len(rounds) {
 	case 0:
 	case 1:
 		c.Input = rounds[0]
 	default:
 		for _, p := range rounds {
-			c.Rounds = append(c.Rounds, formRound{Prompt: p})
+			c.Rounds = append(c.Rounds, Round{Prompt: p})
 		}
 	}
 	if f.Threshold != "" {
@@ -159,6 +157,19 @@ func (f caseForm) caseOf() (formCase, map[string]string) {
 		}
 	}
 	return c, errs
+}
+
+// missingFields says which fields a case must have and has not: its suite
+// and its id.
+func missingFields(suite string, c CaseInput) map[string]string {
+	errs := map[string]string{}
+	if suite == "" {
+		errs["suite"] = "Say which suite the case belongs to."
+	}
+	if c.ID == "" {
+		errs["id"] = "Give the case an id, unique in its suite (such as refund_late_order)."
+	}
+	return errs
 }
 
 // formOf fills the form from a case's definition. It refuses a
@@ -322,17 +333,37 @@ func (s *Server) editCasePage(r *http.Request) (view, error) {
 func (s *Server) createCase(r *http.Request) (string, view, error) {
 	f := readForm(r)
 	d := caseFormData{New: true, Action: "/cases", CSRF: csrfOf(r), Form: f}
-	if f.Suite != "" && f.ID != "" {
-		versions, err := s.store.CaseHistory(r.Context(), f.Suite, f.ID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return "", view{}, err
-		}
-		if len(versions) > 0 {
-			d.Errors = map[string]string{"id": fmt.Sprintf("Suite %s already has a case %s: pick another id, or edit that case.", oneLine(f.Suite), oneLine(f.ID))}
-			return "", view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d}, nil
-		}
+	taken, err := s.caseExists(r.Context(), f.Suite, f.ID)
+	if err != nil {
+		return "", view{}, err
+	}
+	if taken {
+		d.Errors = map[string]string{"id": fmt.Sprintf("Suite %s already has a case %s: pick another id, or edit that case.", oneLine(f.Suite), oneLine(f.ID))}
+		return "", view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d}, nil
 	}
 	return s.saveCase(r, d, "New case")
+}
+
+// caseExists reports whether a suite has a case of this id.
+func (s *Server) caseExists(ctx context.Context, suite, id string) (bool, error) {
+	if suite == "" || id == "" {
+		return false, nil
+	}
+	versions, err := s.store.CaseHistory(ctx, suite, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return false, err
+	}
+	return len(versions) > 0, nil
+}
+
+// staleEdit says why a save based on version base of a case whose latest
+// version is latest would lose someone's work, or "" when it would not.
+func staleEdit(base, latest int) string {
+	if base == latest {
+		return ""
+	}
+	return fmt.Sprintf("Someone saved version %d of this case while you edited version %d: open it in another tab, "+
+		"then save again to replace it with yours.", latest, base)
 }
 
 // updateCase saves a new version of a case: POST
@@ -347,10 +378,9 @@ func (s *Server) updateCase(r *http.Request) (string, view, error) {
 	href := caseHref(latest.Suite, latest.ID)
 	d := caseFormData{Action: href + "/edit", CaseHref: href, CSRF: csrfOf(r), Form: f}
 	title := "Edit " + oneLine(latest.ID)
-	if f.Version != latest.Version {
+	if stale := staleEdit(f.Version, latest.Version); stale != "" {
 		d.Form.Version = latest.Version
-		d.Problems = []string{fmt.Sprintf("Someone saved version %d of this case while you edited version %d: open it in another tab, "+
-			"then save again to replace it with yours.", latest.Version, f.Version)}
+		d.Problems = []string{stale}
 		return "", view{template: "case_form.tmpl", title: title, nav: "cases", data: d}, nil
 	}
 	return s.saveCase(r, d, title)
@@ -365,23 +395,32 @@ func (s *Server) saveCase(r *http.Request, d caseFormData, title string) (string
 		d.Errors = errs
 		return "", again, nil
 	}
-	def, err := yaml.Marshal(c)
-	if err != nil {
-		return "", view{}, fmt.Errorf("write case %s: %w", c.ID, err)
-	}
-	d.Problems, err = validateCase(r.Context(), def)
+	saved, def, problems, err := s.storeCase(r.Context(), d.Form.Suite, c)
 	if err != nil {
 		return "", view{}, err
 	}
-	if len(d.Problems) > 0 {
-		d.Definition = clean(string(def))
+	if len(problems) > 0 {
+		d.Problems, d.Definition = problems, clean(string(def))
 		return "", again, nil
 	}
-	saved, err := s.store.SaveCase(r.Context(), store.CaseDef{Suite: d.Form.Suite, ID: c.ID, Name: c.Name, Tags: c.Tags, Definition: def})
-	if err != nil {
-		return "", view{}, err
-	}
 	return caseHref(saved.Suite, saved.ID), view{}, nil
+}
+
+// storeCase writes a case in the suite format, checks it as gavel run
+// would (validateCase) and saves it as a version of the case in suite.
+// When checking finds problems it saves nothing and returns them, with
+// the definition it checked.
+func (s *Server) storeCase(ctx context.Context, suite string, c CaseInput) (saved store.CaseVersion, def []byte, problems []string, err error) {
+	def, err = yaml.Marshal(c)
+	if err != nil {
+		return store.CaseVersion{}, nil, nil, fmt.Errorf("write case %s: %w", c.ID, err)
+	}
+	problems, err = validateCase(ctx, def)
+	if err != nil || len(problems) > 0 {
+		return store.CaseVersion{}, def, problems, err
+	}
+	saved, err = s.store.SaveCase(ctx, store.CaseDef{Suite: suite, ID: c.ID, Name: c.Name, Tags: c.Tags, Definition: def})
+	return saved, def, nil, err
 }
 
 // form adapts the handler of a form's POST: it redirects (303) where the

@@ -2,9 +2,7 @@ package web
 
 import (
 	"context"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -17,19 +15,11 @@ import (
 // post serves a form's POST, with cookies.
 func (f *fixture) post(path string, form url.Values, cookies ...*http.Cookie) (*http.Response, string) {
 	f.t.Helper()
-	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	header := []string{"Content-Type", "application/x-www-form-urlencoded"}
 	for _, c := range cookies {
-		req.AddCookie(c)
+		header = append(header, "Cookie", c.String())
 	}
-	rec := httptest.NewRecorder()
-	f.srv.ServeHTTP(rec, req)
-	res := rec.Result()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return res, string(body)
+	return f.send(http.MethodPost, path, form.Encode(), header...)
 }
 
 // newCase is the form of a valid new case of support-desk, with two

@@ -15,6 +15,10 @@ type httpError struct {
 	status  int
 	message string
 	err     error
+	// fields and problems say what is wrong with a case the API was sent
+	// (see invalidCase).
+	fields   map[string]string
+	problems []string
 }
 
 func (e *httpError) Error() string { return e.message }
@@ -32,6 +36,14 @@ func notFound(err error, format string, args ...any) error {
 		return &httpError{status: http.StatusNotFound, message: fmt.Sprintf(format, args...), err: err}
 	}
 	return err
+}
+
+// invalidCase is the error of a case that cannot be saved (422): what is
+// wrong with single fields, by field name, and what checking it as a
+// suite found.
+func invalidCase(fields map[string]string, problems []string) error {
+	return &httpError{status: http.StatusUnprocessableEntity, message: "the case cannot be saved: see fields and problems",
+		fields: fields, problems: problems}
 }
 
 // statusOf maps an error to the status the client gets and the message it

@@ -176,18 +176,27 @@ func (f *fixture) get(path string, header ...string) (*http.Response, string) {
 // do serves a request; header holds name, value pairs.
 func (f *fixture) do(method, path string, header ...string) (*http.Response, string) {
 	f.t.Helper()
-	req := httptest.NewRequest(method, path, nil)
+	return f.send(method, path, "", header...)
+}
+
+// send serves a request with a body; header holds name, value pairs. The
+// request is addressed to 127.0.0.1, as a browser of an app on loopback
+// addresses it.
+func (f *fixture) send(method, path, body string, header ...string) (*http.Response, string) {
+	f.t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Host = "127.0.0.1:8080"
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		req.Header.Add(header[i], header[i+1])
 	}
 	rec := httptest.NewRecorder()
 	f.srv.ServeHTTP(rec, req)
 	res := rec.Result()
-	body, err := io.ReadAll(res.Body)
+	answer, err := io.ReadAll(res.Body)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	return res, string(body)
+	return res, string(answer)
 }
 
 // runInfo returns the info of a run of suite started at started.

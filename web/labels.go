@@ -50,23 +50,45 @@ func (s *Server) addLabel(r *http.Request) (string, view, error) {
 	if err != nil || trial < 1 {
 		return "", view{}, errorf(http.StatusBadRequest, "trial %q is not a trial's number", r.PostFormValue("trial"))
 	}
-	l := store.Label{RunID: runID, CaseID: caseID, Trial: trial, Verdict: r.PostFormValue("verdict"),
-		Comment: strings.TrimSpace(r.PostFormValue("comment")), Author: "local"}
-	if l.Verdict != "correct" && l.Verdict != "wrong" {
-		return "", view{}, errorf(http.StatusUnprocessableEntity, "say whether the judgment was correct or wrong")
-	}
+	in := LabelInput{Trial: trial, Verdict: r.PostFormValue("verdict"), Comment: r.PostFormValue("comment")}
 	if text := strings.TrimSpace(r.PostFormValue("score")); text != "" {
 		score, err := strconv.ParseFloat(text, 64)
-		if err != nil || score < 0 || score > 1 {
+		if err != nil {
 			return "", view{}, errorf(http.StatusUnprocessableEntity, "score %q is not a number from 0 to 1: go back and fix it", text)
 		}
-		l.Score = &score
+		in.Score = &score
 	}
-	if v, ok := auth.VisitorFrom(r.Context()); ok {
-		l.Author = v.User.Name
-	}
-	if _, err := s.store.AddLabel(r.Context(), l); err != nil {
-		return "", view{}, notFound(err, "run %s has no trial %d of case %s", runID, trial, caseID)
+	if _, err := s.saveLabel(r, runID, caseID, in); err != nil {
+		return "", view{}, err
 	}
 	return fmt.Sprintf("%s#trial-%d", caseResultHref(runID, caseID), trial), view{}, nil
+}
+
+// saveLabel checks a label on a trial of a run's case and saves it, by
+// the request's visitor.
+func (s *Server) saveLabel(r *http.Request, runID, caseID string, in LabelInput) (store.Label, error) {
+	l := store.Label{RunID: runID, CaseID: caseID, Trial: in.Trial, Verdict: in.Verdict, Score: in.Score,
+		Comment: strings.TrimSpace(strings.ReplaceAll(in.Comment, "\r\n", "\n")), Author: visitorName(r)}
+	switch {
+	case l.Trial < 1:
+		return store.Label{}, errorf(http.StatusUnprocessableEntity, "trial %d is not a trial's number: trials count from 1", l.Trial)
+	case l.Verdict != "correct" && l.Verdict != "wrong":
+		return store.Label{}, errorf(http.StatusUnprocessableEntity, "say whether the judgment was correct or wrong (verdict %q)", l.Verdict)
+	case l.Score != nil && (*l.Score < 0 || *l.Score > 1):
+		return store.Label{}, errorf(http.StatusUnprocessableEntity, "score %v is not a number from 0 to 1", *l.Score)
+	}
+	saved, err := s.store.AddLabel(r.Context(), l)
+	if err != nil {
+		return store.Label{}, notFound(err, "run %s has no trial %d of case %s", runID, l.Trial, caseID)
+	}
+	return saved, nil
+}
+
+// visitorName is who sends r, as labels and runs record them: the user's
+// name, or "local" for the local user of an app on loopback.
+func visitorName(r *http.Request) string {
+	if v, ok := auth.VisitorFrom(r.Context()); ok {
+		return v.User.Name
+	}
+	return "local"
 }

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/gavelhq/gavel/auth"
 )
 
 // A Launcher starts runs for the web app: gavel serve gives one that runs
@@ -20,16 +18,30 @@ type Launcher interface {
 	Launch(ctx context.Context, r LaunchRequest) (runID string, err error)
 }
 
-// A LaunchRequest says what to run.
+// A LaunchRequest says what to run. It is also the body of POST
+// /api/runs.
 type LaunchRequest struct {
-	Suite string
+	Suite string `json:"suite"`
 	// Tags and IDs select cases, as gavel run's --tag and --id do; empty
 	// runs every case (those written in the web app included).
-	Tags, IDs []string
+	Tags []string `json:"tags,omitempty"`
+	IDs  []string `json:"ids,omitempty"`
 	// Trials, when positive, overrides the suite's.
-	Trials int
-	// By is who started the run.
-	By string
+	Trials int `json:"trials,omitempty"`
+	// By is who started the run (the app sets it).
+	By string `json:"-"`
+}
+
+// MaxTrials is the most trials of each case a run started from the app
+// may ask for.
+const MaxTrials = 100
+
+// Refused returns the error a Launcher gives for a request it will not
+// run, such as an unknown suite or a selection no case matches: the app
+// shows its message to the client as it is (422). Other errors are the
+// server's own, logged and not shown.
+func Refused(format string, args ...any) error {
+	return errorf(http.StatusUnprocessableEntity, format, args...)
 }
 
 // launchRoutes are the routes of starting runs.
@@ -62,39 +74,32 @@ func (s *Server) newRunPage(r *http.Request) (view, error) {
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	d := launchData{CSRF: csrfOf(r), Suite: r.PostFormValue("suite"), Tags: r.PostFormValue("tags"),
 		IDs: r.PostFormValue("ids"), Trials: r.PostFormValue("trials")}
-	again := func(problem string) {
-		d.Problem = problem
-		s.render(w, r, http.StatusUnprocessableEntity, view{template: "new_run.tmpl", title: "Start a run", nav: "runs", data: d})
+	if s.cfg.Launcher != nil {
+		d.Suites, d.CanLaunch = s.cfg.Launcher.Suites(), true
 	}
-	if s.cfg.Launcher == nil {
-		again("This server runs no suites: start it with the suites to run, as gavel serve SUITE...")
-		return
-	}
-	d.Suites, d.CanLaunch = s.cfg.Launcher.Suites(), true
 	trials, err := strconv.Atoi(strings.TrimSpace(d.Trials))
-	if err != nil || trials < 1 || trials > 100 {
-		again("Trials: give a number from 1 to 100.")
-		return
+	if err != nil || trials < 1 {
+		trials = -1 // launch refuses it
 	}
-	by := "local"
-	if v, ok := auth.VisitorFrom(r.Context()); ok {
-		by = v.User.Name
-	}
-	id, err := s.cfg.Launcher.Launch(r.Context(), LaunchRequest{Suite: d.Suite, Tags: commaList(d.Tags), IDs: commaList(d.IDs), Trials: trials, By: by})
+	id, err := s.launch(r, LaunchRequest{Suite: d.Suite, Tags: splitList(d.Tags), IDs: splitList(d.IDs), Trials: trials})
 	if err != nil {
-		again(err.Error())
+		status, message := statusOf(err)
+		s.logError(r, status, err)
+		d.Problem = message
+		s.render(w, r, status, view{template: "new_run.tmpl", title: "Start a run", nav: "runs", data: d})
 		return
 	}
 	http.Redirect(w, r, "/runs/"+id, http.StatusSeeOther)
 }
 
-// commaList splits a comma-separated field, dropping empty items.
-func commaList(s string) []string {
-	var out []string
-	for _, item := range strings.Split(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
+// launch starts a run for the request's visitor and returns its id.
+func (s *Server) launch(r *http.Request, lr LaunchRequest) (string, error) {
+	if s.cfg.Launcher == nil {
+		return "", errorf(http.StatusConflict, "this server runs no suites: start it with the suites to run, as gavel serve SUITE...")
 	}
-	return out
+	if lr.Trials < 0 || lr.Trials > MaxTrials {
+		return "", Refused("trials: give a number from 1 to %d", MaxTrials)
+	}
+	lr.By = visitorName(r)
+	return s.cfg.Launcher.Launch(r.Context(), lr)
 }

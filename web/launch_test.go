@@ -2,25 +2,34 @@ package web
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/store"
 )
 
-// fakeLauncher records what it was asked to start.
-type fakeLauncher struct{ got []LaunchRequest }
+// fakeLauncher records what it was asked to start; with a store, it
+// stores each run as it starts, as gavel serve's launcher does.
+type fakeLauncher struct {
+	got   []LaunchRequest
+	store store.Store
+}
 
 func (l *fakeLauncher) Suites() []string { return []string{"support-desk", "<b>other</b>"} }
 
-func (l *fakeLauncher) Launch(_ context.Context, r LaunchRequest) (string, error) {
+func (l *fakeLauncher) Launch(ctx context.Context, r LaunchRequest) (string, error) {
 	if r.Suite != "support-desk" {
-		return "", errors.New(`no suite "` + r.Suite + `" here`)
+		return "", Refused(`no suite %q here`, r.Suite)
 	}
 	l.got = append(l.got, r)
-	return "20261121-101500-a1b2c3", nil
+	if l.store == nil {
+		return "20261121-101500-a1b2c3", nil
+	}
+	info, err := l.store.CreateRun(ctx, store.RunInfo{Suite: r.Suite, StartedBy: r.By, Started: base})
+	return info.ID, err
 }
 
 func TestStartRun(t *testing.T) {

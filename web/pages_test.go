@@ -68,7 +68,7 @@ func TestPages(t *testing.T) {
 		{"case of an unknown run", "/runs/nope/cases/case_001", 404, []string{"no run nope"}, nil},
 
 		{"trends", "/trends?suite=support-desk", 200, []string{
-			"<h1>Trends of support-desk</h1>", `<script type="application/json" id="trend-data">`,
+			"<h1>Trends of support-desk</h1>", `<div class="charts" id="charts" data-api="/api/trends?n=100&amp;suite=support-desk">`,
 			`data-chart="pass_rate"`, `data-chart="criteria"`, `data-chart="cost"`,
 			`<th class="num">helpfulness</th>`, `href="/runs/` + f.older + `"`, `href="/runs/` + f.latest + `"`,
 			"the suite's threshold is 80%", `<option value="hostile&lt;u&gt;suite&lt;/u&gt;">hostile&lt;u&gt;suite&lt;/u&gt;</option>`,
@@ -84,7 +84,7 @@ func TestPages(t *testing.T) {
 		}, []string{`href="/runs/` + f.running + `"`, `<td class="num">37.5%</td>`}},
 		{"trends of an unknown tag", "/trends?suite=support-desk&tag=nope", 200, []string{
 			"No case tagged nope ran in suite support-desk", `<option value="nope" selected>nope</option>`,
-		}, []string{`id="trend-data"`}},
+		}, []string{`id="charts"`}},
 		{"trends of the latest suite", "/trends", 200, []string{"<h1>Trends of support-desk</h1>"}, nil},
 		{"trends of an unknown suite", "/trends?suite=nope", 200, []string{"Suite nope has no finished runs."}, nil},
 		{"trends, bad n", "/trends?n=0", 400, []string{"want a number of runs from 1 to 1000"}, nil},

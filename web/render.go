@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -139,6 +140,14 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, v vi
 // report), sent as it is.
 type rawJSON []byte
 
+// created is an API answer that made something: its status (201, or
+// 202 for a run that goes on) and where to read it (the Location header).
+type created struct {
+	status   int
+	location string
+	body     any
+}
+
 // api adapts an API handler: it writes the handler's answer as JSON, or
 // its error as {"error": "..."} with the error's status.
 func (s *Server) api(h func(r *http.Request) (any, error)) http.Handler {
@@ -147,7 +156,16 @@ func (s *Server) api(h func(r *http.Request) (any, error)) http.Handler {
 		if err != nil {
 			status, message := statusOf(err)
 			s.logError(r, status, err)
-			writeJSON(w, status, apiError{Error: message})
+			answer := apiError{Error: message}
+			if he := (*httpError)(nil); errors.As(err, &he) {
+				answer.Fields, answer.Problems = he.fields, he.problems
+			}
+			writeJSON(w, status, answer)
+			return
+		}
+		if c, ok := v.(created); ok {
+			w.Header().Set("Location", c.location)
+			writeJSON(w, c.status, c.body)
 			return
 		}
 		if raw, ok := v.(rawJSON); ok {
@@ -163,6 +181,9 @@ func (s *Server) api(h func(r *http.Request) (any, error)) http.Handler {
 // apiError is the API's answer to a request that failed.
 type apiError struct {
 	Error string `json:"error"`
+	// Fields and Problems say what is wrong with a case sent to be saved.
+	Fields   map[string]string `json:"fields,omitempty"`
+	Problems []string          `json:"problems,omitempty"`
 }
 
 // writeJSON writes v as indented JSON. Text goes out as stored, < and >

@@ -32,7 +32,7 @@ func TestEscaping(t *testing.T) {
 			"&lt;i&gt;criterion&lt;/i&gt;",
 		},
 		"/runs":                         {"&lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a"},
-		"/trends?suite=" + hostileQuery: {"&lt;i&gt;criterion&lt;/i&gt;", `"name":"\u003ci\u003ecriterion\u003c/i\u003e"`, "Trends of hostile&lt;u&gt;suite&lt;/u&gt;"},
+		"/trends?suite=" + hostileQuery: {"&lt;i&gt;criterion&lt;/i&gt;", `data-api="/api/trends?n=100&amp;suite=` + hostileQuery + `"`, "Trends of hostile&lt;u&gt;suite&lt;/u&gt;"},
 		"/trends?suite=support-desk&tag=" + hostileTagQuery: {
 			"Trends of support-desk, tag &#34;&gt;&lt;b&gt;tag&lt;/b&gt;</h1>",
 			`<option value="&#34;&gt;&lt;b&gt;tag&lt;/b&gt;" selected>&#34;&gt;&lt;b&gt;tag&lt;/b&gt;</option>`,

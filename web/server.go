@@ -90,7 +90,7 @@ func New(st store.Store, cfg Config) *Server {
 	if cfg.Auth != nil {
 		s.cfg.Guard = requireRole
 	}
-	routes := append(s.routes(), s.launchRoutes()...)
+	routes := append(append(s.routes(), s.launchRoutes()...), s.writeRoutes()...)
 	if cfg.Auth != nil {
 		routes = append(routes, s.loginRoutes()...)
 	}

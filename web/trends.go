@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"time"
@@ -114,9 +115,9 @@ type trendsData struct {
 	Threshold string
 	Criteria  []string
 	Rows      []trendRow
-	// Chart is the charts' data, for static/trends.js: html/template
-	// writes it as JSON in a <script type="application/json"> block.
-	Chart chartData
+	// API is the URL of the trend in the JSON API, which
+	// static/trends.js reads to draw the charts.
+	API string
 }
 
 // An option is a choice of a <select> or a <datalist>: the value as
@@ -133,23 +134,6 @@ type trendRow struct {
 	// Criteria are the run's mean scores in the order of
 	// trendsData.Criteria, "-" where the run has none.
 	Criteria []string
-}
-
-// chartData is what static/trends.js draws: a time axis and a series
-// per line. A criterion's value is null for a run that did not score it.
-type chartData struct {
-	Times     []int64       `json:"times"`
-	Runs      []string      `json:"runs"`
-	PassRate  []float64     `json:"pass_rate"`
-	Cost      []float64     `json:"cost"`
-	Threshold float64       `json:"threshold"`
-	Criteria  []chartSeries `json:"criteria"`
-}
-
-// chartSeries is a named line of a chart.
-type chartSeries struct {
-	Name   string     `json:"name"`
-	Values []*float64 `json:"values"`
 }
 
 // recentSuites is how many of the latest runs the trends page reads the
@@ -211,10 +195,9 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 		return view{}, err
 	}
 	d.Threshold = percent(t.Threshold)
-	d.Chart = chartData{Threshold: t.Threshold, Times: []int64{}, Runs: []string{}, PassRate: []float64{}, Cost: []float64{}, Criteria: []chartSeries{}}
+	d.API = trendAPIHref(suite, tag, n)
 	for _, name := range t.Criteria {
 		d.Criteria = append(d.Criteria, oneLine(name))
-		d.Chart.Criteria = append(d.Chart.Criteria, chartSeries{Name: oneLine(name), Values: []*float64{}})
 	}
 	for _, p := range t.Points {
 		row := trendRow{
@@ -222,19 +205,13 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 			Started: stamp(p.Started), StartedISO: machineTime(p.Started),
 			PassRate: percent(p.PassRate), Cost: cost(p.CostUSD),
 		}
-		d.Chart.Times = append(d.Chart.Times, p.Started.Unix())
-		d.Chart.Runs = append(d.Chart.Runs, row.RunID)
-		d.Chart.PassRate = append(d.Chart.PassRate, p.PassRate)
-		d.Chart.Cost = append(d.Chart.Cost, p.CostUSD)
-		for i, name := range t.Criteria {
+		for _, name := range t.Criteria {
 			mean, ok := p.Criteria[name]
 			if !ok {
 				row.Criteria = append(row.Criteria, "-")
-				d.Chart.Criteria[i].Values = append(d.Chart.Criteria[i].Values, nil)
 				continue
 			}
 			row.Criteria = append(row.Criteria, score(mean))
-			d.Chart.Criteria[i].Values = append(d.Chart.Criteria[i].Values, &mean)
 		}
 		d.Rows = append(d.Rows, row)
 	}
@@ -243,6 +220,15 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 		title += ", tag " + d.Tag
 	}
 	return view{template: "trends.tmpl", title: title, nav: "trends", data: d}, nil
+}
+
+// trendAPIHref is the URL of a trend in the JSON API.
+func trendAPIHref(suite, tag string, n int) string {
+	q := url.Values{"suite": {suite}, "n": {strconv.Itoa(n)}}
+	if tag != "" {
+		q.Set("tag", tag)
+	}
+	return "/api/trends?" + q.Encode()
 }
 
 // suiteTags returns the tags of a suite's cases (their latest versions),

@@ -61,11 +61,11 @@ func (l *launcher) Suites() []string {
 func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, error) {
 	path, ok := l.paths[r.Suite]
 	if !ok {
-		return "", fmt.Errorf("this server does not run suite %q: it runs %v", r.Suite, l.Suites())
+		return "", web.Refused("this server does not run suite %q: it runs %v", r.Suite, l.Suites())
 	}
 	loaded, err := spec.Load(path)
 	if err != nil {
-		return "", err
+		return "", web.Refused("%v", err) // the file was changed into one with problems
 	}
 	if err := l.addWrittenCases(ctx, loaded, r.Suite); err != nil {
 		return "", err
@@ -73,11 +73,11 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 	meter := llm.NewMeter(llm.DefaultPrices())
 	b, err := spec.Build(loaded, suiteEnv(l.limits, l.models, meter, l.log))
 	if err != nil {
-		return "", err
+		return "", web.Refused("%v", err)
 	}
 	if err := selectCases(b.Suite, r.Tags, r.IDs); err != nil {
 		b.Close()
-		return "", err
+		return "", web.Refused("%v", err)
 	}
 	stop := make(chan struct{})
 	var once sync.Once
@@ -121,6 +121,7 @@ func (l *launcher) addWrittenCases(ctx context.Context, loaded *spec.Loaded, sui
 		if err != nil {
 			return err
 		}
+		lc.Written = true
 		loaded.Cases = append(loaded.Cases, lc)
 	}
 	return nil

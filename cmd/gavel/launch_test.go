@@ -21,7 +21,7 @@ func TestLaunchWithWrittenCases(t *testing.T) {
 	defer st.Close()
 	ctx := context.Background()
 	def := "id: written\nname: Written in the app\ninput: hello there\nexpected_tools: []\njudge_prompt: The agent greets the user.\n"
-	if _, err := st.SaveCase(ctx, store.CaseDef{Suite: "my-agent", ID: "written", Definition: []byte(def)}); err != nil {
+	if _, err := st.SaveCase(ctx, store.CaseDef{Suite: "my-agent", ID: "written", Name: "Written in the app", Definition: []byte(def)}); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := newModels(t.TempDir(), true)
@@ -48,6 +48,15 @@ func TestLaunchWithWrittenCases(t *testing.T) {
 	if len(ids) != 3 || ids[2] != "written" || run.Info.StartedBy != "edna" || run.Info.Status == store.Running {
 		t.Errorf("run %s: cases %v, started by %q, status %s", id, ids, run.Info.StartedBy, run.Info.Status)
 	}
+	// The written case stays the app's: a second run runs it again.
+	written, err := st.CaseHistory(ctx, "my-agent", "written")
+	if err != nil || len(written) != 1 || written[0].Source != "" {
+		t.Fatalf("after a run, the written case's versions: %+v (%v), want one with no source", written, err)
+	}
+	if _, err := l.Launch(ctx, web.LaunchRequest{Suite: "my-agent", IDs: []string{"written"}, Trials: 1}); err != nil {
+		t.Errorf("a second run of the written case: %v", err)
+	}
+	l.Close()
 	if _, err := l.Launch(ctx, web.LaunchRequest{Suite: "elsewhere", Trials: 1}); err == nil {
 		t.Error("an unknown suite launched")
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -275,7 +274,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 func selectCases(s *gavel.Suite, tags, ids []string) error {
 	for _, id := range ids {
 		if !slices.ContainsFunc(s.Cases, func(c *gavel.Case) bool { return c.ID == id }) {
-			return fmt.Errorf("--id %s: no such case in suite %s", id, s.Name)
+			return fmt.Errorf("suite %s has no case %s (asked for by id)", s.Name, id)
 		}
 	}
 	s.Cases = slices.DeleteFunc(s.Cases, func(c *gavel.Case) bool {
@@ -285,7 +284,7 @@ func selectCases(s *gavel.Suite, tags, ids []string) error {
 		return len(tags) > 0 && !slices.ContainsFunc(c.Tags, func(t string) bool { return slices.Contains(tags, t) })
 	})
 	if len(s.Cases) == 0 {
-		return errors.New("no case matches the --tag and --id filters")
+		return fmt.Errorf("no case of suite %s matches the tags %v and ids %v asked for", s.Name, tags, ids)
 	}
 	return nil
 }

@@ -1,7 +1,7 @@
-// Draws the trends page's charts with uPlot from the JSON block
-// #trend-data (the page's Content-Security-Policy allows no inline
-// script). Without JavaScript the page shows the same numbers as a
-// table; with it, the table folds away under the charts.
+// Draws the trends page's charts with uPlot from the JSON API: the
+// trend's URL is #charts' data-api (GET /api/trends, web/api.md). Without
+// JavaScript the page shows the same numbers as a table; with it, the
+// table folds away under the charts once they are drawn.
 (function () {
   "use strict";
 
@@ -28,13 +28,42 @@
       value: function (u, v) { return format(v); }, dash: dash, spanGaps: false };
   }
 
-  function draw() {
-    var block = document.getElementById("trend-data");
-    if (!block || typeof uPlot === "undefined") {
+  // columns turns the API's trend (points of runs) into uPlot's columns:
+  // times in seconds, and a value per run for each line, null for a run
+  // that did not score a criterion.
+  function columns(trend) {
+    var d = { threshold: trend.threshold, times: [], pass_rate: [], cost: [] };
+    d.criteria = (trend.criteria || []).map(function (name) { return { name: name, values: [] }; });
+    (trend.points || []).forEach(function (p) {
+      d.times.push(Date.parse(p.started) / 1000);
+      d.pass_rate.push(p.pass_rate);
+      d.cost.push(p.cost_usd);
+      d.criteria.forEach(function (c) {
+        var v = p.criteria ? p.criteria[c.name] : undefined;
+        c.values.push(v === undefined ? null : v);
+      });
+    });
+    return d;
+  }
+
+  function load() {
+    var box = document.getElementById("charts");
+    if (!box || typeof uPlot === "undefined" || !window.fetch) {
       return;
     }
-    var d = JSON.parse(block.textContent);
-    if (!d.times || d.times.length === 0) {
+    fetch(box.getAttribute("data-api"), { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (res) {
+        if (!res.ok) {
+          throw new Error("the trend's API answered " + res.status);
+        }
+        return res.json();
+      })
+      .then(function (trend) { draw(columns(trend)); })
+      .catch(function (err) { box.setAttribute("data-error", String(err)); });
+  }
+
+  function draw(d) {
+    if (d.times.length === 0) {
       return;
     }
     var charts = [];
@@ -73,8 +102,8 @@
   }
 
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", draw);
+    document.addEventListener("DOMContentLoaded", load);
   } else {
-    draw();
+    load();
   }
 })();
