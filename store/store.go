@@ -45,6 +45,18 @@ type Store interface {
 	// Run returns a run whole: its info and every case result with its
 	// trials, transcripts and judgments, in suite order.
 	Run(ctx context.Context, id string) (*StoredRun, error)
+	// RunVerdicts is Run without the transcripts: every trial's
+	// Transcript is nil, and the rest is as Run gives it (verdicts,
+	// usage, durations, outcomes, statistics). It is for views of a whole
+	// run that show no conversation, for less than Run: transcripts are
+	// usually the bulk of a run. The cases of a run that never finished
+	// have no input (Run takes theirs from the transcripts).
+	RunVerdicts(ctx context.Context, id string) (*StoredRun, error)
+	// RunCase returns one case of a run, as Run would give it, and its
+	// neighbours, reading that case's trials only: for a view of one
+	// case, whose cost must not grow with the run. A run, or a case the
+	// run does not have, is ErrNotFound.
+	RunCase(ctx context.Context, runID, caseID string) (*StoredCase, error)
 	// RunInfo returns a run's info and summary, without its trials.
 	RunInfo(ctx context.Context, id string) (RunInfo, error)
 	// Runs lists runs, newest first.
@@ -168,6 +180,19 @@ type StoredRun struct {
 	// what reports show (id, name, description, tags, source, input,
 	// expectations), and its trials.
 	Run *gavel.Run
+}
+
+// A StoredCase is one case of a run read back (Store.RunCase).
+type StoredCase struct {
+	// Info is the run's.
+	Info RunInfo
+	// Result is the case's result as StoredRun.Run holds it: its Case as
+	// reports show it, its trials whole, its outcome.
+	Result gavel.CaseResult
+	// Prev and Next are the ids of the cases before and after it in the
+	// run's order, "" at either end: to step through a run a case at a
+	// time without reading it whole.
+	Prev, Next string
 }
 
 // RunFilter selects runs; zero fields select everything.

@@ -2,7 +2,9 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -13,15 +15,23 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// findCase returns the result of the case of a run with the given id,
-// and its index; a case the run does not have is a 404.
-func findCase(sr *store.StoredRun, caseID string) (*gavel.CaseResult, int, error) {
-	for i := range sr.Run.Cases {
-		if sr.Run.Cases[i].ID() == caseID {
-			return &sr.Run.Cases[i], i, nil
+// loadCase reads one case of a run (store.Store.RunCase reads that
+// case's trials only), its run's model references redacted; an unknown
+// run, or a case the run does not have, is a 404.
+func (s *Server) loadCase(ctx context.Context, runID, caseID string) (*store.StoredCase, error) {
+	sc, err := s.store.RunCase(ctx, runID, caseID)
+	if errors.Is(err, store.ErrNotFound) {
+		// The store says "not found" of both; the message tells which.
+		if _, infoErr := s.store.RunInfo(ctx, runID); infoErr != nil {
+			return nil, notFound(infoErr, "no run %s", runID)
 		}
+		return nil, notFound(err, "run %s has no case %s", runID, caseID)
 	}
-	return nil, 0, errorf(http.StatusNotFound, "run %s has no case %s", sr.Info.ID, caseID)
+	if err != nil {
+		return nil, err
+	}
+	sc.Info = redactInfo(sc.Info)
+	return sc, nil
 }
 
 // caseResultData is case_result.tmpl's data.
@@ -96,19 +106,16 @@ type checkView struct {
 // caseResultPage is a case of a run: each trial's conversation turn by
 // turn and its verdict's whole tree.
 func (s *Server) caseResultPage(r *http.Request) (view, error) {
-	sr, err := s.loadRun(r.Context(), r.PathValue("id"))
+	sc, err := s.loadCase(r.Context(), r.PathValue("id"), r.PathValue("case"))
 	if err != nil {
 		return view{}, err
 	}
-	cr, i, err := findCase(sr, r.PathValue("case"))
-	if err != nil {
-		return view{}, err
-	}
+	info, cr := sc.Info, &sc.Result
 	id := cr.ID()
 	d := caseResultData{
-		RunID: oneLine(sr.Info.ID), RunHref: runHref(sr.Info.ID), Suite: oneLine(sr.Info.Suite),
+		RunID: oneLine(info.ID), RunHref: runHref(info.ID), Suite: oneLine(info.Suite),
 		ID: oneLine(id), Outcome: string(cr.Outcome), Class: statusClass(string(cr.Outcome)),
-		JSONHref: "/api" + caseResultHref(sr.Info.ID, id),
+		JSONHref: "/api" + caseResultHref(info.ID, id),
 	}
 	if c := cr.Case; c != nil {
 		d.Name, d.Description, d.Source = oneLine(c.Name), clean(c.Description), oneLine(c.Source)
@@ -117,20 +124,18 @@ func (s *Server) caseResultPage(r *http.Request) (view, error) {
 	if cr.Outcome == gavel.Skipped {
 		d.SkipReason = clean(orNoReason(cr.SkipReason))
 	}
-	if i > 0 {
-		prev := sr.Run.Cases[i-1].ID()
-		d.PrevID, d.PrevHref = oneLine(prev), caseResultHref(sr.Info.ID, prev)
+	if sc.Prev != "" {
+		d.PrevID, d.PrevHref = oneLine(sc.Prev), caseResultHref(info.ID, sc.Prev)
 	}
-	if i+1 < len(sr.Run.Cases) {
-		next := sr.Run.Cases[i+1].ID()
-		d.NextID, d.NextHref = oneLine(next), caseResultHref(sr.Info.ID, next)
+	if sc.Next != "" {
+		d.NextID, d.NextHref = oneLine(sc.Next), caseResultHref(info.ID, sc.Next)
 	}
-	labels, err := s.labelsOf(r, sr.Info.ID, id)
+	labels, err := s.labelsOf(r, info.ID, id)
 	if err != nil {
 		return view{}, err
 	}
 	if canEdit(r) {
-		d.LabelAction, d.CSRF = caseResultHref(sr.Info.ID, id)+"/labels", csrfOf(r)
+		d.LabelAction, d.CSRF = caseResultHref(info.ID, id)+"/labels", csrfOf(r)
 	}
 	for _, t := range cr.Trials {
 		tv := newTrialView(t, len(cr.Trials))
@@ -296,18 +301,15 @@ func newJudgmentView(j judge.Judgment) judgmentView {
 // apiCaseResult returns a case of a run as the JSON report has it
 // (report.JSONCase): GET /api/runs/{id}/cases/{case}.
 func (s *Server) apiCaseResult(r *http.Request) (any, error) {
-	sr, err := s.loadRun(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return nil, err
-	}
-	cr, _, err := findCase(sr, r.PathValue("case"))
+	sc, err := s.loadCase(r.Context(), r.PathValue("id"), r.PathValue("case"))
 	if err != nil {
 		return nil, err
 	}
 	// The report of a run of this one case holds the case as every JSON
-	// report does; it is taken from there, so that it stays the same.
+	// report does (a case's part of the report owes nothing to the rest of
+	// the run); it is taken from there, so that it stays the same.
 	var b bytes.Buffer
-	one := &gavel.Run{Suite: sr.Run.Suite, Cases: []gavel.CaseResult{*cr}}
+	one := &gavel.Run{Cases: []gavel.CaseResult{sc.Result}}
 	if err := report.Write(&b, report.JSON, one, report.Options{}); err != nil {
 		return nil, err
 	}
@@ -315,7 +317,7 @@ func (s *Server) apiCaseResult(r *http.Request) (any, error) {
 		Cases []json.RawMessage `json:"cases"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &rep); err != nil || len(rep.Cases) != 1 {
-		return nil, fmt.Errorf("case %s of run %s: reading its report back: %v", cr.ID(), sr.Info.ID, err)
+		return nil, fmt.Errorf("case %s of run %s: reading its report back: %v", sc.Result.ID(), sc.Info.ID, err)
 	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, rep.Cases[0], "", "  "); err != nil {

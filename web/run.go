@@ -19,7 +19,20 @@ import (
 // loadRun reads a run whole, its model references redacted; an unknown
 // run is a 404.
 func (s *Server) loadRun(ctx context.Context, id string) (*store.StoredRun, error) {
-	sr, err := s.store.Run(ctx, id)
+	return readRun(ctx, id, s.store.Run)
+}
+
+// loadVerdicts reads a run as loadRun does, but without its transcripts
+// (store.Store.RunVerdicts), for a page that shows no conversation: they
+// are most of what reading a run costs.
+func (s *Server) loadVerdicts(ctx context.Context, id string) (*store.StoredRun, error) {
+	return readRun(ctx, id, s.store.RunVerdicts)
+}
+
+// readRun reads a run with read, its model references redacted; an
+// unknown run is a 404.
+func readRun(ctx context.Context, id string, read func(context.Context, string) (*store.StoredRun, error)) (*store.StoredRun, error) {
+	sr, err := read(ctx, id)
 	if err != nil {
 		return nil, notFound(err, "no run %s", id)
 	}
@@ -76,7 +89,7 @@ type caseRow struct {
 // runPage is a run: its numbers against its threshold, what it spent,
 // its criteria, and a row per case.
 func (s *Server) runPage(r *http.Request) (view, error) {
-	sr, err := s.loadRun(r.Context(), r.PathValue("id"))
+	sr, err := s.loadVerdicts(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return view{}, err
 	}
@@ -99,7 +112,8 @@ func compareHref(base, head string) string {
 
 // newRunData formats a stored run for its page. The numbers are
 // computed from the run's trials, so that a run still running shows how
-// far it got.
+// far it got; their verdicts and usage suffice (the transcripts may be
+// left out).
 func newRunData(sr *store.StoredRun) runData {
 	info, run := sr.Info, sr.Run
 	stats := run.Stats()

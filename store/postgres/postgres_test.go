@@ -25,7 +25,7 @@ import (
 // postgresURL returns the DSN of the PostgreSQL server the tests may use,
 // from GAVEL_TEST_POSTGRES_URL. Without one the test is skipped, unless
 // GAVEL_REQUIRE_INTEGRATION=1 makes it mandatory.
-func postgresURL(t *testing.T) string {
+func postgresURL(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv("GAVEL_TEST_POSTGRES_URL")
 	if dsn == "" {
@@ -39,7 +39,7 @@ func postgresURL(t *testing.T) string {
 
 // freshSchema creates a schema of its own for a test, dropped when the
 // test ends, and returns a DSN whose tables live in it.
-func freshSchema(t *testing.T) string {
+func freshSchema(t testing.TB) string {
 	t.Helper()
 	dsn := postgresURL(t)
 	var b [6]byte
@@ -67,7 +67,7 @@ func freshSchema(t *testing.T) string {
 }
 
 // withParam adds a parameter to a DSN, a URL or key=value pairs.
-func withParam(t *testing.T, dsn, key, value string) string {
+func withParam(t testing.TB, dsn, key, value string) string {
 	t.Helper()
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		u, err := url.Parse(dsn)
@@ -82,7 +82,7 @@ func withParam(t *testing.T, dsn, key, value string) string {
 	return dsn + " " + key + "=" + value
 }
 
-func open(t *testing.T, dsn string) *sqlstore.DB {
+func open(t testing.TB, dsn string) *sqlstore.DB {
 	t.Helper()
 	s, err := postgres.Open(context.Background(), dsn)
 	if err != nil {
@@ -95,6 +95,13 @@ func TestStore(t *testing.T) {
 	postgresURL(t)
 	storetest.Run(t, func(t *testing.T) store.Store {
 		return open(t, freshSchema(t))
+	})
+}
+
+func BenchmarkStore(b *testing.B) {
+	postgresURL(b)
+	storetest.Benchmark(b, func(b *testing.B) store.Store {
+		return open(b, freshSchema(b))
 	})
 }
 

@@ -26,7 +26,13 @@ func TestStore(t *testing.T) {
 	})
 }
 
-func open(t *testing.T, path string) *sqlstore.DB {
+func BenchmarkStore(b *testing.B) {
+	storetest.Benchmark(b, func(b *testing.B) store.Store {
+		return open(b, filepath.Join(b.TempDir(), "gavel.db"))
+	})
+}
+
+func open(t testing.TB, path string) *sqlstore.DB {
 	t.Helper()
 	s, err := sqlite.Open(path)
 	if err != nil {

@@ -30,7 +30,8 @@
 //     messages, tool calls, judgments with their checks, jury votes and
 //     scores, usage per call), and columns for queries: the verdict's
 //     status and normalised score, the execution status, the duration,
-//     and tokens and cost by role.
+//     and tokens and cost by role. RunCase reads one case's trials by the
+//     primary key, and RunVerdicts a run's without their transcripts.
 //   - trial_scores: each trial's criteria (see gavel.CriterionStat):
 //     mean, lowest and count by name.
 //   - run_criteria: the same per run, written by FinishRun, so that a
@@ -65,5 +66,6 @@
 // full disk or a read-only file leaves what was written before intact. On
 // SQLite, which takes one writer at a time, a process's writes queue in
 // the process (compression happens before, outside the queue), and
-// processes wait for each other under the busy timeout.
+// processes wait for each other under the busy timeout. Rows written
+// together (a run's cases, its criteria) go a few hundred a statement.
 package sqlstore

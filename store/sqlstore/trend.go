@@ -17,46 +17,95 @@ import (
 // errored (the agent or a provider could not be reached) measured
 // nothing, and one still running has no numbers yet. Trend reads the
 // runs' summaries and run_criteria, never trials.
+//
+// It reads the runs first, then their criteria by the runs' ids, in one
+// read transaction. A join of the two in one query made PostgreSQL's
+// planner hash the whole of run_criteria (it costs n lookups by key above
+// a sequential scan), so that a trend grew with the history: with 10,000
+// runs the join took 4.8 ms on the server, the runs' query alone 0.9 and
+// the lookups 0.6.
 func (db *DB) Trend(ctx context.Context, suite string, n int) ([]store.TrendPoint, error) {
 	if n <= 0 {
 		n = 100
 	}
-	rows, err := db.sql.QueryContext(ctx, db.q(`SELECT r.id, r.started_us, r.pass_rate, r.cost_usd, c.criterion, c.mean
-		FROM (SELECT id, started_us, pass_rate, cost_usd FROM runs
-			WHERE suite = ? AND status IN (?, ?, ?)
-			ORDER BY started_us DESC, id DESC LIMIT ?) r
-		LEFT JOIN run_criteria c ON c.run_id = r.id
-		ORDER BY r.started_us, r.id`),
-		suite, string(store.Passed), string(store.Failed), string(store.Interrupted), n)
+	var points []store.TrendPoint
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		if points, err = db.trendRuns(ctx, tx, suite, n); err != nil {
+			return err
+		}
+		return db.trendCriteria(ctx, tx, points)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: trend of suite %s: %w", suite, err)
+	}
+	return points, nil
+}
+
+// trendRuns returns the points of a suite's last n finished runs, oldest
+// first, without their criteria.
+func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([]store.TrendPoint, error) {
+	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, pass_rate, cost_usd FROM runs
+		WHERE suite = ? AND status IN (?, ?, ?)
+		ORDER BY started_us DESC, id DESC LIMIT ?`),
+		suite, string(store.Passed), string(store.Failed), string(store.Interrupted), n)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []store.TrendPoint
 	for rows.Next() {
 		var p store.TrendPoint
 		var started int64
-		var criterion *string
-		var mean *float64
-		if err := rows.Scan(&p.RunID, &started, &p.PassRate, &p.CostUSD, &criterion, &mean); err != nil {
-			return nil, fmt.Errorf("store: trend of suite %s: %w", suite, err)
+		if err := rows.Scan(&p.RunID, &started, &p.PassRate, &p.CostUSD); err != nil {
+			return nil, err
 		}
-		if len(out) == 0 || out[len(out)-1].RunID != p.RunID {
-			p.Started = fromMicros(started)
-			out = append(out, p)
-		}
-		if criterion != nil && mean != nil {
-			last := &out[len(out)-1]
-			if last.Criteria == nil {
-				last.Criteria = map[string]float64{}
-			}
-			last.Criteria[*criterion] = *mean
+		p.Started = fromMicros(started)
+		out = append(out, p)
+	}
+	slices.Reverse(out)
+	return out, rows.Err()
+}
+
+// trendCriteria sets the points' criteria from run_criteria, looked up by
+// the runs' ids, up to maxRows ids (and maxParams) a query.
+func (db *DB) trendCriteria(ctx context.Context, tx *sql.Tx, points []store.TrendPoint) error {
+	byRun := make(map[string]*store.TrendPoint, len(points))
+	ids := make([]any, len(points))
+	for i := range points {
+		byRun[points[i].RunID] = &points[i]
+		ids[i] = points[i].RunID
+	}
+	for len(ids) > 0 {
+		batch := ids[:min(maxRows, maxParams, len(ids))]
+		ids = ids[len(batch):]
+		if err := db.readCriteria(ctx, tx, batch, byRun); err != nil {
+			return err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: trend of suite %s: %w", suite, err)
+	return nil
+}
+
+// readCriteria reads the criteria of the runs ids into their points.
+func (db *DB) readCriteria(ctx context.Context, tx *sql.Tx, ids []any, byRun map[string]*store.TrendPoint) error {
+	rows, err := tx.QueryContext(ctx, db.q("SELECT run_id, criterion, mean FROM run_criteria WHERE run_id IN ("+placeholders(len(ids))+")"), ids...)
+	if err != nil {
+		return err
 	}
-	return out, nil
+	defer rows.Close()
+	for rows.Next() {
+		var runID, criterion string
+		var mean float64
+		if err := rows.Scan(&runID, &criterion, &mean); err != nil {
+			return err
+		}
+		p := byRun[runID]
+		if p.Criteria == nil {
+			p.Criteria = map[string]float64{}
+		}
+		p.Criteria[criterion] = mean
+	}
+	return rows.Err()
 }
 
 // TrendTag is Trend restricted to the cases carrying a tag. It reads the

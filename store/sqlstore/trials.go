@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -12,12 +11,17 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// trialColumns are the columns scanTrial reads.
-const trialColumns = `case_id, n, case_key, duration_ns,
+// trialColumns are the columns scanTrial reads; verdictColumns are the
+// same with NULL for the transcript, which scanTrial then leaves nil,
+// and the database does not read.
+const (
+	trialColumns   = trialNumbers + ", transcript, verdict"
+	verdictColumns = trialNumbers + ", NULL, verdict"
+	trialNumbers   = `case_id, n, case_key, duration_ns,
 	agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
 	judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
-	user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
-	transcript, verdict`
+	user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd`
+)
 
 // A trialRow is a trial ready to be written: compressed, with its
 // criteria worked out, so that the write itself is short.
@@ -123,18 +127,15 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 	if _, err := tx.ExecContext(ctx, db.q("DELETE FROM trial_scores WHERE run_id = ? AND case_id = ? AND n = ?"), runID, t.CaseID, t.N); err != nil {
 		return err
 	}
-	if len(row.criteria) == 0 {
-		return nil
-	}
-	values := make([]string, len(row.criteria))
-	args := make([]any, 0, 7*len(row.criteria))
+	rows := make([][]any, len(row.criteria))
 	for i, c := range row.criteria {
-		values[i] = "(?, ?, ?, ?, ?, ?, ?)"
-		args = append(args, runID, t.CaseID, t.N, c.Name, c.Mean, c.Min, c.Count)
+		rows[i] = []any{runID, t.CaseID, t.N, c.Name, c.Mean, c.Min, c.Count}
 	}
-	_, err = tx.ExecContext(ctx, db.q("INSERT INTO trial_scores (run_id, case_id, n, criterion, mean, lowest, scores) VALUES "+strings.Join(values, ", ")), args...)
-	return err
+	return db.insertRows(ctx, tx, insertTrialScores, rows)
 }
+
+// insertTrialScores writes a trial's criteria.
+var insertTrialScores = insert{Head: "INSERT INTO trial_scores (run_id, case_id, n, criterion, mean, lowest, scores) VALUES"}
 
 // scanTrial scans the trialColumns into a trial and its case key.
 func scanTrial(row interface{ Scan(...any) error }) (gavel.Trial, int64, error) {

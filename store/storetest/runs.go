@@ -60,6 +60,35 @@ func testRunLifecycle(t *testing.T, s store.Store) {
 // each case.
 func testRoundTrip(t *testing.T, s store.Store) {
 	ctx := ctx(t)
+	info, run := storeMixedRun(t, s)
+	suite := run.Suite
+
+	got, err := s.Run(ctx, info.ID)
+	check(t, "Run", err)
+	wantInfo := stored(runInfo(suite.Name, base))
+	wantInfo.ID, wantInfo.Status, wantInfo.Ended, wantInfo.Stats = info.ID, store.Interrupted, storedTime(info.Ended), run.Stats()
+	diff(t, "Info", got.Info, wantInfo)
+	diff(t, "case results", viewResults(got.Run.Cases), viewResults(run.Cases))
+	diff(t, "stats of the stored run", got.Run.Stats(), run.Stats())
+	if !got.Run.Started.Equal(storedTime(run.Started)) || got.Run.Duration != run.Duration || got.Run.Interrupted != run.Interrupted {
+		t.Errorf("run: started %v, duration %v, interrupted %v; want %v, %v, %v",
+			got.Run.Started, got.Run.Duration, got.Run.Interrupted, run.Started, run.Duration, run.Interrupted)
+	}
+	diff(t, "models", got.Run.Models, run.Models)
+	if s := got.Run.Suite; s == nil || s.Name != suite.Name || s.Threshold != suite.Threshold {
+		t.Errorf("suite: %+v, want name %q threshold %v", s, suite.Name, suite.Threshold)
+	} else if got.Run.Met() != run.Met() {
+		t.Errorf("Met: %v, want %v", got.Run.Met(), run.Met())
+	}
+}
+
+// storeMixedRun stores an interrupted run of support-desk: four cases,
+// one of them skipped and one whose trial ran a saved case version, with
+// trials saved out of suite order. It returns the run's info (as
+// CreateRun gave it, with the status and end FinishRun set) and the run.
+func storeMixedRun(t *testing.T, s store.Store) (store.RunInfo, *gavel.Run) {
+	t.Helper()
+	ctx := ctx(t)
 	suite := &gavel.Suite{Name: "support-desk", File: "examples/support-desk/gavel.yaml", Threshold: 0.8}
 	cases := []*gavel.Case{
 		testCase("case_001", "where is order 1?"),
@@ -98,24 +127,8 @@ func testRoundTrip(t *testing.T, s store.Store) {
 	}
 	ended := base.Add(2 * time.Minute)
 	check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Interrupted, Ended: ended, Run: run}))
-
-	got, err := s.Run(ctx, info.ID)
-	check(t, "Run", err)
-	wantInfo := stored(runInfo(suite.Name, base))
-	wantInfo.ID, wantInfo.Status, wantInfo.Ended, wantInfo.Stats = info.ID, store.Interrupted, storedTime(ended), run.Stats()
-	diff(t, "Info", got.Info, wantInfo)
-	diff(t, "case results", viewResults(got.Run.Cases), viewResults(run.Cases))
-	diff(t, "stats of the stored run", got.Run.Stats(), run.Stats())
-	if !got.Run.Started.Equal(storedTime(run.Started)) || got.Run.Duration != run.Duration || got.Run.Interrupted != run.Interrupted {
-		t.Errorf("run: started %v, duration %v, interrupted %v; want %v, %v, %v",
-			got.Run.Started, got.Run.Duration, got.Run.Interrupted, run.Started, run.Duration, run.Interrupted)
-	}
-	diff(t, "models", got.Run.Models, run.Models)
-	if s := got.Run.Suite; s == nil || s.Name != suite.Name || s.Threshold != suite.Threshold {
-		t.Errorf("suite: %+v, want name %q threshold %v", s, suite.Name, suite.Threshold)
-	} else if got.Run.Met() != run.Met() {
-		t.Errorf("Met: %v, want %v", got.Run.Met(), run.Met())
-	}
+	info.Status, info.Ended = store.Interrupted, ended
+	return info, run
 }
 
 // testLargeTranscript stores a trial with megabytes of text: it comes
@@ -163,20 +176,7 @@ func testSaveTrialReplaces(t *testing.T, s store.Store) {
 // cases' first trials were saved.
 func testCrash(t *testing.T, s store.Store) {
 	ctx := ctx(t)
-	info, err := s.CreateRun(ctx, runInfo("support-desk", base))
-	check(t, "CreateRun", err)
-	v, err := s.SaveCase(ctx, store.CaseDef{Suite: "support-desk", ID: "case_002", Name: "Cancel", Tags: []string{"orders"},
-		Definition: []byte("id: case_002\n"), Source: "cases.yaml:9"})
-	check(t, "SaveCase", err)
-	saves := []store.TrialRecord{
-		{Trial: trial("case_002", 2, trialSpec{}), CaseKey: v.Key},
-		{Trial: trial("case_001", 1, trialSpec{status: judge.StatusFail})},
-		{Trial: trial("case_002", 1, trialSpec{}), CaseKey: v.Key},
-		{Trial: errorTrial("case_003", 1)},
-	}
-	for _, rec := range saves {
-		check(t, "SaveTrial", s.SaveTrial(ctx, info.ID, rec))
-	}
+	info, saves := storeCrashedRun(t, s)
 	got, err := s.Run(ctx, info.ID)
 	check(t, "Run", err)
 	if got.Info.Status != store.Running || !got.Info.Ended.IsZero() {
@@ -193,6 +193,30 @@ func testCrash(t *testing.T, s store.Store) {
 		{Case: &caseView{ID: "case_003", Input: "where is my order?"}, Trials: []gavel.Trial{saves[3].Trial}, Outcome: gavel.Errored},
 	}
 	diff(t, "case results of a crashed run", viewResults(got.Run.Cases), want, equateEmpty)
+}
+
+// storeCrashedRun creates a run of support-desk and saves trials of three
+// cases, one of them from a saved case version, and never finishes it. It
+// returns the run's info and the trials, in the order they were saved:
+// case_002#2, case_001#1, case_002#1, case_003#1.
+func storeCrashedRun(t *testing.T, s store.Store) (store.RunInfo, []store.TrialRecord) {
+	t.Helper()
+	ctx := ctx(t)
+	info, err := s.CreateRun(ctx, runInfo("support-desk", base))
+	check(t, "CreateRun", err)
+	v, err := s.SaveCase(ctx, store.CaseDef{Suite: "support-desk", ID: "case_002", Name: "Cancel", Tags: []string{"orders"},
+		Definition: []byte("id: case_002\n"), Source: "cases.yaml:9"})
+	check(t, "SaveCase", err)
+	saves := []store.TrialRecord{
+		{Trial: trial("case_002", 2, trialSpec{}), CaseKey: v.Key},
+		{Trial: trial("case_001", 1, trialSpec{status: judge.StatusFail})},
+		{Trial: trial("case_002", 1, trialSpec{}), CaseKey: v.Key},
+		{Trial: errorTrial("case_003", 1)},
+	}
+	for _, rec := range saves {
+		check(t, "SaveTrial", s.SaveTrial(ctx, info.ID, rec))
+	}
+	return info, saves
 }
 
 // testRuns lists runs, newest first, with each filter.
@@ -319,6 +343,9 @@ func testNotFound(t *testing.T, s store.Store) {
 		{"FinishRun", func() error {
 			return s.FinishRun(ctx, missing, store.RunEnd{Status: store.Passed, Run: &gavel.Run{}})
 		}},
+		{"RunVerdicts", func() error { _, err := s.RunVerdicts(ctx, missing); return err }},
+		{"RunCase of a missing run", func() error { _, err := s.RunCase(ctx, missing, "case_001"); return err }},
+		{"RunCase of a missing case", func() error { _, err := s.RunCase(ctx, info.ID, "case_404"); return err }},
 		{"Labels", func() error { _, err := s.Labels(ctx, missing); return err }},
 		{"AddLabel of a missing run", func() error {
 			_, err := s.AddLabel(ctx, store.Label{RunID: missing, CaseID: "case_001", Trial: 1, Verdict: "correct"})

@@ -29,6 +29,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"LargeTranscript", testLargeTranscript},
 		{"SaveTrialReplaces", testSaveTrialReplaces},
 		{"Crash", testCrash},
+		{"RunCase", testRunCase},
+		{"RunVerdicts", testRunVerdicts},
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"Times", testTimes},
