@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -40,13 +40,7 @@ func TestStoreBenchSQLite(t *testing.T) {
 // PostgreSQL database at GAVEL_TEST_POSTGRES_URL, and checks that the
 // schema is dropped afterwards.
 func TestStoreBenchPostgres(t *testing.T) {
-	dsn := os.Getenv("GAVEL_TEST_POSTGRES_URL")
-	if dsn == "" {
-		if os.Getenv("GAVEL_REQUIRE_INTEGRATION") == "1" {
-			t.Fatal("GAVEL_TEST_POSTGRES_URL is not set, and GAVEL_REQUIRE_INTEGRATION=1 requires the PostgreSQL tests")
-		}
-		t.Skip("GAVEL_TEST_POSTGRES_URL is not set")
-	}
+	dsn := pgtest.URL(t)
 	db, err := freshPostgres(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)

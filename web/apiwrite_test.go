@@ -40,7 +40,15 @@ const refundLate = `{
 }`
 
 func TestAPIWriteCases(t *testing.T) {
-	f := newFixture(t, Config{})
+	testAPIWriteCases(t, newFixture(t, Config{}))
+}
+
+// Cases are written the same on PostgreSQL.
+func TestAPIWriteCasesOnPostgres(t *testing.T) {
+	testAPIWriteCases(t, newPostgresFixture(t, Config{}))
+}
+
+func testAPIWriteCases(t *testing.T, f *fixture) {
 	var saved CaseVersion
 	res := f.sendJSON("POST", "/api/cases", refundLate, http.StatusCreated, &saved)
 	if loc := res.Header.Get("Location"); loc != "/api/cases/support-desk/refund_late" {
@@ -133,7 +141,15 @@ func TestAPIStartRun(t *testing.T) {
 }
 
 func TestAPILabels(t *testing.T) {
-	f := newFixture(t, Config{})
+	testAPILabels(t, newFixture(t, Config{}))
+}
+
+// Labels are kept the same on PostgreSQL.
+func TestAPILabelsOnPostgres(t *testing.T) {
+	testAPILabels(t, newPostgresFixture(t, Config{}))
+}
+
+func testAPILabels(t *testing.T, f *fixture) {
 	path := "/api/runs/" + f.latest + "/cases/case_002/labels"
 	var l Label
 	res := f.sendJSON("POST", path, `{"trial": 1, "verdict": "wrong", "score": 0.4, "comment": "It never said sorry."}`, http.StatusCreated, &l)

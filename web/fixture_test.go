@@ -14,8 +14,10 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/postgres"
 	"github.com/gavelhq/gavel/store/sqlite"
 )
 
@@ -66,6 +68,24 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newFixtureOn(t, cfg, st)
+}
+
+// newPostgresFixture is the fixture in a PostgreSQL schema of its own
+// (see internal/pgtest).
+func newPostgresFixture(t *testing.T, cfg Config) *fixture {
+	t.Helper()
+	st, err := postgres.Open(context.Background(), pgtest.Schema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newFixtureOn(t, cfg, st)
+}
+
+// newFixtureOn fills st, an empty store it closes when the test ends,
+// with the fixture.
+func newFixtureOn(t *testing.T, cfg Config, st store.Store) *fixture {
+	t.Helper()
 	t.Cleanup(func() { st.Close() })
 	f := &fixture{t: t, store: st}
 	ctx := context.Background()

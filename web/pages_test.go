@@ -9,7 +9,15 @@ import (
 )
 
 func TestPages(t *testing.T) {
-	f := newFixture(t, Config{Version: "1.2.3"})
+	testPages(t, newFixture(t, Config{Version: "1.2.3"}))
+}
+
+// The pages are the same on PostgreSQL.
+func TestPagesOnPostgres(t *testing.T) {
+	testPages(t, newPostgresFixture(t, Config{Version: "1.2.3"}))
+}
+
+func testPages(t *testing.T, f *fixture) {
 	run := func(id string) string { return "/runs/" + url.PathEscape(id) }
 	tests := []struct {
 		name   string

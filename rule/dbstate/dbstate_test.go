@@ -11,24 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/judge/judgetest"
 )
-
-// postgresURL returns the DSN of the PostgreSQL server the tests may use,
-// from GAVEL_TEST_POSTGRES_URL. Without one the test is skipped, unless
-// GAVEL_REQUIRE_INTEGRATION=1 makes it mandatory.
-func postgresURL(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("GAVEL_TEST_POSTGRES_URL")
-	if dsn == "" {
-		if os.Getenv("GAVEL_REQUIRE_INTEGRATION") == "1" {
-			t.Fatal("GAVEL_TEST_POSTGRES_URL is not set, and GAVEL_REQUIRE_INTEGRATION=1 requires the PostgreSQL tests")
-		}
-		t.Skip("GAVEL_TEST_POSTGRES_URL is not set")
-	}
-	return dsn
-}
 
 // sqlExec runs statements on a database, failing the test on an error.
 func sqlExec(t *testing.T, driver, dsn string, statements ...string) {
@@ -228,7 +214,7 @@ func TestSQLUnreachablePostgres(t *testing.T) {
 }
 
 func TestSQLPostgres(t *testing.T) {
-	dsn := postgresURL(t)
+	dsn := pgtest.URL(t)
 	suffix := make([]byte, 6)
 	if _, err := rand.Read(suffix); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/judge/judgetest"
 )
@@ -53,7 +54,7 @@ func TestExecErrors(t *testing.T) {
 }
 
 func TestExecPostgres(t *testing.T) {
-	dsn := postgresURL(t)
+	dsn := pgtest.URL(t)
 	table := "gavel_exec_test_" + strings.ReplaceAll(t.Name(), "/", "_")
 	sqlExec(t, "pgx", dsn, `DROP TABLE IF EXISTS `+table, `CREATE TABLE `+table+` (id integer, due timestamptz)`)
 	t.Cleanup(func() { sqlExec(t, "pgx", dsn, `DROP TABLE IF EXISTS `+table) })

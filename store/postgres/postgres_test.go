@@ -2,85 +2,19 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-
+	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/postgres"
 	"github.com/gavelhq/gavel/store/sqlstore"
 	"github.com/gavelhq/gavel/store/storetest"
 )
-
-// postgresURL returns the DSN of the PostgreSQL server the tests may use,
-// from GAVEL_TEST_POSTGRES_URL. Without one the test is skipped, unless
-// GAVEL_REQUIRE_INTEGRATION=1 makes it mandatory.
-func postgresURL(t testing.TB) string {
-	t.Helper()
-	dsn := os.Getenv("GAVEL_TEST_POSTGRES_URL")
-	if dsn == "" {
-		if os.Getenv("GAVEL_REQUIRE_INTEGRATION") == "1" {
-			t.Fatal("GAVEL_TEST_POSTGRES_URL is not set, and GAVEL_REQUIRE_INTEGRATION=1 requires the PostgreSQL tests")
-		}
-		t.Skip("GAVEL_TEST_POSTGRES_URL is not set")
-	}
-	return dsn
-}
-
-// freshSchema creates a schema of its own for a test, dropped when the
-// test ends, and returns a DSN whose tables live in it.
-func freshSchema(t testing.TB) string {
-	t.Helper()
-	dsn := postgresURL(t)
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "gavel_test_" + hex.EncodeToString(b[:])
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		db.Close()
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := db.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		db.Close()
-	})
-	return withParam(t, dsn, "search_path", schema)
-}
-
-// withParam adds a parameter to a DSN, a URL or key=value pairs.
-func withParam(t testing.TB, dsn, key, value string) string {
-	t.Helper()
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set(key, value)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return dsn + " " + key + "=" + value
-}
 
 func open(t testing.TB, dsn string) *sqlstore.DB {
 	t.Helper()
@@ -92,16 +26,16 @@ func open(t testing.TB, dsn string) *sqlstore.DB {
 }
 
 func TestStore(t *testing.T) {
-	postgresURL(t)
+	pgtest.URL(t)
 	storetest.Run(t, func(t *testing.T) store.Store {
-		return open(t, freshSchema(t))
+		return open(t, pgtest.Schema(t))
 	})
 }
 
 func BenchmarkStore(b *testing.B) {
-	postgresURL(b)
+	pgtest.URL(b)
 	storetest.Benchmark(b, func(b *testing.B) store.Store {
-		return open(b, freshSchema(b))
+		return open(b, pgtest.Schema(b))
 	})
 }
 
@@ -171,7 +105,7 @@ func TestBadDSN(t *testing.T) {
 // TestNewerSchema opens a database a newer Gavel wrote: it is refused,
 // with what to do, and left as it was.
 func TestNewerSchema(t *testing.T) {
-	dsn := freshSchema(t)
+	dsn := pgtest.Schema(t)
 	s := open(t, dsn)
 	ctx := context.Background()
 	_, latest, err := s.Version(ctx)
@@ -193,7 +127,7 @@ func TestNewerSchema(t *testing.T) {
 // TestConcurrentMigrations opens one empty database from several
 // processes at once (stores, here): they take turns, and all succeed.
 func TestConcurrentMigrations(t *testing.T) {
-	dsn := freshSchema(t)
+	dsn := pgtest.Schema(t)
 	const n = 4
 	errs := make(chan error, n)
 	for range n {
