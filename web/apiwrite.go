@@ -160,7 +160,8 @@ func (s *Server) apiUpdateCase(r *http.Request) (any, error) {
 	}
 	if in.Version != 0 {
 		if stale := staleEdit(in.Version, latest.Version); stale != "" {
-			return nil, errorf(http.StatusConflict, "%s", stale)
+			return nil, errorf(http.StatusConflict, "%s: read it (GET %s), then send your change again with \"version\": %d to replace it",
+				stale, apiCaseHref(latest.Suite, latest.ID), latest.Version)
 		}
 	}
 	in.ID = latest.ID

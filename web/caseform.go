@@ -362,8 +362,7 @@ func staleEdit(base, latest int) string {
 	if base == latest {
 		return ""
 	}
-	return fmt.Sprintf("Someone saved version %d of this case while you edited version %d: open it in another tab, "+
-		"then save again to replace it with yours.", latest, base)
+	return fmt.Sprintf("Someone saved version %d of this case while you edited version %d", latest, base)
 }
 
 // updateCase saves a new version of a case: POST
@@ -380,7 +379,7 @@ func (s *Server) updateCase(r *http.Request) (string, view, error) {
 	title := "Edit " + oneLine(latest.ID)
 	if stale := staleEdit(f.Version, latest.Version); stale != "" {
 		d.Form.Version = latest.Version
-		d.Problems = []string{stale}
+		d.Problems = []string{stale + ": open it in another tab, then save again to replace it with yours."}
 		return "", view{template: "case_form.tmpl", title: title, nav: "cases", data: d}, nil
 	}
 	return s.saveCase(r, d, title)
