@@ -12,16 +12,17 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// compareRuns reads the runs a and b of the query and compares b (the
-// head) with a (the base).
+// compareRuns reads the runs a and b of the query, without their
+// transcripts (a comparison shows none), and compares b (the head) with a
+// (the base).
 func (s *Server) compareRuns(ctx context.Context, a, b string) (base, head *store.StoredRun, c gavel.Comparison, err error) {
 	if a == "" || b == "" {
 		return nil, nil, c, errorf(http.StatusBadRequest, "a and b: name the two runs to compare, as in ?a=BASE_RUN&b=HEAD_RUN")
 	}
-	if base, err = s.loadRun(ctx, a); err != nil {
+	if base, err = s.loadVerdicts(ctx, a); err != nil {
 		return nil, nil, c, err
 	}
-	if head, err = s.loadRun(ctx, b); err != nil {
+	if head, err = s.loadVerdicts(ctx, b); err != nil {
 		return nil, nil, c, err
 	}
 	return base, head, gavel.Compare(base.Run, head.Run), nil

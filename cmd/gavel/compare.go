@@ -43,11 +43,11 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gavel compare: --format %s: want text, json, markdown or html\n", *formatName)
 		return exitUsage
 	}
-	base, code := loadRun(*db, fs.Arg(0), "compare", stderr)
+	base, code := loadVerdicts(*db, fs.Arg(0), "compare", stderr)
 	if base == nil {
 		return code
 	}
-	head, code := loadRun(*db, fs.Arg(1), "compare", stderr)
+	head, code := loadVerdicts(*db, fs.Arg(1), "compare", stderr)
 	if head == nil {
 		return code
 	}

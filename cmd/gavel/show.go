@@ -104,9 +104,20 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 	return exitOK(report.Write(stdout, format, stored.Run, opts))
 }
 
-// loadRun reads run id from the database; on failure it says why and
-// returns the exit code.
+// loadRun reads run id from the database, whole; on failure it says why
+// and returns the exit code.
 func loadRun(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
+	return readRun(db, id, command, stderr, store.Store.Run)
+}
+
+// loadVerdicts reads run id as loadRun does, without its transcripts
+// (store.Store.RunVerdicts): enough to compare it, for much less.
+func loadVerdicts(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
+	return readRun(db, id, command, stderr, store.Store.RunVerdicts)
+}
+
+// readRun reads run id from the database with read.
+func readRun(db, id, command string, stderr io.Writer, read func(store.Store, context.Context, string) (*store.StoredRun, error)) (*store.StoredRun, int) {
 	ctx := context.Background()
 	st, err := openStore(ctx, db)
 	if err != nil {
@@ -114,7 +125,7 @@ func loadRun(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
 		return nil, exitInfra
 	}
 	defer st.Close()
-	stored, err := st.Run(ctx, id)
+	stored, err := read(st, ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		fmt.Fprintf(stderr, "gavel %s: no run %q (gavel runs lists them)\n", command, id)
