@@ -2,6 +2,9 @@ package report
 
 import (
 	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +16,6 @@ type parsedSuites struct {
 	Tests    int           `xml:"tests,attr"`
 	Failures int           `xml:"failures,attr"`
 	Errors   int           `xml:"errors,attr"`
-	Skipped  int           `xml:"skipped,attr"`
 	Suites   []parsedSuite `xml:"testsuite"`
 }
 
@@ -75,7 +77,7 @@ func TestJUnitParsesAndCounts(t *testing.T) {
 	}
 	counts := [][2]int{
 		{s.Tests, len(s.Cases)}, {s.Failures, failures}, {s.Errors, errors}, {s.Skipped, skipped},
-		{got.Tests, s.Tests}, {got.Failures, s.Failures}, {got.Errors, s.Errors}, {got.Skipped, s.Skipped},
+		{got.Tests, s.Tests}, {got.Failures, s.Failures}, {got.Errors, s.Errors},
 	}
 	for _, c := range counts {
 		if c[0] != c[1] {
@@ -171,5 +173,39 @@ func TestJUnitEmptyRun(t *testing.T) {
 	got := parseJUnit(t, write(t, JUnit, &gavel.Run{}, Options{}))
 	if len(got.Suites) != 1 || got.Suites[0].Name != "suite" || got.Tests != 0 || got.Suites[0].Time != "0" {
 		t.Errorf("empty run: %+v", got)
+	}
+}
+
+// The reports are valid JUnit for Jenkins' xUnit plugin: testdata's
+// junit-10.xsd is its schema (MIT; jenkinsci/xunit-plugin,
+// src/main/resources/org/jenkinsci/plugins/xunit/types/model/xsd, at
+// 031e285e), checked with xmllint (Debian's libxml2-utils). Without
+// xmllint the test skips, unless GAVEL_REQUIRE_INTEGRATION=1.
+func TestJUnitSchema(t *testing.T) {
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		if os.Getenv("GAVEL_REQUIRE_INTEGRATION") == "1" {
+			t.Fatal("xmllint is not on PATH (apt install libxml2-utils), and GAVEL_REQUIRE_INTEGRATION=1 requires it")
+		}
+		t.Skip("xmllint is not on PATH (apt install libxml2-utils)")
+	}
+	hostile := fixture(t)
+	hostile.Suite.Name = "support\x01desk"
+	hostile.Cases[1].Trials[0].Verdict.Parts[0].Parts[0].Reasoning = "bad \x1f byte \xff here"
+	for _, tc := range []struct {
+		name string
+		run  *gavel.Run
+	}{
+		{"every outcome", fixture(t)},
+		{"forbidden characters", hostile},
+		{"no cases", &gavel.Run{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(xmllint, "--noout", "--schema", filepath.Join("testdata", "junit-10.xsd"), "-")
+			cmd.Stdin = strings.NewReader(write(t, JUnit, tc.run, Options{Version: "v0.1.0"}))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("xmllint: %v\n%s", err, out)
+			}
+		})
 	}
 }
