@@ -77,6 +77,12 @@ type Store interface {
 	AddLabel(ctx context.Context, l Label) (Label, error)
 	// Labels returns the labels of a run's trials, oldest first.
 	Labels(ctx context.Context, runID string) ([]Label, error)
+	// LabelChecks returns the labels on the verdicts of a suite's trials
+	// (every suite's when suite is ""), each beside the verdict's status
+	// and score, oldest first: what gavel.Calibrate measures a judge
+	// with. Labels on parts of a verdict (Label.Judgment set) are left
+	// out.
+	LabelChecks(ctx context.Context, suite string) ([]gavel.LabelCheck, error)
 
 	Close() error
 }

@@ -151,6 +151,7 @@ func (s *Server) routes() []route {
 		{"GET /api/cases", Viewer, s.api(s.apiCases)},
 		{"GET /api/cases/{suite}/{case}", Viewer, s.api(s.apiCase)},
 		{"GET /api/trends", Viewer, s.api(s.apiTrends)},
+		{"GET /api/calibration", Viewer, s.api(s.apiCalibration)},
 		{"GET /api/compare", Viewer, s.api(s.apiCompare)},
 		{"/api/", Viewer, http.HandlerFunc(s.apiNotFound)},
 	}

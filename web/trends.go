@@ -118,6 +118,9 @@ type trendsData struct {
 	// API is the URL of the trend in the JSON API, which
 	// static/trends.js reads to draw the charts.
 	API string
+	// Calibration is how far the suite's judges agree with people's
+	// labels, over every labelled result of the suite.
+	Calibration *calibrationView
 }
 
 // An option is a choice of a <select> or a <datalist>: the value as
@@ -194,6 +197,12 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
+	c, err := s.calibration(ctx, suite)
+	if err != nil {
+		return view{}, err
+	}
+	cv := newCalibrationView(suite, c)
+	d.Calibration = &cv
 	d.Threshold = percent(t.Threshold)
 	d.API = trendAPIHref(suite, tag, n)
 	for _, name := range t.Criteria {

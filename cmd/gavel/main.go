@@ -54,6 +54,8 @@ func commands() []command {
 			func(args []string, std stdio) int { return reportCommand(args, std.out, std.err) }, nil},
 		{"compare", "RUN_A RUN_B", "regressions, fixes and score changes from one run to another",
 			func(args []string, std stdio) int { return compareCommand(args, std.out, std.err) }, nil},
+		{"calibrate", "[flags]", "how far the judges agree with people's labels",
+			func(args []string, std stdio) int { return calibrateCommand(args, std.out, std.err) }, nil},
 		{"cases", "export|import", "move cases between the database and case files",
 			func(args []string, std stdio) int { return casesCommand(args, std.out, std.err) }, nil},
 		{"serve", "[flags]", "serve the web app: runs, transcripts, trends, comparisons",

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -79,6 +81,37 @@ func (db *DB) Labels(ctx context.Context, runID string) ([]store.Label, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: labels of run %s: %w", runID, err)
+	}
+	return out, nil
+}
+
+// LabelChecks returns the labels on the verdicts of a suite's trials,
+// with the verdicts' status and score from the trials' columns: no
+// verdict is decompressed.
+func (db *DB) LabelChecks(ctx context.Context, suite string) ([]gavel.LabelCheck, error) {
+	rows, err := db.sql.QueryContext(ctx, db.q(`SELECT l.run_id, l.case_id, l.trial, t.status, t.score, l.verdict, l.score, l.author, l.comment, l.created_us
+		FROM labels l
+		JOIN trials t ON t.run_id = l.run_id AND t.case_id = l.case_id AND t.n = l.trial
+		JOIN runs r ON r.id = l.run_id
+		WHERE l.judgment = '' AND (? = '' OR r.suite = ?)
+		ORDER BY l.created_us, l.id`), suite, suite)
+	if err != nil {
+		return nil, fmt.Errorf("store: label checks of suite %q: %w", suite, err)
+	}
+	defer rows.Close()
+	var out []gavel.LabelCheck
+	for rows.Next() {
+		var c gavel.LabelCheck
+		var status, verdict string
+		var created int64
+		if err := rows.Scan(&c.RunID, &c.CaseID, &c.Trial, &status, &c.Score, &verdict, &c.HumanScore, &c.Author, &c.Comment, &created); err != nil {
+			return nil, fmt.Errorf("store: label checks of suite %q: %w", suite, err)
+		}
+		c.Status, c.Correct, c.Created = judge.Status(status), verdict == labelCorrect, fromMicros(created)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: label checks of suite %q: %w", suite, err)
 	}
 	return out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -75,4 +77,57 @@ func testLabels(t *testing.T, s store.Store) {
 			t.Errorf("AddLabel with %s: no error, want one", b.name)
 		}
 	}
+}
+
+// testLabelChecks reads the labels on a suite's verdicts beside the
+// verdicts: other suites' labels, and labels on parts of a verdict, are
+// left out.
+func testLabelChecks(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	desk, err := s.CreateRun(ctx, runInfo("support-desk", base))
+	check(t, "CreateRun", err)
+	other, err := s.CreateRun(ctx, runInfo("onboarding", base))
+	check(t, "CreateRun", err)
+	passing, failing := trial("case_001", 1, trialSpec{}), trial("case_002", 1, trialSpec{status: judge.StatusFail, helpfulness: 1})
+	for _, tr := range []struct {
+		runID string
+		trial gavel.Trial
+	}{{desk.ID, passing}, {desk.ID, failing}, {other.ID, passing}} {
+		check(t, "SaveTrial", s.SaveTrial(ctx, tr.runID, store.TrialRecord{Trial: tr.trial}))
+	}
+	human := 0.2
+	at := func(h int) time.Time { return base.Add(time.Duration(h) * time.Hour) }
+	for _, l := range []store.Label{
+		{RunID: desk.ID, CaseID: "case_002", Trial: 1, Verdict: "wrong", Score: &human, Comment: "it did fail", Author: "ada", Created: at(2)},
+		{RunID: desk.ID, CaseID: "case_001", Trial: 1, Verdict: "correct", Author: "grace", Created: at(1)},
+		{RunID: desk.ID, CaseID: "case_001", Trial: 1, Judgment: "tiered/jury", Verdict: "wrong", Author: "ada", Created: at(3)},
+		{RunID: other.ID, CaseID: "case_001", Trial: 1, Verdict: "correct", Author: "ada", Created: at(4)},
+	} {
+		_, err := s.AddLabel(ctx, l)
+		check(t, "AddLabel", err)
+	}
+	score := func(t gavel.Trial) *float64 {
+		if v, ok := t.Verdict.Normalized(); ok {
+			return &v
+		}
+		return nil
+	}
+	want := []gavel.LabelCheck{
+		{RunID: desk.ID, CaseID: "case_001", Trial: 1, Status: judge.StatusPass, Score: score(passing), Correct: true,
+			Author: "grace", Created: storedTime(at(1))},
+		{RunID: desk.ID, CaseID: "case_002", Trial: 1, Status: judge.StatusFail, Score: score(failing), Correct: false, HumanScore: &human,
+			Author: "ada", Comment: "it did fail", Created: storedTime(at(2))},
+	}
+	got, err := s.LabelChecks(ctx, "support-desk")
+	check(t, "LabelChecks", err)
+	diff(t, "LabelChecks of support-desk", got, want)
+
+	every, err := s.LabelChecks(ctx, "")
+	check(t, "LabelChecks", err)
+	if len(every) != 3 {
+		t.Errorf("LabelChecks of every suite: %d, want 3", len(every))
+	}
+	none, err := s.LabelChecks(ctx, "nowhere")
+	check(t, "LabelChecks", err)
+	diff(t, "LabelChecks of a suite without runs", none, []gavel.LabelCheck(nil), equateEmpty)
 }

@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Trend", testTrend},
 		{"TrendTag", testTrendTag},
 		{"Labels", testLabels},
+		{"LabelChecks", testLabelChecks},
 		{"ConcurrentTrials", testConcurrentTrials},
 		{"NotFound", testNotFound},
 		{"Users", testUsers},

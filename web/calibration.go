@@ -1,0 +1,74 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/report"
+)
+
+// Calibration: the trends page shows how far a suite's judges agree with
+// the labels people gave its results, and lists the verdicts they said
+// were wrong; GET /api/calibration gives the same as JSON.
+
+// calibrationView is the calibration as the trends page shows it.
+type calibrationView struct {
+	// Verdict is the sentence of where the judge stands; Class styles it.
+	Verdict, Class  string
+	Labels, Counted int
+	Agreement       string
+	Kappa           string
+	// Scores says how far people's scores are from the judge's; "" when
+	// no label gave one.
+	Scores        string
+	Disagreements []disagreementView
+	API           string
+}
+
+// disagreementView is a verdict a person said was wrong.
+type disagreementView struct {
+	Case, Href, What string
+}
+
+// calibration measures the judges of suite against people's labels.
+func (s *Server) calibration(ctx context.Context, suite string) (gavel.Calibration, error) {
+	checks, err := s.store.LabelChecks(ctx, suite)
+	if err != nil {
+		return gavel.Calibration{}, err
+	}
+	return gavel.Calibrate(checks), nil
+}
+
+// newCalibrationView formats a suite's calibration for its trends page.
+func newCalibrationView(suite string, c gavel.Calibration) calibrationView {
+	v := calibrationView{Verdict: report.CalibrationVerdict(c), Class: "unmet", Labels: c.Labels, Counted: c.Counted,
+		Agreement: fmt.Sprintf("%d of %d (%s)", c.Agreed, c.Counted, percent(c.Agreement)), Kappa: report.Kappa(c.Kappa),
+		API: "/api/calibration?suite=" + url.QueryEscape(suite)}
+	if c.Calibrated() {
+		v.Class = "met"
+	}
+	if c.Scored > 0 {
+		v.Scores = fmt.Sprintf("%d labels with a person's score, off the judge's by %s on average", c.Scored, score(c.ScoreError))
+	}
+	for _, d := range c.Disagreements {
+		v.Disagreements = append(v.Disagreements, disagreementView{
+			Case: fmt.Sprintf("%s#%d", oneLine(d.CaseID), d.Trial), What: oneLine(report.Disagreement(d)),
+			Href: fmt.Sprintf("%s#trial-%d", caseResultHref(d.RunID, d.CaseID), d.Trial),
+		})
+	}
+	return v
+}
+
+// apiCalibration measures a suite's judges against people's labels: GET
+// /api/calibration?suite=S (every suite without one).
+func (s *Server) apiCalibration(r *http.Request) (any, error) {
+	suite := r.URL.Query().Get("suite")
+	c, err := s.calibration(r.Context(), suite)
+	if err != nil {
+		return nil, err
+	}
+	return report.NewJSONCalibration(suite, c), nil
+}
