@@ -103,7 +103,7 @@ func writeCalibrationText(b *bytes.Buffer, suite string, c gavel.Calibration) {
 		of = "suite " + oneLine(suite)
 	}
 	fmt.Fprintf(b, "Judge calibration of %s: %s\n", of, CalibrationVerdict(c))
-	fmt.Fprintf(b, "Labels:      %d on verdicts, %d of them on pass or fail\n", c.Labels, c.Counted)
+	fmt.Fprintf(b, "Labels:      %s on verdicts, %d of them on pass or fail\n", nLabels(c.Labels), c.Counted)
 	if c.Counted == 0 {
 		b.WriteString("\nLabel judged results in the web app (gavel serve): each says whether the judge's verdict was correct.\n")
 		return
@@ -111,7 +111,7 @@ func writeCalibrationText(b *bytes.Buffer, suite string, c gavel.Calibration) {
 	fmt.Fprintf(b, "Agreement:   %d of %d (%s)\n", c.Agreed, c.Counted, percent(c.Agreement))
 	fmt.Fprintf(b, "Kappa:       %s\n", Kappa(c.Kappa))
 	if c.Scored > 0 {
-		fmt.Fprintf(b, "Scores:      %d labels with a person's score, off the judge's by %s on average\n", c.Scored, score(c.ScoreError))
+		fmt.Fprintf(b, "Scores:      %s with a person's score, off the judge's by %s on average\n", nLabels(c.Scored), score(c.ScoreError))
 	}
 	if len(c.Disagreements) == 0 {
 		return
@@ -126,8 +126,16 @@ func writeCalibrationText(b *bytes.Buffer, suite string, c gavel.Calibration) {
 // sentence: "calibrated (92% agreement over 60 labels; the bar is 85%
 // over 50)".
 func CalibrationVerdict(c gavel.Calibration) string {
-	return fmt.Sprintf("%s (%s agreement over %d labels; the bar is %s over %d)",
-		c.Verdict(), percent(c.Agreement), c.Counted, percent(gavel.CalibratedAgreement), gavel.CalibrationLabels)
+	return fmt.Sprintf("%s (%s agreement over %s; the bar is %s over %d)",
+		c.Verdict(), percent(c.Agreement), nLabels(c.Counted), percent(gavel.CalibratedAgreement), gavel.CalibrationLabels)
+}
+
+// nLabels says "1 label", "2 labels".
+func nLabels(n int) string {
+	if n == 1 {
+		return "1 label"
+	}
+	return strconv.Itoa(n) + " labels"
 }
 
 // Kappa formats Cohen's kappa, "-" when there is none.

@@ -51,7 +51,7 @@ func newCalibrationView(suite string, c gavel.Calibration) calibrationView {
 		v.Class = "met"
 	}
 	if c.Scored > 0 {
-		v.Scores = fmt.Sprintf("%d labels with a person's score, off the judge's by %s on average", c.Scored, score(c.ScoreError))
+		v.Scores = fmt.Sprintf("%d of them with a person's score, off the judge's by %s on average", c.Scored, score(c.ScoreError))
 	}
 	for _, d := range c.Disagreements {
 		v.Disagreements = append(v.Disagreements, disagreementView{

@@ -18,7 +18,7 @@ func TestCalibrate(t *testing.T) {
 	id := savedRun(t, exitFailed, "--db", db, dir) // greeting fails, returns_policy passes
 
 	code, out, _ := gavelCmd(t, "calibrate", "--db", db)
-	if code != exitPassed || !strings.Contains(out, "Labels:      0 on verdicts") || !strings.Contains(out, "Label judged results in the web app") {
+	if code != exitPassed || !strings.Contains(out, "Labels:      0 labels on verdicts") || !strings.Contains(out, "Label judged results in the web app") {
 		t.Errorf("no labels yet: exit %d\n%s", code, out)
 	}
 
