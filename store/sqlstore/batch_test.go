@@ -24,13 +24,7 @@ func TestFinishRunInBatches(t *testing.T) {
 	defer func(old int) { maxParams = old }(maxParams)
 	for _, d := range []Dialect{SQLite, Postgres} {
 		t.Run(d.String(), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-			defer cancel()
-			s, err := Open(ctx, freshDB(t, d), d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			ctx, s := openFresh(t, d)
 			tests := []struct {
 				name      string
 				maxParams int
@@ -75,13 +69,7 @@ func TestTrendInBatches(t *testing.T) {
 	defer func(old int) { maxParams = old }(maxParams)
 	for _, d := range []Dialect{SQLite, Postgres} {
 		t.Run(d.String(), func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-			defer cancel()
-			s, err := Open(ctx, freshDB(t, d), d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			ctx, s := openFresh(t, d)
 			start := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 			var want []float64 // each run's helpfulness, oldest first
 			for i := range 5 {
@@ -136,4 +124,18 @@ func withRepeat(run *gavel.Run) *gavel.Run {
 	id := run.Cases[0].ID()
 	run.Cases = append(run.Cases, gavel.CaseResult{Case: &gavel.Case{ID: id, Name: "again"}, Outcome: gavel.Skipped})
 	return run
+}
+
+// openFresh opens a store on an empty database of the dialect, for a
+// minute at most, closed when the test ends.
+func openFresh(t *testing.T, d Dialect) (context.Context, *DB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	t.Cleanup(cancel)
+	s, err := Open(ctx, freshDB(t, d), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return ctx, s
 }
