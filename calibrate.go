@@ -30,6 +30,10 @@ type LabelCheck struct {
 	// score (0..1) when it gave one that counts.
 	Status judge.Status
 	Score  *float64
+	// ModelJudged is true when a model took part in the verdict (it cost
+	// tokens): a verdict of deterministic rules alone, such as a forbidden
+	// tool call, needs no calibration.
+	ModelJudged bool
 	// Correct is the person's word: the verdict was correct (true) or
 	// wrong. HumanScore is their own score, 0..1, when they gave one.
 	Correct    bool
@@ -40,10 +44,11 @@ type LabelCheck struct {
 }
 
 // Counts reports whether the check counts in the agreement: only pass
-// and fail verdicts do; one that abstained or errored passed no judgment
-// a person could agree with.
+// and fail verdicts a model took part in do. One that abstained or
+// errored passed no judgment a person could agree with, and rules alone
+// are not what a calibration measures.
 func (c LabelCheck) Counts() bool {
-	return c.Status == judge.StatusPass || c.Status == judge.StatusFail
+	return c.ModelJudged && (c.Status == judge.StatusPass || c.Status == judge.StatusFail)
 }
 
 // HumanPassed is the verdict the person holds right: the judge's when
@@ -55,8 +60,9 @@ func (c LabelCheck) HumanPassed() bool {
 // A Calibration measures how far a judge's verdicts agree with people's
 // labels (see Calibrate).
 type Calibration struct {
-	// Labels is every label given; Counted, those on pass or fail
-	// verdicts, which the agreement is measured on.
+	// Labels is every label given; Counted, those the agreement is
+	// measured on: on pass or fail verdicts a model took part in (see
+	// LabelCheck.Counts).
 	Labels, Counted int
 	// Agreed is how many of the counted labels said the verdict was
 	// correct; Agreement is Agreed / Counted (0 when nothing counted).

@@ -13,9 +13,17 @@ import (
 func labels(n int, status judge.Status, correct bool) []gavel.LabelCheck {
 	out := make([]gavel.LabelCheck, n)
 	for i := range out {
-		out[i] = gavel.LabelCheck{CaseID: "case", Trial: i + 1, Status: status, Correct: correct}
+		out[i] = gavel.LabelCheck{CaseID: "case", Trial: i + 1, Status: status, Correct: correct, ModelJudged: true}
 	}
 	return out
+}
+
+// byRules marks checks as verdicts no model took part in.
+func byRules(checks []gavel.LabelCheck) []gavel.LabelCheck {
+	for i := range checks {
+		checks[i].ModelJudged = false
+	}
+	return checks
 }
 
 func TestCalibrate(t *testing.T) {
@@ -47,6 +55,8 @@ func TestCalibrate(t *testing.T) {
 		{"too few labels", labels(10, pass, true), 10, 10, 1, math.NaN(), "too few labels", 0, 10},
 		{"abstentions and errors do not count", concat(labels(5, judge.StatusAbstain, false), labels(2, judge.StatusError, true), labels(3, fail, true)),
 			3, 3, 1, math.NaN(), "too few labels", 0, 10},
+		{"verdicts of rules alone do not count", concat(byRules(labels(4, fail, false)), labels(3, fail, true)),
+			3, 3, 1, math.NaN(), "too few labels", 0, 7},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,10 +85,10 @@ func TestCalibrate(t *testing.T) {
 func TestCalibrateScores(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	c := gavel.Calibrate([]gavel.LabelCheck{
-		{Status: judge.StatusPass, Score: f(0.9), Correct: true, HumanScore: f(0.7)},
-		{Status: judge.StatusFail, Score: f(0.2), Correct: false, HumanScore: f(0.8)},
-		{Status: judge.StatusPass, Correct: true, HumanScore: f(1)}, // the judge gave no score
-		{Status: judge.StatusPass, Score: f(0.5), Correct: true},    // the person gave none
+		{Status: judge.StatusPass, ModelJudged: true, Score: f(0.9), Correct: true, HumanScore: f(0.7)},
+		{Status: judge.StatusFail, ModelJudged: true, Score: f(0.2), Correct: false, HumanScore: f(0.8)},
+		{Status: judge.StatusPass, ModelJudged: true, Correct: true, HumanScore: f(1)}, // the judge gave no score
+		{Status: judge.StatusPass, ModelJudged: true, Score: f(0.5), Correct: true},    // the person gave none
 	})
 	if c.Scored != 2 || math.Abs(c.ScoreError-0.4) > 1e-9 {
 		t.Errorf("scored %d, error %v; want 2, 0.4", c.Scored, c.ScoreError)

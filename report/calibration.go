@@ -103,9 +103,9 @@ func writeCalibrationText(b *bytes.Buffer, suite string, c gavel.Calibration) {
 		of = "suite " + oneLine(suite)
 	}
 	fmt.Fprintf(b, "Judge calibration of %s: %s\n", of, CalibrationVerdict(c))
-	fmt.Fprintf(b, "Labels:      %s on verdicts, %d of them on pass or fail\n", nLabels(c.Labels), c.Counted)
+	fmt.Fprintf(b, "Labels:      %s on verdicts, %d counted (those on pass or fail verdicts a model took part in)\n", nLabels(c.Labels), c.Counted)
 	if c.Counted == 0 {
-		b.WriteString("\nLabel judged results in the web app (gavel serve): each says whether the judge's verdict was correct.\n")
+		b.WriteString("\nLabel results a model judged in the web app (gavel serve): each label says whether the verdict was correct.\n")
 		return
 	}
 	fmt.Fprintf(b, "Agreement:   %d of %d (%s)\n", c.Agreed, c.Counted, percent(c.Agreement))

@@ -16,8 +16,9 @@ Measures how far the judges' verdicts agree with people's labels (given
 in the web app, gavel serve: a verdict was correct or wrong, and perhaps
 the person's own score). It prints the agreement, Cohen's kappa, how far
 people's scores are from the judge's, and each verdict people said was
-wrong. A judge is calibrated when it agrees on at least 85% of at least
-50 labelled pass or fail verdicts; until then, read its verdicts rather
+wrong. Only pass or fail verdicts a model took part in count: rules
+alone need no calibration. A judge is calibrated when it agrees on at
+least 85% of at least 50 of them; until then, read its verdicts rather
 than trust them.
 
 The exit code is 0, or 1 with --require when the judge is not calibrated.

@@ -12,13 +12,14 @@ import (
 )
 
 // Labels given on a stored run make a calibration: the agreement, and the
-// verdicts people said were wrong.
+// verdicts people said were wrong. Only verdicts a model took part in
+// count: greeting fails by a rule alone.
 func TestCalibrate(t *testing.T) {
 	dir, db := starterSuite(t)
 	id := savedRun(t, exitFailed, "--db", db, dir) // greeting fails, returns_policy passes
 
 	code, out, _ := gavelCmd(t, "calibrate", "--db", db)
-	if code != exitPassed || !strings.Contains(out, "Labels:      0 labels on verdicts") || !strings.Contains(out, "Label judged results in the web app") {
+	if code != exitPassed || !strings.Contains(out, "Labels:      0 labels on verdicts") || !strings.Contains(out, "Label results a model judged in the web app") {
 		t.Errorf("no labels yet: exit %d\n%s", code, out)
 	}
 
@@ -27,8 +28,8 @@ func TestCalibrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range []store.Label{
-		{RunID: id, CaseID: "greeting", Trial: 1, Verdict: "wrong", Comment: "it did say hello", Author: "ada"},
-		{RunID: id, CaseID: "returns_policy", Trial: 1, Verdict: "correct", Author: "ada"},
+		{RunID: id, CaseID: "greeting", Trial: 1, Verdict: "wrong", Comment: "it did say goodbye", Author: "ada"},
+		{RunID: id, CaseID: "returns_policy", Trial: 1, Verdict: "wrong", Comment: "it never gave the 30 days", Author: "ada"},
 	} {
 		if _, err := st.AddLabel(context.Background(), l); err != nil {
 			t.Fatal(err)
@@ -38,10 +39,11 @@ func TestCalibrate(t *testing.T) {
 
 	code, out, _ = gavelCmd(t, "calibrate", "--db", db, "--suite", "my-agent")
 	for _, want := range []string{
-		"Judge calibration of suite my-agent: too few labels (50% agreement over 2 labels; the bar is 85% over 50)",
-		"Agreement:   1 of 2 (50%)",
+		"Judge calibration of suite my-agent: too few labels (0% agreement over 1 label; the bar is 85% over 50)",
+		"Labels:      2 labels on verdicts, 1 counted",
+		"Agreement:   0 of 1 (0%)",
 		"Disagreements (1):",
-		id + ` greeting#1: the judge said FAIL (0.00)`, `ada: wrong: "it did say hello"`,
+		id + ` returns_policy#1: the judge said PASS`, `ada: wrong: "it never gave the 30 days"`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("calibrate: no %q in\n%s", want, out)
@@ -59,7 +61,7 @@ func TestCalibrate(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitPassed {
 		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
 	}
-	if got.Kind != "calibration" || got.Counted != 2 || got.Agreed != 1 || got.Verdict != "too few labels" || len(got.Disagreements) != 1 {
+	if got.Kind != "calibration" || got.Labels != 2 || got.Counted != 1 || got.Agreed != 0 || got.Verdict != "too few labels" || len(got.Disagreements) != 1 {
 		t.Errorf("json: %+v", got)
 	}
 	if code, _, errs := gavelCmd(t, "calibrate", "--db", db, "--format", "html"); code != exitUsage || !strings.Contains(errs, "want text or json") {

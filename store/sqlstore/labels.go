@@ -86,10 +86,11 @@ func (db *DB) Labels(ctx context.Context, runID string) ([]store.Label, error) {
 }
 
 // LabelChecks returns the labels on the verdicts of a suite's trials,
-// with the verdicts' status and score from the trials' columns: no
-// verdict is decompressed.
+// with the verdicts' status and score from the trials' columns, and
+// whether a model took part from the verdict itself (its usage): people
+// label few trials, so decompressing their verdicts costs little.
 func (db *DB) LabelChecks(ctx context.Context, suite string) ([]gavel.LabelCheck, error) {
-	rows, err := db.sql.QueryContext(ctx, db.q(`SELECT l.run_id, l.case_id, l.trial, t.status, t.score, l.verdict, l.score, l.author, l.comment, l.created_us
+	rows, err := db.sql.QueryContext(ctx, db.q(`SELECT l.run_id, l.case_id, l.trial, t.status, t.score, t.verdict, l.verdict, l.score, l.author, l.comment, l.created_us
 		FROM labels l
 		JOIN trials t ON t.run_id = l.run_id AND t.case_id = l.case_id AND t.n = l.trial
 		JOIN runs r ON r.id = l.run_id
@@ -102,12 +103,18 @@ func (db *DB) LabelChecks(ctx context.Context, suite string) ([]gavel.LabelCheck
 	var out []gavel.LabelCheck
 	for rows.Next() {
 		var c gavel.LabelCheck
-		var status, verdict string
+		var status, label string
+		var verdict []byte
 		var created int64
-		if err := rows.Scan(&c.RunID, &c.CaseID, &c.Trial, &status, &c.Score, &verdict, &c.HumanScore, &c.Author, &c.Comment, &created); err != nil {
+		if err := rows.Scan(&c.RunID, &c.CaseID, &c.Trial, &status, &c.Score, &verdict, &label, &c.HumanScore, &c.Author, &c.Comment, &created); err != nil {
 			return nil, fmt.Errorf("store: label checks of suite %q: %w", suite, err)
 		}
-		c.Status, c.Correct, c.Created = judge.Status(status), verdict == labelCorrect, fromMicros(created)
+		var v judge.Judgment
+		if err := decompress(verdict, &v); err != nil {
+			return nil, fmt.Errorf("store: label checks of suite %q: the verdict of %s %s#%d: %w", suite, c.RunID, c.CaseID, c.Trial, err)
+		}
+		c.ModelJudged = v.Usage.InputTokens+v.Usage.OutputTokens > 0
+		c.Status, c.Correct, c.Created = judge.Status(status), label == labelCorrect, fromMicros(created)
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {

@@ -113,10 +113,10 @@ func testLabelChecks(t *testing.T, s store.Store) {
 		return nil
 	}
 	want := []gavel.LabelCheck{
-		{RunID: desk.ID, CaseID: "case_001", Trial: 1, Status: judge.StatusPass, Score: score(passing), Correct: true,
+		{RunID: desk.ID, CaseID: "case_001", Trial: 1, Status: judge.StatusPass, Score: score(passing), ModelJudged: true, Correct: true,
 			Author: "grace", Created: storedTime(at(1))},
-		{RunID: desk.ID, CaseID: "case_002", Trial: 1, Status: judge.StatusFail, Score: score(failing), Correct: false, HumanScore: &human,
-			Author: "ada", Comment: "it did fail", Created: storedTime(at(2))},
+		{RunID: desk.ID, CaseID: "case_002", Trial: 1, Status: judge.StatusFail, Score: score(failing), ModelJudged: true, Correct: false,
+			HumanScore: &human, Author: "ada", Comment: "it did fail", Created: storedTime(at(2))},
 	}
 	got, err := s.LabelChecks(ctx, "support-desk")
 	check(t, "LabelChecks", err)
