@@ -87,6 +87,7 @@ func TestBrowserEditor(t *testing.T) {
 	if n := tab.count(`#charts canvas`); n < 3 {
 		t.Errorf("the trends page drew %d charts, want pass rate, criteria and cost", n)
 	}
+	mustContain(t, "the trends' calibration", tab.text("#calibration"), "Judges against people", "No result of this suite is labelled yet")
 	if n := dialogs.Load(); n > 0 {
 		t.Errorf("%d JavaScript dialogs opened: the agent's reply ran as a script", n)
 	}
