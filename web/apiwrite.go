@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/gavelhq/gavel/auth"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -85,8 +85,7 @@ func (s *Server) writeRoutes() []route {
 // readJSON decodes r's body, one JSON value of at most maxBody bytes,
 // into v, refusing fields v does not have.
 func readJSON(r *http.Request, v any) error {
-	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mediaType != "application/json" {
+	if !auth.IsJSON(r) {
 		return errorf(http.StatusUnsupportedMediaType, "send the body as JSON, with the header Content-Type: application/json")
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBody))
@@ -219,12 +218,9 @@ func (s *Server) apiAddLabel(r *http.Request) (any, error) {
 // apiLabels lists a run's labels: GET /api/runs/{id}/labels.
 func (s *Server) apiLabels(r *http.Request) (any, error) {
 	id := r.PathValue("id")
-	if _, err := s.store.RunInfo(r.Context(), id); err != nil {
-		return nil, notFound(err, "no run %s", id)
-	}
-	labels, err := s.store.Labels(r.Context(), id)
+	labels, err := s.store.Labels(r.Context(), id) // an unknown run is store.ErrNotFound
 	if err != nil {
-		return nil, err
+		return nil, notFound(err, "no run %s", id)
 	}
 	out := LabelList{Labels: make([]Label, len(labels))}
 	for i, l := range labels {

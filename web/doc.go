@@ -26,7 +26,9 @@
 //	                             whole tree: every judge's status, score, reasoning, checks,
 //	                             findings and jury votes
 //	/trends?suite=S&n=100        a suite's pass rate, criteria and cost over its last n
-//	                             finished runs, as charts over a table of the numbers
+//	                             finished runs, as charts (drawn from GET /api/trends) over a
+//	                             table of the numbers, and its judges' calibration against
+//	                             people's labels
 //	/compare?a=BASE&b=HEAD       two runs side by side: regressions, fixes, score deltas, then
 //	                             the other changes (gavel.Compare)
 //	/cases?suite=&tag=&q=        the latest version of every case
@@ -87,23 +89,35 @@
 //
 // # API
 //
-// The API answers JSON under /api/, with GET only for now:
+// The API answers JSON under /api/. Viewers read:
 //
 //	GET /api/runs?suite=&status=&branch=&before=&limit=   a page of runs (RunList)
 //	GET /api/runs/{id}                                    the run's JSON report (report.JSONReport)
 //	GET /api/runs/{id}/info                               the run without its cases (RunSummary)
 //	GET /api/runs/{id}/cases/{case}                       a case of the run (report.JSONCase)
+//	GET /api/runs/{id}/labels                             the run's labels (LabelList)
 //	GET /api/trends?suite=S&n=100                         a suite's trend (Trend)
+//	GET /api/calibration?suite=S                          the judges against labels (report.JSONCalibration)
 //	GET /api/compare?a=BASE&b=HEAD                        a comparison (report.JSONComparison)
 //	GET /api/cases?suite=&tag=&q=                         cases (CaseList)
 //	GET /api/cases/{suite}/{case}                         a case's versions (CaseHistory)
 //
+// Editors write what the forms write, with a JSON body and the same
+// checks (apiwrite.go):
+//
+//	POST /api/cases                                       a new case (CaseSave)
+//	PUT  /api/cases/{suite}/{case}                        a new version of it (CaseSave)
+//	POST /api/runs                                        starts a run (LaunchRequest)
+//	POST /api/runs/{id}/cases/{case}/labels               labels a trial (LabelInput)
+//
 // A run's report is the same document `gavel run` writes to
 // reports/latest.json (docs/report-json.md), written by package report.
 // Errors are {"error": "..."} with a status that says what went wrong:
-// 400 for a bad parameter, 404 for a run or a case that is not there, 405
-// for a method the path does not take, 500 when the server failed (the
-// details go to its log, not to the client). api.md describes every
+// 400 for a bad parameter or body, 404 for a run or a case that is not
+// there, 405 for a method the path does not take, 409 for a conflict (a
+// case id taken, a stale save), 422 for a case or a label that cannot be
+// saved, 500 when the server failed (the details go to its log, not to
+// the client). api.md describes every
 // route, parameter and field.
 //
 // # Security

@@ -77,11 +77,13 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Launcher != nil {
 		d.Suites, d.CanLaunch = s.cfg.Launcher.Suites(), true
 	}
+	var id string
 	trials, err := strconv.Atoi(strings.TrimSpace(d.Trials))
 	if err != nil || trials < 1 {
-		trials = -1 // launch refuses it
+		err = badTrials() // the form asks for a number; 0 would mean the suite's
+	} else {
+		id, err = s.launch(r, LaunchRequest{Suite: d.Suite, Tags: splitList(d.Tags), IDs: splitList(d.IDs), Trials: trials})
 	}
-	id, err := s.launch(r, LaunchRequest{Suite: d.Suite, Tags: splitList(d.Tags), IDs: splitList(d.IDs), Trials: trials})
 	if err != nil {
 		status, message := statusOf(err)
 		s.logError(r, status, err)
@@ -98,8 +100,11 @@ func (s *Server) launch(r *http.Request, lr LaunchRequest) (string, error) {
 		return "", errorf(http.StatusConflict, "this server runs no suites: start it with the suites to run, as gavel serve SUITE...")
 	}
 	if lr.Trials < 0 || lr.Trials > MaxTrials {
-		return "", Refused("trials: give a number from 1 to %d", MaxTrials)
+		return "", badTrials()
 	}
 	lr.By = visitorName(r)
 	return s.cfg.Launcher.Launch(r.Context(), lr)
 }
+
+// badTrials is the error of a number of trials out of range.
+func badTrials() error { return Refused("trials: give a number from 1 to %d", MaxTrials) }
