@@ -89,7 +89,7 @@ func ExampleNew_average() {
 	helpful, err := jury.New(jury.Config{
 		Name:      "helpful",
 		Strategy:  jury.Average,
-		Threshold: 0.6,
+		Threshold: new(0.6),
 		Jurors: []judge.Judge{
 			scored("rubric", rubric),
 			scored("grader", grade),

@@ -31,9 +31,10 @@ type Config struct {
 	Weights []float64
 
 	// Threshold is the value that Average, WeightedAverage and Median must
-	// reach to pass; it must lie in (0, 1]. Defaults to 0.5 (zero means the
-	// default). Majority and Consensus take no threshold.
-	Threshold float64
+	// reach to pass; it must lie in [0, 1] (0: every value passes, so the
+	// jury records its value without gating). Defaults to 0.5 when nil.
+	// Majority and Consensus take no threshold.
+	Threshold *float64
 
 	// Ties settles a Majority vote with as many passes as fails. Defaults
 	// to TieFail. Other strategies have no ties to settle and take no tie
@@ -60,7 +61,7 @@ var _ judge.Judge = (*Jury)(nil)
 // New returns a jury configured by c. It is an error, reported now and
 // never while judging, for c to name no jurors or a nil one, an unknown
 // strategy or policy, weights that do not fit the strategy or the jurors,
-// a threshold outside (0, 1], a setting its strategy does not use, or a
+// a threshold outside [0, 1], a setting its strategy does not use, or a
 // negative MaxConcurrent.
 func New(c Config) (*Jury, error) {
 	c, err := c.complete()
@@ -120,15 +121,16 @@ func (c Config) complete() (Config, error) {
 
 	switch c.Strategy {
 	case Average, WeightedAverage, Median:
-		if math.IsNaN(c.Threshold) || c.Threshold < 0 || c.Threshold > 1 {
-			return c, fmt.Errorf("threshold %v must lie in (0, 1]; leave it 0 for the default 0.5", c.Threshold)
+		if c.Threshold == nil {
+			c.Threshold = new(0.5)
 		}
-		if c.Threshold == 0 {
-			c.Threshold = 0.5
+		if t := *c.Threshold; math.IsNaN(t) || t < 0 || t > 1 {
+			return c, fmt.Errorf("threshold %v must lie in [0, 1]; leave it unset for the default 0.5", t)
 		}
+		c.Threshold = new(*c.Threshold) // a copy: the caller's variable may change
 	default:
-		if c.Threshold != 0 {
-			return c, fmt.Errorf("threshold %v set for strategy %s: only average, weighted_average and median compare with a threshold; remove Threshold, or for a stricter vote use consensus", c.Threshold, c.Strategy)
+		if c.Threshold != nil {
+			return c, fmt.Errorf("threshold %v set for strategy %s: only average, weighted_average and median compare with a threshold; remove Threshold, or for a stricter vote use consensus", *c.Threshold, c.Strategy)
 		}
 	}
 

@@ -123,22 +123,22 @@ func TestNewErrors(t *testing.T) {
 		},
 		{
 			"NaN threshold",
-			Config{Jurors: two, Strategy: Average, Threshold: math.NaN()},
-			"jury: threshold NaN must lie in (0, 1]; leave it 0 for the default 0.5",
+			Config{Jurors: two, Strategy: Average, Threshold: new(math.NaN())},
+			"jury: threshold NaN must lie in [0, 1]; leave it unset for the default 0.5",
 		},
 		{
 			"negative threshold",
-			Config{Jurors: two, Strategy: Median, Threshold: -0.1},
-			"jury: threshold -0.1 must lie in (0, 1]; leave it 0 for the default 0.5",
+			Config{Jurors: two, Strategy: Median, Threshold: new(-0.1)},
+			"jury: threshold -0.1 must lie in [0, 1]; leave it unset for the default 0.5",
 		},
 		{
 			"threshold above 1",
-			Config{Jurors: two, Strategy: WeightedAverage, Weights: []float64{1, 1}, Threshold: 1.5},
-			"jury: threshold 1.5 must lie in (0, 1]; leave it 0 for the default 0.5",
+			Config{Jurors: two, Strategy: WeightedAverage, Weights: []float64{1, 1}, Threshold: new(1.5)},
+			"jury: threshold 1.5 must lie in [0, 1]; leave it unset for the default 0.5",
 		},
 		{
 			"threshold for a strategy that counts votes",
-			Config{Jurors: two, Threshold: 0.8},
+			Config{Jurors: two, Threshold: new(0.8)},
 			"jury: threshold 0.8 set for strategy majority: only average, weighted_average and median compare with a threshold; remove Threshold, or for a stricter vote use consensus",
 		},
 		{
@@ -174,12 +174,12 @@ func TestNewDefaults(t *testing.T) {
 		{
 			name: "average",
 			c:    Config{Name: "tone", Jurors: jurors(2), Strategy: Average, Errors: ErrorsIgnored, MaxConcurrent: 1},
-			want: Config{Name: "tone", Strategy: Average, Threshold: 0.5, Ties: TieFail, Errors: ErrorsIgnored, MaxConcurrent: 1},
+			want: Config{Name: "tone", Strategy: Average, Threshold: new(0.5), Ties: TieFail, Errors: ErrorsIgnored, MaxConcurrent: 1},
 		},
 		{
 			name: "threshold of 1",
-			c:    Config{Jurors: jurors(2), Strategy: Median, Threshold: 1},
-			want: Config{Name: "jury", Strategy: Median, Threshold: 1, Ties: TieFail, Errors: ErrorsAsVerdict, MaxConcurrent: 2},
+			c:    Config{Jurors: jurors(2), Strategy: Median, Threshold: new(1.0)},
+			want: Config{Name: "jury", Strategy: Median, Threshold: new(1.0), Ties: TieFail, Errors: ErrorsAsVerdict, MaxConcurrent: 2},
 		},
 		{
 			name: "MaxConcurrent above the number of jurors",

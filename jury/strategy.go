@@ -149,10 +149,10 @@ func decide(c Config, judgments []judge.Judgment) judge.Judgment {
 			what, value = "median", b.median()
 		}
 		out.Status = judge.StatusFail
-		if value >= c.Threshold-slack {
+		if value >= *c.Threshold-slack {
 			out.Status = judge.StatusPass
 		}
-		v, th := formatPair(value, c.Threshold)
+		v, th := formatPair(value, *c.Threshold)
 		rel := "<"
 		if out.Status == judge.StatusPass {
 			rel = "≥"

@@ -300,19 +300,19 @@ func TestAverage(t *testing.T) {
 		},
 		{
 			name:  "exactly at the threshold passes despite rounding",
-			c:     Config{Threshold: 0.6},
+			c:     Config{Threshold: new(0.6)},
 			votes: []judge.Judgment{passScore(7), passScore(6), failScore(5)},
 			want:  outcome{judge.StatusPass, "0.600", "average", "average 0.60 ≥ threshold 0.60: 2 pass, 1 fail → PASS"},
 		},
 		{
 			name:  "just below the threshold fails and says so",
-			c:     Config{Threshold: 0.6},
+			c:     Config{Threshold: new(0.6)},
 			votes: []judge.Judgment{passScore(7), passScore(6), failScore(4.98)},
 			want:  outcome{judge.StatusFail, "0.599", "average", "average 0.599 < threshold 0.600: 2 pass, 1 fail → FAIL"},
 		},
 		{
 			name:  "threshold of 1 needs every score at the top",
-			c:     Config{Threshold: 1},
+			c:     Config{Threshold: new(1.0)},
 			votes: []judge.Judgment{passScore(10), passScore(9.9)},
 			want:  outcome{judge.StatusFail, "0.995", "average", "average 0.99 < threshold 1.00: 2 pass, 0 fail → FAIL"},
 		},
@@ -373,7 +373,7 @@ func TestWeightedAverage(t *testing.T) {
 		},
 		{
 			name:  "exactly at the threshold passes despite rounding",
-			c:     Config{Weights: []float64{0.1, 0.2, 0.3}, Threshold: 0.7},
+			c:     Config{Weights: []float64{0.1, 0.2, 0.3}, Threshold: new(0.7)},
 			votes: []judge.Judgment{passScore(10), passScore(10), passScore(4)},
 			want:  outcome{judge.StatusPass, "0.700", "weighted_average", "weighted average 0.70 ≥ threshold 0.70: 3 pass, 0 fail → PASS"},
 		},
@@ -415,13 +415,13 @@ func TestWeightedAverage(t *testing.T) {
 		},
 		{
 			name:  "error as fail scores 0 at its weight",
-			c:     Config{Weights: []float64{2, 1, 1}, Errors: ErrorsAsFail, Threshold: 0.6},
+			c:     Config{Weights: []float64{2, 1, 1}, Errors: ErrorsAsFail, Threshold: new(0.6)},
 			votes: []judge.Judgment{errored, pass, pass},
 			want:  outcome{judge.StatusFail, "0.500", "weighted_average", "weighted average 0.50 < threshold 0.60: 2 pass, 1 fail (1 errored, counted as fail) → FAIL"},
 		},
 		{
 			name:  "errors ignored renormalise the weights",
-			c:     Config{Weights: []float64{2, 1, 1}, Errors: ErrorsIgnored, Threshold: 0.6},
+			c:     Config{Weights: []float64{2, 1, 1}, Errors: ErrorsIgnored, Threshold: new(0.6)},
 			votes: []judge.Judgment{errored, pass, pass},
 			want:  outcome{judge.StatusPass, "1.000", "weighted_average", "weighted average 1.00 ≥ threshold 0.60: 2 pass, 0 fail, 1 errored (ignored); weights renormalised over the 2 jurors that voted → PASS"},
 		},
@@ -453,7 +453,7 @@ func TestMedian(t *testing.T) {
 		},
 		{
 			name:  "even count below the threshold",
-			c:     Config{Threshold: 0.6},
+			c:     Config{Threshold: new(0.6)},
 			votes: []judge.Judgment{passScore(9), failScore(2), passScore(7), failScore(4)},
 			want:  outcome{judge.StatusFail, "0.550", "median", "median 0.55 < threshold 0.60: 2 pass, 2 fail → FAIL"},
 		},
@@ -464,13 +464,13 @@ func TestMedian(t *testing.T) {
 		},
 		{
 			name:  "exactly at the threshold passes",
-			c:     Config{Threshold: 0.7},
+			c:     Config{Threshold: new(0.7)},
 			votes: []judge.Judgment{failScore(3), passScore(7), passScore(8)},
 			want:  outcome{judge.StatusPass, "0.700", "median", "median 0.70 ≥ threshold 0.70: 2 pass, 1 fail → PASS"},
 		},
 		{
 			name:  "exactly at the threshold with an even count",
-			c:     Config{Threshold: 0.7},
+			c:     Config{Threshold: new(0.7)},
 			votes: []judge.Judgment{passScore(6), passScore(8)},
 			want:  outcome{judge.StatusPass, "0.700", "median", "median 0.70 ≥ threshold 0.70: 2 pass, 0 fail → PASS"},
 		},

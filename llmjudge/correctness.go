@@ -18,9 +18,11 @@ type CorrectnessConfig struct {
 	// Expected, when set, says what accomplishing the goal looks like
 	// ("order 12345 is cancelled, after the user confirmed").
 	Expected string
-	// Threshold is the lowest passing score, in 0..1 (0 excluded).
+	// Threshold is the lowest passing score, in 0..1 (0: every score passes,
+	// so the judge records its score without gating). Defaults to 0.7 when
+	// nil.
 	// Defaults to 0.7.
-	Threshold float64
+	Threshold *float64
 	// MaxToolChars cuts each tool call's arguments and result to this many
 	// characters, saying so in the prompt, so that one huge result does
 	// not crowd out the rest. Defaults to 4000; a negative value keeps

@@ -53,6 +53,6 @@ func TestCorrectnessRefusesBadConfiguration(t *testing.T) {
 	}
 	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
 		{Name: "no model", Build: build(nil, CorrectnessConfig{}), WantErr: "correctness: no model given"},
-		{Name: "threshold", Build: build(answers(""), CorrectnessConfig{Threshold: 70}), WantErr: "threshold 70"},
+		{Name: "threshold", Build: build(answers(""), CorrectnessConfig{Threshold: new(70.0)}), WantErr: "threshold 70"},
 	})
 }

@@ -11,9 +11,11 @@ import (
 
 // RubricConfig configures a Rubric judge. The zero value is the defaults.
 type RubricConfig struct {
-	// Threshold is the lowest passing score, in 0..1 (0 excluded).
+	// Threshold is the lowest passing score, in 0..1 (0: every score passes,
+	// so the judge records its score without gating). Defaults to 0.7 when
+	// nil.
 	// Defaults to 0.7.
-	Threshold float64
+	Threshold *float64
 	Options
 }
 

@@ -131,15 +131,15 @@ func (j *single) sampleData() PromptData {
 	return d
 }
 
-// unitThreshold resolves a threshold on 0..1 whose zero value means 0.7.
-func unitThreshold(t float64) (float64, error) {
+// unitThreshold resolves a threshold on 0..1; nil means 0.7.
+func unitThreshold(t *float64) (float64, error) {
 	switch {
-	case t == 0:
+	case t == nil:
 		return 0.7, nil
-	case math.IsNaN(t) || t < 0 || t > 1:
-		return 0, fmt.Errorf("threshold %v: want a number in 0..1 (0 means the default, 0.7)", t)
+	case math.IsNaN(*t) || *t < 0 || *t > 1:
+		return 0, fmt.Errorf("threshold %v: want a number in 0..1 (leave it unset for the default, 0.7)", *t)
 	}
-	return t, nil
+	return *t, nil
 }
 
 // noResponse says why a transcript without a response cannot be judged

@@ -183,7 +183,7 @@ type Expectations struct {
 	ForbiddenTools         []string       `yaml:"forbidden_tools" doc:"Tools the agent must not call."`
 	ExpectedResponseTraits []string       `yaml:"expected_response_traits" doc:"Traits of the response an LLM judge checks one by one."`
 	JudgePrompt            string         `yaml:"judge_prompt" doc:"Criteria an LLM judge scores the response against (a rubric)."`
-	JudgeThreshold         *float64       `yaml:"judge_threshold" doc:"The rubric's passing score, 0..1. Defaults to 0.7."`
+	JudgeThreshold         *float64       `yaml:"judge_threshold" doc:"The rubric's passing score, 0..1 (0: every score passes; the score is recorded). Defaults to 0.7."`
 	Rules                  []RuleSpec     `yaml:"rules" doc:"Deterministic rules on the response."`
 	Judges                 []JudgeSpec    `yaml:"judges" doc:"LLM judges and juries."`
 	Checks                 []CheckSpec    `yaml:"checks" doc:"Checks of the world after the conversation: database state, commands."`
@@ -227,7 +227,7 @@ type JudgeSpec struct {
 	Criteria    map[string]string `yaml:"criteria" doc:"Axes scored 1..10, by name: what each measures."`
 	Correctness string            `yaml:"correctness" doc:"What accomplishing the goal looks like; the whole transcript is judged."`
 	Jury        *JurySpec         `yaml:"jury" doc:"Several judges, one verdict."`
-	Threshold   *float64          `yaml:"threshold" doc:"The passing score, 0..1."`
+	Threshold   *float64          `yaml:"threshold" doc:"The passing score, 0..1, of a rubric, correctness or averaging jury (0: every score passes; the score is recorded). Defaults to 0.7 (a jury: 0.5)."`
 	Model       string            `yaml:"model" doc:"The judge's model. Defaults to the suite's judge model."`
 	Samples     int               `yaml:"samples" doc:"Ask k times and aggregate, for stability."`
 }

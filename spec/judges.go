@@ -88,11 +88,7 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 		b.fail("%s: judge_threshold without judge_prompt", where)
 	}
 	if e.JudgePrompt != "" {
-		threshold := 0.0
-		if e.JudgeThreshold != nil {
-			threshold = *e.JudgeThreshold
-		}
-		j, err := b.llmJudge(JudgeSpec{Name: "judge_prompt", Rubric: e.JudgePrompt, Threshold: &threshold})
+		j, err := b.llmJudge(JudgeSpec{Name: "judge_prompt", Rubric: e.JudgePrompt, Threshold: e.JudgeThreshold})
 		addLLM("judge_prompt", j, err)
 		say("%s", oneLine(e.JudgePrompt))
 	}
@@ -261,23 +257,22 @@ func (b *builder) llmJudge(s JudgeSpec) (judge.Judge, error) {
 	if m == nil {
 		return nil, nil
 	}
-	threshold := 0.0
-	if s.Threshold != nil {
-		threshold = *s.Threshold
-		if threshold < 0 || threshold > 1 {
-			return nil, fmt.Errorf("threshold %v is out of range: a passing score above 0 and at most 1", threshold)
-		}
+	if t := s.Threshold; t != nil && (*t < 0 || *t > 1) {
+		return nil, fmt.Errorf("threshold %v is out of range: a passing score from 0 to 1", *t)
+	}
+	if s.Threshold != nil && (kinds[0] == "traits" || kinds[0] == "criteria") {
+		return nil, fmt.Errorf("threshold is for rubric, correctness and jury judges: %s judges have no threshold; remove it", kinds[0])
 	}
 	opts := llmjudge.Options{Name: s.Name, Samples: s.Samples}
 	var j judge.Judge
 	var err error
 	switch kinds[0] {
 	case "rubric":
-		j, err = asJudge(llmjudge.NewRubric(m, s.Rubric, llmjudge.RubricConfig{Options: opts, Threshold: threshold}))
+		j, err = asJudge(llmjudge.NewRubric(m, s.Rubric, llmjudge.RubricConfig{Options: opts, Threshold: s.Threshold}))
 	case "traits":
 		j, err = asJudge(llmjudge.NewTraits(m, s.Traits, llmjudge.TraitsConfig{Options: opts}))
 	case "correctness":
-		j, err = asJudge(llmjudge.NewCorrectness(m, llmjudge.CorrectnessConfig{Options: opts, Expected: s.Correctness, Threshold: threshold}))
+		j, err = asJudge(llmjudge.NewCorrectness(m, llmjudge.CorrectnessConfig{Options: opts, Expected: s.Correctness, Threshold: s.Threshold}))
 	case "criteria":
 		var axes []llmjudge.Axis
 		for _, name := range sortedKeys(s.Criteria) {
@@ -306,11 +301,7 @@ func (b *builder) jury(s JudgeSpec) (judge.Judge, error) {
 		}
 		jurors = append(jurors, j)
 	}
-	threshold := 0.0
-	if s.Threshold != nil {
-		threshold = *s.Threshold
-	}
-	return asJudge(jury.New(jury.Config{Name: s.Name, Jurors: jurors, Strategy: jury.Strategy(s.Jury.Strategy), Weights: s.Jury.Weights, Threshold: threshold}))
+	return asJudge(jury.New(jury.Config{Name: s.Name, Jurors: jurors, Strategy: jury.Strategy(s.Jury.Strategy), Weights: s.Jury.Weights, Threshold: s.Threshold}))
 }
 
 func sortedKeys(m map[string]string) []string {
