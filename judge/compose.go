@@ -15,7 +15,8 @@ import (
 // The verdict is FAIL if any part failed (even if another could not judge:
 // the outcome is known), else ERROR if any part could not judge, else PASS
 // if any part passed, else ABSTAIN (no judges, or all abstained). The score
-// is the mean normalised score of the parts that passed or failed.
+// of a PASS or FAIL is the mean normalised score of the parts that passed
+// or failed; an ERROR or ABSTAIN has no score.
 func All(judges ...Judge) Judge {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		parts, err := runInOrder(ctx, t, judges, nil)
@@ -30,8 +31,9 @@ func All(judges ...Judge) Judge {
 // first PASS ends it: the judges after it are not run.
 //
 // Without a PASS, the verdict is ERROR if any part could not judge (it might
-// have passed), else FAIL if any part failed, else ABSTAIN. The score is the
-// highest normalised score among the parts that passed or failed.
+// have passed), else FAIL if any part failed, else ABSTAIN. The score of a
+// PASS or FAIL is the highest normalised score among the parts that passed
+// or failed; an ERROR or ABSTAIN has no score.
 func Any(judges ...Judge) Judge {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		parts, err := runInOrder(ctx, t, judges, Judgment.Passed)
@@ -46,9 +48,6 @@ func Any(judges ...Judge) Judge {
 				best, counted = v, true
 			}
 		}
-		if counted {
-			out.Score = Unit(best)
-		}
 		switch failed, errored, passed := sortParts(parts); {
 		case len(passed) > 0:
 			out.Status, out.Reasoning = StatusPass, "passed: "+passed[0].Summary()
@@ -58,6 +57,9 @@ func Any(judges ...Judge) Judge {
 			out.Status, out.Reasoning = StatusFail, fmt.Sprintf("none of %d passed: %s", len(failed), describeAll(failed))
 		default:
 			out.Status, out.Reasoning = StatusAbstain, abstainReason(len(parts))
+		}
+		if counted && judged(out.Status) {
+			out.Score = Unit(best)
 		}
 		return out, nil
 	})
@@ -223,9 +225,6 @@ func allOf(name string, parts []Judgment) Judgment {
 			counted++
 		}
 	}
-	if counted > 0 {
-		out.Score = Unit(sum / float64(counted))
-	}
 	switch failed, errored, passed := sortParts(parts); {
 	case len(failed) > 0:
 		out.Status, out.Reasoning = StatusFail, fmt.Sprintf("%d of %d failed: %s", len(failed), len(parts), describeAll(failed))
@@ -239,8 +238,15 @@ func allOf(name string, parts []Judgment) Judgment {
 	default:
 		out.Status, out.Reasoning = StatusAbstain, abstainReason(len(parts))
 	}
+	if counted > 0 && judged(out.Status) {
+		out.Score = Unit(sum / float64(counted))
+	}
 	return out
 }
+
+// judged reports whether a composite with status s was judged, and so has
+// a score: an ERROR or ABSTAIN has none, whatever its parts scored.
+func judged(s Status) bool { return s == StatusPass || s == StatusFail }
 
 // sortParts splits judgments by status.
 func sortParts(parts []Judgment) (failed, errored, passed []Judgment) {

@@ -21,7 +21,7 @@ func TestComposites(t *testing.T) {
 		{"all/every part passes", judge.All(pass, pass), judge.StatusPass, 1},
 		{"all/one part fails", judge.All(pass, fail, pass), judge.StatusFail, 2.0 / 3},
 		{"all/fail outweighs error", judge.All(broken, fail), judge.StatusFail, 0},
-		{"all/error outweighs pass", judge.All(pass, broken), judge.StatusError, 1},
+		{"all/error outweighs pass, and has no score", judge.All(pass, broken), judge.StatusError, -1},
 		{"all/abstentions left out", judge.All(abstain, pass), judge.StatusPass, 1},
 		{"all/only abstentions", judge.All(abstain, abstain), judge.StatusAbstain, -1},
 		{"all/no judges abstains", judge.All(), judge.StatusAbstain, -1},
@@ -29,13 +29,14 @@ func TestComposites(t *testing.T) {
 
 		{"any/one part passes", judge.Any(fail, pass), judge.StatusPass, 1},
 		{"any/every part fails", judge.Any(fail, fail), judge.StatusFail, 0},
-		{"any/error without pass", judge.Any(fail, broken), judge.StatusError, 0},
+		{"any/error without pass has no score", judge.Any(fail, broken), judge.StatusError, -1},
 		{"any/only abstentions", judge.Any(abstain), judge.StatusAbstain, -1},
 		{"any/highest score", judge.Any(scored("x", judge.StatusFail, 0.2), scored("y", judge.StatusFail, 0.4)), judge.StatusFail, 0.4},
 
 		{"not/pass becomes fail", judge.Not(pass), judge.StatusFail, 0},
 		{"not/fail becomes pass", judge.Not(fail), judge.StatusPass, 1},
 		{"not/abstain stays", judge.Not(abstain), judge.StatusAbstain, -1},
+		{"not/error stays, without a score", judge.Not(judge.All(pass, broken)), judge.StatusError, -1},
 		{"not/mirrors a numerical score", judge.Not(scored("x", judge.StatusFail, 0.25)), judge.StatusPass, 0.75},
 
 		{"soft/fail becomes a finding", judge.Soft(fail), judge.StatusPass, -1},

@@ -121,6 +121,14 @@ func Abstained(reason string) Judgment {
 // Passed reports whether the status is PASS.
 func (j Judgment) Passed() bool { return j.Status == StatusPass }
 
+// ShowsScore reports whether j's score is worth showing beside its status:
+// j was judged (PASS or FAIL) and has a score that is not a boolean (a
+// boolean says no more than the status). An ERROR or ABSTAIN shows none,
+// whatever score it carries.
+func (j Judgment) ShowsScore() bool {
+	return (j.Status == StatusPass || j.Status == StatusFail) && !j.Score.IsZero() && j.Score.Kind != Boolean
+}
+
 // Normalized returns the value on 0..1 that aggregates of j use, and
 // whether j counts in an aggregate at all. A PASS or FAIL counts: with its
 // score when it has one, else as 1 or 0. An ABSTAIN or ERROR does not

@@ -246,7 +246,7 @@ func newHTMLJudgment(j judge.Judgment) htmlJudgment {
 	if out.Name == "" {
 		out.Name = "verdict"
 	}
-	if !j.Score.IsZero() && j.Score.Kind != judge.Boolean { // a boolean says no more than the status
+	if j.ShowsScore() {
 		out.Score = clean(j.Score.String())
 	}
 	for _, c := range j.Checks {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gavelhq/gavel"
-	"github.com/gavelhq/gavel/judge"
 )
 
 // writeMarkdown writes the Markdown report, for $GITHUB_STEP_SUMMARY or a
@@ -191,7 +190,7 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 		switch {
 		case !fl.Leaf && j.DecidedBy != "":
 			line += " (decided by " + mdText(j.DecidedBy) + ")"
-		case fl.Leaf && !j.Score.IsZero() && j.Score.Kind != judge.Boolean:
+		case fl.Leaf && j.ShowsScore():
 			line += " (score " + mdText(j.Score.String()) + ")"
 		}
 		if fl.Leaf && j.Reasoning != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/gavelhq/gavel/internal/golden"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 )
 
 // write writes the fixture's report in format f.
@@ -130,5 +131,31 @@ func TestWriteReportsWriterErrors(t *testing.T) {
 	err := Write(errWriter{}, JSON, fixture(t), Options{})
 	if err == nil || err.Error() != "write json report: disk full" {
 		t.Errorf("got %v, want the writer's error with context", err)
+	}
+}
+
+// A verdict that could not be judged has no score, even one stored by a
+// Gavel that gave an ERROR the mean of its parts ("score 1/1" read as a
+// pass): no report shows one.
+func TestErrorsShowNoScore(t *testing.T) {
+	run := fixture(t)
+	errored := judge.Judgment{Name: "all", Status: judge.StatusError, Score: judge.Unit(1),
+		Reasoning: "1 of 2 could not judge: rubric: the provider is down",
+		Parts: []judge.Judgment{
+			{Name: "contains", Status: judge.StatusPass, Score: judge.Bool(true)},
+			{Name: "rubric", Status: judge.StatusError, Score: judge.Unit(0.9), Reasoning: "the provider is down"},
+		}}
+	run.Cases = run.Cases[:1]
+	run.Cases[0].Trials[0].Verdict = errored
+	run.Cases[0].Summarize()
+	for _, w := range writers {
+		t.Run(string(w.format), func(t *testing.T) {
+			out := write(t, w.format, run, Options{Verbose: true})
+			for _, shown := range []string{"1/1", "0.9/1", "0.90"} {
+				if strings.Contains(out, shown) {
+					t.Errorf("the %s report shows the score %s of an ERROR", w.format, shown)
+				}
+			}
+		})
 	}
 }

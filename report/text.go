@@ -368,7 +368,7 @@ func writeFailure(b *bytes.Buffer, indent string, fl failure) {
 		b.WriteString(indent + head + "\n")
 		return
 	}
-	if !j.Score.IsZero() && j.Score.Kind != judge.Boolean {
+	if j.ShowsScore() {
 		head += " (score " + oneLine(j.Score.String()) + ")"
 	}
 	lines := strings.Split(clean(j.Reasoning), "\n")

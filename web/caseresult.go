@@ -280,7 +280,7 @@ func newJudgmentView(j judge.Judgment) judgmentView {
 	if out.Name == "" {
 		out.Name = "verdict"
 	}
-	if !j.Score.IsZero() && j.Score.Kind != judge.Boolean { // a boolean says no more than the status
+	if j.ShowsScore() {
 		out.Score = oneLine(j.Score.String())
 	}
 	if j.Usage.CostUSD > 0 {
