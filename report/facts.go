@@ -100,11 +100,14 @@ func notPassed(trials []gavel.Trial) []gavel.Trial {
 }
 
 // trialsToShow returns the trials of a case that a text or Markdown
-// report details: the first that did not pass, or every one when
-// verbose; and how many more did not pass.
+// report details: the first that did not pass, or every one (passed ones
+// too) when verbose; and how many more did not pass.
 func trialsToShow(trials []gavel.Trial, verbose bool) (shown []gavel.Trial, more int) {
+	if verbose {
+		return trials, 0
+	}
 	bad := notPassed(trials)
-	if verbose || len(bad) <= 1 {
+	if len(bad) <= 1 {
 		return bad, 0
 	}
 	return bad[:1], len(bad) - 1

@@ -48,6 +48,26 @@ func failures(v judge.Judgment) []failure {
 	return out
 }
 
+// everyJudgment walks a verdict's tree of parts and returns every named
+// judgment, passed ones too, in order: what a verbose report shows of a
+// trial. Unnamed composites are passed through, as in failures; a leaf is
+// a judgment without parts.
+func everyJudgment(v judge.Judgment) []failure {
+	var out []failure
+	var walk func(j judge.Judgment, depth int)
+	walk = func(j judge.Judgment, depth int) {
+		if j.Name != "" || len(j.Parts) == 0 {
+			out = append(out, failure{Depth: depth, Judgment: j, Leaf: len(j.Parts) == 0})
+			depth++
+		}
+		for _, p := range j.Parts {
+			walk(p, depth)
+		}
+	}
+	walk(v, 0)
+	return out
+}
+
 // failed reports whether j failed or could not judge.
 func failed(j judge.Judgment) bool {
 	return j.Status == judge.StatusFail || j.Status == judge.StatusError

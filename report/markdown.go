@@ -59,11 +59,15 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	heading := false
 	for i := range run.Cases {
 		cr := &run.Cases[i]
-		if !needsDetail(cr.Outcome) {
+		if !needsDetail(cr.Outcome) && !(opts.Verbose && len(cr.Trials) > 0) {
 			continue
 		}
 		if !heading {
-			b.WriteString("\n### Cases that did not pass\n")
+			if opts.Verbose {
+				b.WriteString("\n### Cases\n")
+			} else {
+				b.WriteString("\n### Cases that did not pass\n")
+			}
 			heading = true
 		}
 		writeMarkdownCase(b, cr, opts.Verbose)
@@ -177,6 +181,9 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 		}
 	}
 	fails := failures(t.Verdict)
+	if verbose {
+		fails = everyJudgment(t.Verdict)
+	}
 	if len(fails) == 0 {
 		return
 	}

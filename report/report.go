@@ -38,10 +38,11 @@ var writers = []struct {
 
 // Options change what a report shows.
 type Options struct {
-	// Verbose makes the text and Markdown reports show every trial that
-	// did not pass instead of the first, and agent replies in full
-	// instead of cut short. The JSON, JUnit and HTML reports always show
-	// everything. Defaults to false.
+	// Verbose makes the text and Markdown reports detail every case that
+	// ran, passed ones too: every trial instead of the first that did not
+	// pass, the whole conversation instead of the reply cut short, and
+	// every judgment with its reasoning instead of the failures. The JSON,
+	// JUnit and HTML reports always show everything. Defaults to false.
 	Verbose bool
 
 	// Version is Gavel's version, written in the headers of the JSON,

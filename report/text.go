@@ -39,10 +39,15 @@ func writeText(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 
 	for i := range run.Cases {
 		cr, f := &run.Cases[i], facts[i]
-		if !needsDetail(cr.Outcome) {
+		heading := "Failure detail"
+		switch {
+		case needsDetail(cr.Outcome):
+		case opts.Verbose && f.Ran > 0:
+			heading = "Detail"
+		default:
 			continue
 		}
-		fmt.Fprintf(b, "\nFailure detail (%s, %s)", oneLine(f.ID), cr.Outcome)
+		fmt.Fprintf(b, "\n%s (%s, %s)", heading, oneLine(f.ID), cr.Outcome)
 		if f.Name != "" {
 			fmt.Fprintf(b, ": %s", oneLine(f.Name))
 		}
@@ -214,7 +219,7 @@ func skipReason(cr *gavel.CaseResult) string {
 }
 
 // writeCaseDetail writes what a case asked and expected and, for the
-// first trial that did not pass (every one when verbose), the tool calls,
+// first trial that did not pass (every trial when verbose), the tool calls,
 // the reply, the error and the judges' failures. Each line starts with
 // indent. The JUnit report uses it as the body of a failure.
 func writeCaseDetail(b *bytes.Buffer, indent string, cr *gavel.CaseResult, verbose bool) {
@@ -238,11 +243,12 @@ func writeCaseDetail(b *bytes.Buffer, indent string, cr *gavel.CaseResult, verbo
 }
 
 // writeTrialDetail writes one trial's tool calls, reply (the whole
-// conversation when verbose), error and failed judgments.
+// conversation when verbose), error and failed judgments (every judgment
+// when verbose).
 func writeTrialDetail(b *bytes.Buffer, indent string, t gavel.Trial, verbose bool) {
 	tr := t.Transcript
 	if tr != nil {
-		writeToolCalls(b, indent, tr)
+		writeToolCalls(b, indent, tr, verbose)
 		if verbose {
 			writeConversation(b, indent, tr)
 		} else {
@@ -261,6 +267,9 @@ func writeTrialDetail(b *bytes.Buffer, indent string, t gavel.Trial, verbose boo
 		}
 	}
 	fails := failures(t.Verdict)
+	if verbose {
+		fails = everyJudgment(t.Verdict)
+	}
 	if len(fails) == 0 {
 		return
 	}
@@ -271,8 +280,8 @@ func writeTrialDetail(b *bytes.Buffer, indent string, t gavel.Trial, verbose boo
 }
 
 // writeToolCalls writes every tool call, round by round, marking failed
-// calls and revivals.
-func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript) {
+// calls and revivals; verbose, with what each call returned.
+func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript, verbose bool) {
 	rounds := tr.RoundCount()
 	if len(tr.ToolCalls()) == 0 && rounds <= 1 {
 		fmt.Fprintf(b, "%sTool calls: none\n", indent)
@@ -293,8 +302,11 @@ func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript) {
 			for _, c := range tr.Turns[i].ToolCalls {
 				calls++
 				b.WriteString(prefix + call(c))
-				if c.IsError {
+				switch {
+				case c.IsError:
 					b.WriteString("  [failed: " + shorten(oneLine(c.Result), 120) + "]")
+				case verbose && c.Result != "":
+					b.WriteString(" -> " + shorten(oneLine(c.Result), responseLength))
 				}
 				b.WriteString("\n")
 			}
@@ -353,8 +365,9 @@ func writeConversation(b *bytes.Buffer, indent string, tr *judge.Transcript) {
 	}
 }
 
-// writeFailure writes one failed judgment: a composite as its name, a
-// leaf with its reasoning and failed checks.
+// writeFailure writes one judgment of a verdict's tree, usually a failed
+// one: a composite as its name, a leaf with its reasoning and failed
+// checks.
 func writeFailure(b *bytes.Buffer, indent string, fl failure) {
 	j := fl.Judgment
 	head := string(j.Status)

@@ -53,7 +53,7 @@ func showCommand(args []string, stdout, stderr io.Writer) int {
 	if stored == nil {
 		return code
 	}
-	run, opts := stored.Run, report.Options{Version: version}
+	run := stored.Run
 	if fs.NArg() == 2 {
 		id := fs.Arg(1)
 		i := slices.IndexFunc(run.Cases, func(cr gavel.CaseResult) bool { return cr.ID() == id })
@@ -61,12 +61,11 @@ func showCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gavel show: run %s has no case %q\n", stored.Info.ID, id)
 			return exitUsage
 		}
-		one := *run
-		one.Cases = run.Cases[i : i+1]
-		run, opts.Verbose = &one, true
+		fmt.Fprintln(stdout, runHeader(stored.Info))
+		return exitOK(report.WriteCase(stdout, &run.Cases[i]))
 	}
 	fmt.Fprintln(stdout, runHeader(stored.Info))
-	return exitOK(report.Write(stdout, report.Text, run, opts))
+	return exitOK(report.Write(stdout, report.Text, run, report.Options{Version: version}))
 }
 
 func reportCommand(args []string, stdout, stderr io.Writer) int {
