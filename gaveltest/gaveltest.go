@@ -107,6 +107,9 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 			t.Logf("gaveltest: closing suite %s: %v", path, err)
 		}
 	}()
+	for _, w := range b.Warnings {
+		t.Logf("gaveltest: %v", w)
+	}
 	s := b.Suite
 	cases, err := chooseCases(s.Cases, c.IDs, c.Tags)
 	if err != nil {

@@ -50,6 +50,10 @@ type Built struct {
 	// Definitions are the cases as written (YAML), by case id, for the
 	// store.
 	Definitions map[string][]byte
+	// Warnings are what is worth fixing but does not stop a run: a judge
+	// that is the agent's own model or of its family. Programs print them
+	// (gavel validate and gavel run do).
+	Warnings Problems
 
 	closers []func() error
 }
@@ -90,6 +94,9 @@ type builder struct {
 	models   map[string]llm.Model
 	out      *Built
 	problems Problems
+	// judges are the judge models the suite names, each with the first
+	// place that names it, for the hierarchy check.
+	judges []namedModel
 
 	// at is where the problems being found are: the suite file, or a case.
 	atFile string
@@ -132,7 +139,7 @@ func (b *builder) suite() *gavel.Suite {
 	}
 	b.out.Concurrency = f.Concurrency
 	b.out.Timeout = b.duration("timeout", f.Timeout)
-	for role, ref := range map[string]string{"judge": f.Models.Judge, "user": f.Models.User, "followup": f.Models.FollowUp} {
+	for role, ref := range map[string]string{"agent": f.Models.Agent, "judge": f.Models.Judge, "user": f.Models.User, "followup": f.Models.FollowUp} {
 		if ref != "" {
 			s.Models[role] = b.expand("models."+role, ref)
 		}
@@ -140,6 +147,9 @@ func (b *builder) suite() *gavel.Suite {
 	if f.Agent == nil {
 		b.fail("no agent: say which agent to test under agent: (builtin, http or exec)")
 	} else {
+		if f.Models.Agent != "" && f.Agent.Builtin != nil {
+			b.fail("models.agent is for http and exec agents: a builtin agent's model is agent.builtin.model; remove models.agent")
+		}
 		s.Agent = b.agent(*f.Agent, s.Models)
 	}
 	if ref := cmp.Or(f.Models.FollowUp, f.Models.Judge); ref != "" {
@@ -169,6 +179,9 @@ func (b *builder) suite() *gavel.Suite {
 		s.Cases = append(s.Cases, c)
 		b.out.Definitions[c.ID] = lc.Definition
 	}
+	if !f.AllowSameFamilyJudge {
+		b.out.Warnings = hierarchyWarnings(b.judges, s.Models["agent"])
+	}
 	return s
 }
 
@@ -193,6 +206,9 @@ func (b *builder) model(role, ref, field string) llm.Model {
 		return nil
 	}
 	ref = b.expand(field, ref)
+	if role == "judge" && field != "models.followup" { // the follow-up detector grades nothing
+		b.judges = append(b.judges, namedModel{ref: ref, at: Problem{File: b.atFile, Line: b.atLine}})
+	}
 	key := role + "\x00" + ref
 	if m, ok := b.models[key]; ok {
 		return m

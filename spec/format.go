@@ -11,17 +11,19 @@ import (
 
 // SuiteFile is a suite file.
 type SuiteFile struct {
-	Name         string      `yaml:"name" doc:"The suite's name, as reports show it."`
-	Description  string      `yaml:"description" doc:"What the suite tests."`
-	Agent        *AgentSpec  `yaml:"agent" doc:"The agent under test."`
-	Models       ModelsSpec  `yaml:"models" doc:"The models that judge and play users, as provider:model references."`
-	Threshold    *float64    `yaml:"threshold" doc:"The pass rate (0..1) the suite must reach. Defaults to 1."`
-	Trials       int         `yaml:"trials" doc:"How many times each case runs. Defaults to 1."`
-	Concurrency  int         `yaml:"concurrency" doc:"How many trials run at once. Defaults to 4."`
-	Timeout      string      `yaml:"timeout" doc:"How long one trial's conversation may take, as a Go duration (90s, 5m). Defaults to 5m."`
-	MaxFollowUps int         `yaml:"max_followups" doc:"Automatic answers to the agent's clarifying questions per round. Defaults to 2; -1 for none."`
-	SharedPaths  []string    `yaml:"shared_paths" doc:"Globs of files every case depends on: a change to one selects every case."`
-	Cases        []CaseEntry `yaml:"cases" doc:"The cases: inline, or globs of YAML or JSON Lines files of cases."`
+	Name         string     `yaml:"name" doc:"The suite's name, as reports show it."`
+	Description  string     `yaml:"description" doc:"What the suite tests."`
+	Agent        *AgentSpec `yaml:"agent" doc:"The agent under test."`
+	Models       ModelsSpec `yaml:"models" doc:"The models that judge and play users, as provider:model references."`
+	Threshold    *float64   `yaml:"threshold" doc:"The pass rate (0..1) the suite must reach. Defaults to 1."`
+	Trials       int        `yaml:"trials" doc:"How many times each case runs. Defaults to 1."`
+	Concurrency  int        `yaml:"concurrency" doc:"How many trials run at once. Defaults to 4."`
+	Timeout      string     `yaml:"timeout" doc:"How long one trial's conversation may take, as a Go duration (90s, 5m). Defaults to 5m."`
+	MaxFollowUps int        `yaml:"max_followups" doc:"Automatic answers to the agent's clarifying questions per round. Defaults to 2; -1 for none."`
+	SharedPaths  []string   `yaml:"shared_paths" doc:"Globs of files every case depends on: a change to one selects every case."`
+	// AllowSameFamilyJudge silences the judge-hierarchy warning.
+	AllowSameFamilyJudge bool        `yaml:"allow_same_family_judge" doc:"Silence the warning that a judge model is the agent's own model or of its family (a model favours answers like its own)."`
+	Cases                []CaseEntry `yaml:"cases" doc:"The cases: inline, or globs of YAML or JSON Lines files of cases."`
 }
 
 // ModelsSpec names the models by role. In every model reference of a
@@ -29,6 +31,7 @@ type SuiteFile struct {
 // default to scripted models offline and take a vendor's from the
 // environment.
 type ModelsSpec struct {
+	Agent    string `yaml:"agent" doc:"The model an http or exec agent runs on, when you know it: Gavel warns when a judge is that model or of its family, and reports name it. A builtin agent's model is agent.builtin.model."`
 	Judge    string `yaml:"judge" doc:"The model of LLM judges, unless a judge names its own."`
 	User     string `yaml:"user" doc:"The model that plays simulated users. Defaults to the judge model."`
 	FollowUp string `yaml:"followup" doc:"The model that detects clarifying questions and answers them. Defaults to the judge model."`

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gavelhq/gavel/llm/llmtest"
+
 	"bytes"
 	"io"
 	"net"
@@ -185,5 +187,33 @@ func TestVersionAndUsage(t *testing.T) {
 	}
 	if code, _, errs := gavelCmd(t, "frobnicate"); code != exitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
 		t.Errorf("unknown command: %d %q", code, errs)
+	}
+}
+
+// A judge of the agent's own family is worth a warning, not a failure:
+// validate and run print it (run before anything runs) and go on.
+func TestJudgeHierarchyWarning(t *testing.T) {
+	dir := t.TempDir()
+	suite := filepath.Join(dir, "gavel.yaml")
+	os.WriteFile(suite, []byte(`name: same-family
+agent:
+  exec: {command: [cat]}
+models: {agent: 'openai:gpt-5-mini', judge: 'openai:gpt-5'}
+max_followups: -1
+cases:
+  - {id: a, input: hi, judge_prompt: be nice}
+`), 0o644)
+	const want = "gavel.yaml:7: warning: judge model openai:gpt-5 and agent model openai:gpt-5-mini are both gpt models"
+	code, out, errs := gavelCmd(t, "validate", suite)
+	if code != exitPassed || !strings.Contains(out, "1 cases, valid") || !strings.Contains(errs, want) {
+		t.Errorf("validate: exit %d\n%s%s", code, out, errs)
+	}
+	judgeServer := llmtest.NewOpenAIServer(&llmtest.Scripted{Rules: []llmtest.Rule{{Text: `{"reasoning": "fine", "score": 0.9}`}}})
+	defer judgeServer.Close()
+	t.Setenv("OPENAI_BASE_URL", judgeServer.URL)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	code, _, errs = gavelCmd(t, "run", "--no-cache", "--db", filepath.Join(dir, "runs.db"), suite)
+	if !strings.Contains(errs, want) { // the run's outcome does not matter here
+		t.Errorf("run (exit %d) does not warn:\n%s", code, errs)
 	}
 }

@@ -177,6 +177,9 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 			ok = false
 			continue
 		}
+		for _, w := range b.Warnings {
+			fmt.Fprintln(stderr, w)
+		}
 		suites = append(suites, meteredSuite{b, meter})
 		err = selectCases(b.Suite, f.tags, f.ids)
 		if err == nil && f.changedSince != "" {

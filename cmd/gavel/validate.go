@@ -15,7 +15,8 @@ const validateHelp = `Usage: gavel validate [SUITE...]
 
 Checks suites (default ".") without running anything or calling a model:
 every problem is listed at once, as file:line:column: message. Exit code 0
-when all are valid, 2 otherwise.
+when all are valid, 2 otherwise. Warnings (a judge that is the agent's own
+model or of its family) are printed too, and do not fail validation.
 
 Example:
   gavel validate examples/support-desk
@@ -42,6 +43,9 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			code = exitUsage
 			continue
+		}
+		for _, w := range b.Warnings {
+			fmt.Fprintln(stderr, w)
 		}
 		fmt.Fprintf(stdout, "%s: %d cases, valid\n", b.Suite.File, len(b.Suite.Cases))
 		b.Close()
