@@ -52,6 +52,21 @@ func TestCalibrate(t *testing.T) {
 			60, 54, 0.9, 0.775, "calibrated", 6, 60},
 		{"a judge people often overrule", concat(labels(40, pass, true), labels(20, pass, false)),
 			60, 40, 2.0 / 3, 0, "not calibrated", 20, 60},
+		// The judge passes 48 of 60 and people 46 of 60: rates that differ,
+		// so a chance term that used either rate twice would show.
+		// Agreement 46/60 = 23/30; chance 0.8·46/60 + 0.2·14/60 = 0.66;
+		// kappa (23/30 - 0.66) / 0.34 = 16/51.
+		{"judge and people pass at different rates", concat(labels(40, pass, true), labels(8, pass, false), labels(6, fail, true), labels(6, fail, false)),
+			60, 46, 46.0 / 60, 16.0 / 51, "not calibrated", 14, 60},
+		// The bar is inclusive: exactly 85%, exactly 50 labels.
+		{"exactly 85% agreement", concat(labels(51, pass, true), labels(9, pass, false)),
+			60, 51, 0.85, 0, "calibrated", 9, 60},
+		{"just under 85% agreement", concat(labels(50, pass, true), labels(10, pass, false)),
+			60, 50, 50.0 / 60, 0, "not calibrated", 10, 60},
+		{"exactly 50 labels", concat(labels(45, pass, true), labels(5, fail, true)),
+			50, 50, 1, 1, "calibrated", 0, 50},
+		{"49 labels are too few", concat(labels(44, pass, true), labels(5, fail, true)),
+			49, 49, 1, 1, "too few labels", 0, 49},
 		{"too few labels", labels(10, pass, true), 10, 10, 1, math.NaN(), "too few labels", 0, 10},
 		{"abstentions and errors do not count", concat(labels(5, judge.StatusAbstain, false), labels(2, judge.StatusError, true), labels(3, fail, true)),
 			3, 3, 1, math.NaN(), "too few labels", 0, 10},

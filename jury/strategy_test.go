@@ -305,6 +305,13 @@ func TestAverage(t *testing.T) {
 			want:  outcome{judge.StatusPass, "0.600", "average", "average 0.60 ≥ threshold 0.60: 2 pass, 1 fail → PASS"},
 		},
 		{
+			// In floating point, (0.7 + 0.7 + 0.7) / 3 is 0.6999999999999998.
+			name:  "a mean that rounding puts a hair below the threshold passes",
+			c:     Config{Threshold: new(0.7)},
+			votes: []judge.Judgment{passScore(7), passScore(7), passScore(7)},
+			want:  outcome{judge.StatusPass, "0.700", "average", "average 0.70 ≥ threshold 0.70: 3 pass, 0 fail → PASS"},
+		},
+		{
 			name:  "just below the threshold fails and says so",
 			c:     Config{Threshold: new(0.6)},
 			votes: []judge.Judgment{passScore(7), passScore(6), failScore(4.98)},

@@ -47,6 +47,29 @@ func TestRetry(t *testing.T) {
 	}
 }
 
+// The zero RetryConfig sends a request at most 4 times, as documented,
+// and waits with the documented backoff: at most 500 ms, then 1 s, then 2 s.
+func TestRetryDefaults(t *testing.T) {
+	down := make([]error, 10)
+	for i := range down {
+		down[i] = &llm.APIError{StatusCode: 503}
+	}
+	model := &flaky{errs: down}
+	var waits []time.Duration
+	_, err := llm.Retry(llm.RetryConfig{Sleep: func(_ context.Context, d time.Duration) error {
+		waits = append(waits, d)
+		return nil
+	}})(model).Generate(context.Background(), ask("hi"))
+	if err == nil || model.calls != 4 {
+		t.Fatalf("got %d calls, error %v; want 4 calls and the last error", model.calls, err)
+	}
+	for i, ceiling := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second} {
+		if i >= len(waits) || waits[i] > ceiling {
+			t.Errorf("waits %v: wait %d should be at most %v", waits, i+1, ceiling)
+		}
+	}
+}
+
 func TestRetryBackoffGrowsAndIsCapped(t *testing.T) {
 	errs := make([]error, 9)
 	for i := range errs {

@@ -40,6 +40,7 @@ func TestToolCalls(t *testing.T) {
 		call("get_order_status", `{"order_id":"12345"}`),
 		call("cancel_order", `{"order_id":"12345","confirmation":true}`),
 	}
+	twice := []rule.ExpectedCall{expected[0], expected[0]}
 	build := func(want []rule.ExpectedCall, o rule.CallOpts) func() (judge.Judge, error) {
 		return func() (judge.Judge, error) { return rule.ToolCalls(want, o) }
 	}
@@ -70,6 +71,20 @@ func TestToolCalls(t *testing.T) {
 		{Name: "in order with extra calls", Build: build(expected, rule.CallOpts{AllowExtra: true}),
 			Transcript: withCalls("search", `{}`, "get_order_status", `{"order_id":"12345"}`, "log", `{}`, "cancel_order", `{"order_id":"12345","confirmation":true}`),
 			WantStatus: pass},
+		// The same call expected twice needs two calls: one actual call
+		// never satisfies two expectations.
+		{Name: "in order with extra calls, the same call expected twice, made once", Build: build(twice, rule.CallOpts{AllowExtra: true}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`, "log", `{}`),
+			WantStatus: fail, WantIn: []string{"expected call 2 (get_order_status"}},
+		{Name: "in order with extra calls, the same call expected twice, made twice", Build: build(twice, rule.CallOpts{AllowExtra: true}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`, "log", `{}`, "get_order_status", `{"order_id":"12345"}`),
+			WantStatus: pass},
+		{Name: "in order, the same call expected twice, made once", Build: build(twice, rule.CallOpts{}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`),
+			WantStatus: fail, WantIn: []string{"call 2: expected get_order_status"}},
+		{Name: "any order, the same call expected twice, made once", Build: build(twice, rule.CallOpts{AnyOrder: true, AllowExtra: true}),
+			Transcript: withCalls("get_order_status", `{"order_id":"12345"}`),
+			WantStatus: fail, WantIn: []string{"no call matched get_order_status"}},
 		{Name: "in order with extra calls, out of order", Build: build(expected, rule.CallOpts{AllowExtra: true}),
 			Transcript: withCalls("cancel_order", `{"order_id":"12345","confirmation":true}`, "get_order_status", `{"order_id":"12345"}`),
 			WantStatus: fail, WantIn: []string{"expected call 2 (cancel_order"}},
