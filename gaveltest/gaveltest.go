@@ -76,7 +76,10 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	if c.MinPassRate < 0 || c.MinPassRate > 1 {
 		t.Fatalf("gaveltest: Config.MinPassRate %v: want a share of trials from 0 to 1", c.MinPassRate)
 	}
-	m, err := newModels(c.CacheDir)
+	if c.Getenv == nil {
+		c.Getenv = os.Getenv
+	}
+	m, err := newModels(c.CacheDir, c.Getenv)
 	if err != nil {
 		t.Fatalf("gaveltest: %v", err)
 	}
@@ -91,9 +94,6 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	}
 	// Models of one server share a limiter that learns its rate limit.
 	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.wrap}
-	if env.Getenv == nil {
-		env.Getenv = os.Getenv
-	}
 	b, err := spec.Open(path, env)
 	if err != nil {
 		var problems spec.Problems
