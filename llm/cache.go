@@ -40,9 +40,9 @@ const cacheVersion = 2
 // The key of an entry holds everything that makes an answer:
 //
 //   - the model, named by the namespace given to Middleware: its whole
-//     reference as resolved, provider, model and server ("openai:gpt-5-mini",
-//     "openai:qwen2.5-7b@http://127.0.0.1:8000/v1", a script's absolute
-//     path);
+//     reference as resolved, provider, model and server ("openai:gpt-5-mini
+//     OPENAI_BASE_URL=http://127.0.0.1:8000/v1", "script:" and a script's
+//     absolute path);
 //   - the whole Request: messages, tools, parameters, response schema, and
 //     Request.Trial, the sample number an LLM judge sets;
 //   - the trial number the context carries (WithTrial), so that repeated
@@ -101,9 +101,10 @@ func OpenCache(c CacheConfig) (*Cache, error) {
 }
 
 // Middleware returns the cache as middleware for the model namespace
-// names: its whole reference as resolved, such as
-// "openai:gpt-5-mini@https://api.openai.com/v1". Models that answer
-// differently must have different namespaces, or they share answers.
+// names: its whole reference as resolved, server included, such as
+// "openai:qwen2.5-7b@http://127.0.0.1:8000/v1" (package llm/providers
+// writes it: providers.Namespace). Models that may answer differently
+// must have different namespaces, or they share answers.
 func (c *Cache) Middleware(namespace string) Middleware {
 	return func(next Model) Model {
 		return Func(func(ctx context.Context, req *Request) (*Response, error) {

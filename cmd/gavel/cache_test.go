@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +11,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
+	"github.com/gavelhq/gavel/report"
 )
 
 // fakeVendor is a fake OpenAI server whose answers depend on the model a
@@ -104,22 +108,60 @@ func TestCacheKeepsTrialsAndModelsApart(t *testing.T) {
 	vendor := newFakeVendor(t)
 	args := []string{"run", "--quiet", "--concurrency", "1", "--trials", "3", suite}
 
+	// Each run's report says what the cache answered, in the totals and
+	// the per-model table alike, and its JSON agrees.
 	steps := []struct {
 		name, model string
 		want        map[string]int
+		report      []string
+		usage       judge.Usage // the agent's, and the model's
 	}{
-		{"cold", "agent-a", map[string]int{"agent-a": 6}},
-		{"warm", "agent-a", map[string]int{}},
-		{"another model", "agent-b", map[string]int{"agent-b": 6}},
-		{"the first model again", "agent-a", map[string]int{}},
+		{"cold", "agent-a", map[string]int{"agent-a": 6},
+			[]string{"Tokens: 660 (agent 660; 6 calls)", "agent-a | 6     | 660"},
+			judge.Usage{InputTokens: 600, OutputTokens: 60, Calls: 6}},
+		{"warm", "agent-a", map[string]int{},
+			[]string{"Tokens: 0 (agent 0; 6 calls, all answered from the cache)", "agent-a | 6 (6 from the cache) | 0"},
+			judge.Usage{Calls: 6, CacheHits: 6}},
+		{"another model", "agent-b", map[string]int{"agent-b": 6},
+			[]string{"Tokens: 660 (agent 660; 6 calls)", "agent-b | 6     | 660"},
+			judge.Usage{InputTokens: 600, OutputTokens: 60, Calls: 6}},
+		{"the first model again", "agent-a", map[string]int{},
+			[]string{"Tokens: 0 (agent 0; 6 calls, all answered from the cache)"},
+			judge.Usage{Calls: 6, CacheHits: 6}},
 	}
 	for _, s := range steps {
 		t.Setenv("M", s.model)
-		gavelIn(t, exitPassed, args...)
+		out := gavelIn(t, exitPassed, args...)
 		if diff := cmp.Diff(s.want, vendor.taken()); diff != "" {
 			t.Errorf("%s run (%s): requests by model (-want +got):\n%s", s.name, s.model, diff)
 		}
+		for _, want := range s.report {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s run: the report lacks %q:\n%s", s.name, want, out)
+			}
+		}
+		stats := latestStats(t)
+		if diff := cmp.Diff(s.usage, stats.Usage.Agent); diff != "" {
+			t.Errorf("%s run: the agent's usage in latest.json (-want +got):\n%s", s.name, diff)
+		}
+		if diff := cmp.Diff(map[string]judge.Usage{s.model: s.usage}, stats.Models); diff != "" {
+			t.Errorf("%s run: usage by model in latest.json (-want +got):\n%s", s.name, diff)
+		}
 	}
+}
+
+// latestStats reads the run's numbers from reports/latest.json.
+func latestStats(t *testing.T) gavel.Stats {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("reports", "latest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report.JSONReport
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatalf("reports/latest.json: %v", err)
+	}
+	return r.Stats
 }
 
 // personaSuite has a simulated user, the follow-up detector and an LLM
