@@ -12,6 +12,7 @@ import (
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
+	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 )
@@ -76,7 +77,10 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	if c.MinPassRate < 0 || c.MinPassRate > 1 {
 		t.Fatalf("gaveltest: Config.MinPassRate %v: want a share of trials from 0 to 1", c.MinPassRate)
 	}
-	m, err := newModels(c.CacheDir)
+	if c.Getenv == nil {
+		c.Getenv = os.Getenv
+	}
+	m, err := newModels(c.CacheDir, c.Getenv)
 	if err != nil {
 		t.Fatalf("gaveltest: %v", err)
 	}
@@ -91,9 +95,6 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	}
 	// Models of one server share a limiter that learns its rate limit.
 	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.wrap}
-	if env.Getenv == nil {
-		env.Getenv = os.Getenv
-	}
 	b, err := spec.Open(path, env)
 	if err != nil {
 		var problems spec.Problems
@@ -187,13 +188,18 @@ func chooseCases(cases []*gavel.Case, ids, tags []string) ([]*gavel.Case, error)
 }
 
 // summary is the run in one line: cases passed, pass rate against the
-// threshold, trials, tokens, cost and time.
+// threshold, trials, tokens (with the model calls and how many the cache
+// answered), cost and time.
 func summary(run *gavel.Run, minPassRate float64) string {
 	st := run.Stats()
 	u := st.Usage.Total()
-	return fmt.Sprintf("gaveltest: suite %s: %d of %d cases passed (%d failed, %d flaky, %d errored, %d skipped); a case needs %s of its trials to pass; %d trials, %d tokens, $%.4f, %s",
+	calls := ""
+	if c := report.Calls(u); c != "" {
+		calls = " (" + c + ")"
+	}
+	return fmt.Sprintf("gaveltest: suite %s: %d of %d cases passed (%d failed, %d flaky, %d errored, %d skipped); a case needs %s of its trials to pass; %d trials, %d tokens%s, $%.4f, %s",
 		run.Suite.Name, st.Cases[gavel.Passed], len(run.Cases), st.Cases[gavel.Failed], st.Cases[gavel.Flaky], st.Cases[gavel.Errored], st.Cases[gavel.Skipped],
-		percent(minPassRate), st.Trials, u.Tokens(), u.CostUSD, run.Duration.Round(time.Millisecond))
+		percent(minPassRate), st.Trials, u.Tokens(), calls, u.CostUSD, run.Duration.Round(time.Millisecond))
 }
 
 // percent formats a share as "80%" or "66.7%".

@@ -151,6 +151,12 @@ type Usage struct {
 	// prompt cache.
 	CachedTokens int64   `json:"cached_tokens,omitempty"`
 	CostUSD      float64 `json:"cost_usd,omitempty"`
+	// Calls is how many model calls were made (0 when nobody counted
+	// them: an agent that reports its own usage).
+	Calls int64 `json:"calls,omitempty"`
+	// CacheHits is how many of Calls Gavel's cache answered instead of
+	// the model: they cost no tokens and no money.
+	CacheHits int64 `json:"cache_hits,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -160,6 +166,8 @@ func (u Usage) Add(v Usage) Usage {
 		OutputTokens: u.OutputTokens + v.OutputTokens,
 		CachedTokens: u.CachedTokens + v.CachedTokens,
 		CostUSD:      u.CostUSD + v.CostUSD,
+		Calls:        u.Calls + v.Calls,
+		CacheHits:    u.CacheHits + v.CacheHits,
 	}
 }
 

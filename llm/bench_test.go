@@ -17,12 +17,12 @@ func BenchmarkMiddleware(b *testing.B) {
 	stack := func(b *testing.B, withCache bool) llm.Model {
 		mws := []llm.Middleware{llm.NewMeter(llm.DefaultPrices()).Meter()}
 		if withCache {
-			cache, err := llm.OpenCache(llm.CacheConfig{Dir: b.TempDir(), Namespace: "openai:gpt-5-mini"})
+			cache, err := llm.OpenCache(llm.CacheConfig{Dir: b.TempDir()})
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { cache.Close() })
-			mws = append(mws, cache.Middleware())
+			mws = append(mws, cache.Middleware("openai:gpt-5-mini"))
 		}
 		mws = append(mws, llm.Retry(llm.RetryConfig{}), llm.NewLimiter(llm.LimitConfig{MaxInFlight: 64}).Limit())
 		return llm.Chain(instant, mws...)

@@ -22,9 +22,6 @@ type CacheConfig struct {
 	// Dir is the directory the cache keeps its logs in; it is created if
 	// needed.
 	Dir string
-	// Namespace tells apart the models that share Dir: use the model
-	// reference ("openai:gpt-5-mini"). It is part of every key.
-	Namespace string
 	// TTL is how long an entry answers requests. Zero means forever.
 	TTL time.Duration
 	// Bypass skips reading: every request goes to the model. Fresh answers
@@ -34,13 +31,27 @@ type CacheConfig struct {
 
 // cacheVersion is part of every key: changing how keys or entries are
 // written changes it, and old entries are simply never read again.
-const cacheVersion = 1
+// Version 2 added the trial of the context; version 1's keys had no
+// namespace in practice, so its entries may hold another model's answers.
+const cacheVersion = 2
 
-// A Cache answers a request from disk when the same request (model,
-// messages, tools, parameters and trial number: see Request) was answered
-// before, and stores every successful answer. Errors are never stored. A
-// response served from the cache has Cached set; its usage is what the
-// original call used.
+// A Cache answers a request from disk when the same model was asked the
+// same thing in the same trial before, and stores every successful answer.
+// The key of an entry holds everything that makes an answer:
+//
+//   - the model, named by the namespace given to Middleware: its whole
+//     reference as resolved, provider, model and server ("openai:gpt-5-mini
+//     OPENAI_BASE_URL=http://127.0.0.1:8000/v1", "script:" and a script's
+//     absolute path);
+//   - the whole Request: messages, tools, parameters, response schema, and
+//     Request.Trial, the sample number an LLM judge sets;
+//   - the trial number the context carries (WithTrial), so that repeated
+//     trials of a case stay independent for every role;
+//   - the version of the key's format.
+//
+// Errors are never stored. A response served from the cache has Cached
+// set, and its Usage counts one call and one cache hit and no tokens: it
+// cost nothing this time. A fresh response's Usage counts one call.
 //
 // Entries are appended, one line each, to a log file that only this Cache
 // writes; opening a Cache indexes every log in Dir. So a miss costs one
@@ -89,24 +100,36 @@ func OpenCache(c CacheConfig) (*Cache, error) {
 	return cache, nil
 }
 
-// Middleware returns the cache as middleware.
-func (c *Cache) Middleware() Middleware {
+// Middleware returns the cache as middleware for the model namespace
+// names: its whole reference as resolved, server included, such as
+// "openai:qwen2.5-7b@http://127.0.0.1:8000/v1" (package llm/providers
+// writes it: providers.Namespace). Models that may answer differently
+// must have different namespaces, or they share answers.
+func (c *Cache) Middleware(namespace string) Middleware {
 	return func(next Model) Model {
 		return Func(func(ctx context.Context, req *Request) (*Response, error) {
-			key, err := c.key(req)
+			key, err := c.key(namespace, TrialFrom(ctx), req)
 			if err != nil {
 				return nil, fmt.Errorf("cache: %w", err)
 			}
 			if !c.c.Bypass {
+				start := time.Now()
 				if resp, ok := c.get(key); ok {
+					resp.Cached = true
+					resp.Usage = Usage{Calls: 1, CacheHits: 1}
+					resp.Latency = time.Since(start)
 					return resp, nil
 				}
 			}
 			resp, err := next.Generate(ctx, req)
-			if err == nil {
-				c.put(key, resp)
+			if err != nil {
+				return resp, err
 			}
-			return resp, err
+			if resp.Usage.Calls == 0 {
+				resp.Usage.Calls = 1
+			}
+			c.put(key, resp)
+			return resp, nil
 		})
 	}
 }
@@ -123,15 +146,16 @@ func (c *Cache) Close() error {
 	return errors.Join(errs...)
 }
 
-// key returns the SHA-256, in hex, of the version, the namespace and the
-// request as JSON (which compacts embedded JSON, so white space in a
-// schema does not matter).
-func (c *Cache) key(req *Request) (string, error) {
+// key returns the SHA-256, in hex, of the version, the namespace, the
+// trial and the request as JSON (which compacts embedded JSON, so white
+// space in a schema does not matter).
+func (c *Cache) key(namespace string, trial int, req *Request) (string, error) {
 	data, err := json.Marshal(struct {
 		Version   int      `json:"v"`
 		Namespace string   `json:"ns"`
+		Trial     int      `json:"trial"`
 		Request   *Request `json:"req"`
-	}{cacheVersion, c.c.Namespace, req})
+	}{cacheVersion, namespace, trial, req})
 	if err != nil {
 		return "", err
 	}
@@ -159,7 +183,6 @@ func (c *Cache) get(key string) (*Response, bool) {
 	if json.Unmarshal(data, &resp) != nil {
 		return nil, false
 	}
-	resp.Cached = true
 	return &resp, true
 }
 

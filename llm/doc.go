@@ -21,14 +21,33 @@
 // Middleware wraps a Model in another Model. Chain them outermost first:
 //
 //	model := llm.Chain(provider,
-//		meter.Meter(),        // counts tokens and cost, cached calls free
-//		cache.Middleware(),   // answers repeated requests from disk
+//		meter.Meter(), // counts calls, tokens and cost, cached calls free
+//		cache.Middleware("openai:gpt-5-mini"), // answers repeated requests from disk
 //		llm.Retry(llm.RetryConfig{}), // backoff with jitter, honours Retry-After
-//		limiter.Limit(),      // in-flight and per-minute caps, adaptive on 429
+//		limiter.Limit(), // in-flight and per-minute caps, adaptive on 429
 //	)
 //
 // In this order a cache hit skips the limiter and the retries, and every
 // retry waits for its own slot, so a 429 teaches the limiter.
+//
+// # Cache
+//
+// A Cache answers a call from disk when the same model was asked the same
+// thing in the same trial before. Its key holds everything that makes an
+// answer: the model's whole reference as resolved, given to Middleware
+// (provider, model, server: "openai:gpt-5-mini OPENAI_BASE_URL=…",
+// "openai:qwen@http://127.0.0.1:8000/v1", a script's absolute path;
+// providers.Namespace writes it), the whole Request (messages, tools,
+// parameters, response schema, and Request.Trial, an LLM judge's sample
+// number), and the trial number the context carries (WithTrial; the runner
+// sets it for a trial's conversation and its judging). So a run repeated
+// with the same trials makes no call at all, trial 2 never gets trial 1's
+// answer, and a model never gets another's.
+//
+// A cache hit costs nothing this run: its Usage counts one call
+// (Usage.Calls) and one cache hit (Usage.CacheHits), and no tokens and no
+// cost, so what a trial sums, a Meter counts and a budget spends agree.
+// A Meter or a Cache counts each fresh call as one call.
 //
 // Vendors count requests per account, so the models of one server should
 // share a Limiter. Limiters hands out one per server, and its Registry

@@ -80,8 +80,8 @@ func (p Prices) lookup(model string) (Price, bool) {
 }
 
 // A Meter counts the calls, tokens and cost of the models it wraps, and
-// sets each response's Usage.CostUSD. A response served from a cache
-// costs nothing. It is safe for concurrent use; one Meter may wrap many
+// sets each response's Usage.CostUSD (and Usage.Calls to 1 when nothing
+// below counted the call). A response served from a cache costs nothing. It is safe for concurrent use; one Meter may wrap many
 // models (use one per role to count agent, judge and simulated user apart).
 type Meter struct {
 	prices Prices
@@ -117,9 +117,12 @@ func (m *Meter) Meter() Middleware {
 			if model == "" {
 				model = req.Model
 			}
-			cost, priced := m.prices.Cost(model, resp.Usage)
-			if resp.Cached {
-				cost = 0
+			if resp.Usage.Calls == 0 {
+				resp.Usage.Calls = 1
+			}
+			cost, priced := 0.0, true // a cached answer was not paid for
+			if !resp.Cached {
+				cost, priced = m.prices.Cost(model, resp.Usage)
 			}
 			resp.Usage.CostUSD = cost
 
@@ -128,9 +131,8 @@ func (m *Meter) Meter() Middleware {
 			line.Calls++
 			if resp.Cached {
 				line.CachedCalls++
-			} else {
-				line.Usage = line.Usage.Add(resp.Usage)
 			}
+			line.Usage = line.Usage.Add(resp.Usage) // a cached answer's tokens are 0
 			line.Unpriced = line.Unpriced || !priced
 			m.byModel[model] = line
 			m.mu.Unlock()

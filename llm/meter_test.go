@@ -39,7 +39,7 @@ func TestMeterCountsCallsTokensAndCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cache.Close()
-	model := llm.Chain(&counting{}, meter.Meter(), cache.Middleware())
+	model := llm.Chain(&counting{}, meter.Meter(), cache.Middleware("openai:gpt-5-mini"))
 
 	first, _ := model.Generate(context.Background(), ask("a"))
 	model.Generate(context.Background(), ask("b"))
@@ -52,9 +52,17 @@ func TestMeterCountsCallsTokensAndCost(t *testing.T) {
 	if repeat.Usage.CostUSD != 0 {
 		t.Errorf("cached response's cost = %v, want 0", repeat.Usage.CostUSD)
 	}
+	if want := (llm.Usage{Calls: 1, CacheHits: 1}); repeat.Usage != want {
+		t.Errorf("cached response's usage = %+v, want %+v", repeat.Usage, want)
+	}
 	line := meter.ByModel()["gpt-5-mini"]
 	if line.Calls != 3 || line.CachedCalls != 1 || line.Usage.InputTokens != 2000 || line.Unpriced {
 		t.Errorf("meter line = %+v, want 3 calls, 1 cached, 2000 input tokens, priced", line)
+	}
+	// The line's usage agrees with the responses': what a trial sums is
+	// what the meter counts.
+	if line.Usage.Calls != 3 || line.Usage.CacheHits != 1 {
+		t.Errorf("meter line's usage = %+v, want 3 calls, 1 cache hit", line.Usage)
 	}
 	if total := meter.Total(); math.Abs(total.CostUSD-2*wantCost) > 1e-12 {
 		t.Errorf("total cost = %v, want %v", total.CostUSD, 2*wantCost)
@@ -63,7 +71,10 @@ func TestMeterCountsCallsTokensAndCost(t *testing.T) {
 
 func TestMeterMarksUnpricedModels(t *testing.T) {
 	meter := llm.NewMeter(llm.Prices{})
-	meter.Meter()(&counting{}).Generate(context.Background(), ask("a"))
+	resp, _ := meter.Meter()(&counting{}).Generate(context.Background(), ask("a"))
+	if resp.Usage.Calls != 1 {
+		t.Errorf("response's usage = %+v, want 1 call counted", resp.Usage)
+	}
 	if line := meter.ByModel()["gpt-5-mini"]; !line.Unpriced {
 		t.Errorf("meter line = %+v, want it marked unpriced", line)
 	}

@@ -50,8 +50,10 @@ type Request struct {
 	// against it (structured output), where the vendor supports it.
 	ResponseSchema *Schema `json:"response_schema,omitempty"`
 
-	// Trial is not sent to the model. It tells repeated trials of the same
-	// request apart, so that a cache keeps them independent.
+	// Trial is not sent to the model. It tells repeated samples of the
+	// same request apart (an LLM judge asking k times), so that a cache
+	// keeps them independent. The trial a call belongs to travels in the
+	// context instead (WithTrial), for every caller alike.
 	Trial int `json:"trial,omitempty"`
 }
 
@@ -122,7 +124,8 @@ type Response struct {
 	RequestID string `json:"request_id,omitempty"`
 	// Latency is how long the call took.
 	Latency time.Duration `json:"latency_ns,omitempty"`
-	// Cached is true when the response came from a cache, not the model.
+	// Cached is true when the response came from a cache, not the model:
+	// its Usage then counts one call and one cache hit, and no tokens.
 	Cached bool `json:"cached,omitempty"`
 }
 
@@ -146,6 +149,13 @@ type Usage struct {
 	CachedTokens int64 `json:"cached_tokens,omitempty"`
 	// CostUSD is filled in by Meter from a price table.
 	CostUSD float64 `json:"cost_usd,omitempty"`
+	// Calls is how many model calls the usage counts: set to 1 by a Meter
+	// or a Cache on each response, summed by Add. Zero when nothing in
+	// the chain counted calls.
+	Calls int64 `json:"calls,omitempty"`
+	// CacheHits is how many of Calls a Cache answered, not the model:
+	// they cost no tokens and no money, so their tokens and cost are zero.
+	CacheHits int64 `json:"cache_hits,omitempty"`
 }
 
 // Add returns the sum of u and v.
@@ -155,5 +165,7 @@ func (u Usage) Add(v Usage) Usage {
 		OutputTokens: u.OutputTokens + v.OutputTokens,
 		CachedTokens: u.CachedTokens + v.CachedTokens,
 		CostUSD:      u.CostUSD + v.CostUSD,
+		Calls:        u.Calls + v.Calls,
+		CacheHits:    u.CacheHits + v.CacheHits,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 )
 
 // A breakdown is one of the small tables under a run's summary: the
@@ -24,7 +25,8 @@ type breakdown struct {
 
 // breakdowns returns the run's breakdowns that have rows: the criteria
 // (name, how many scores, their mean and their lowest, in name order),
-// then the models (name, tokens and cost, in name order).
+// then the models (name, calls when they were counted, tokens and cost,
+// in name order).
 func breakdowns(s gavel.Stats) []breakdown {
 	var out []breakdown
 	if len(s.Criteria) > 0 {
@@ -35,10 +37,20 @@ func breakdowns(s gavel.Stats) []breakdown {
 		out = append(out, b)
 	}
 	if len(s.Models) > 0 {
+		// Calls are shown when they were counted (not in runs stored
+		// before they were).
+		counted := slices.ContainsFunc(slices.Collect(maps.Values(s.Models)), func(u judge.Usage) bool { return u.Calls > 0 })
 		b := breakdown{header: []string{"model", "tokens", "cost"}}
+		if counted {
+			b.header = []string{"model", "calls", "tokens", "cost"}
+		}
 		for _, name := range slices.Sorted(maps.Keys(s.Models)) {
 			u := s.Models[name]
-			b.rows = append(b.rows, []string{name, count(u.Tokens()), cost(u.CostUSD)})
+			row := []string{name, count(u.Tokens()), cost(u.CostUSD)}
+			if counted {
+				row = []string{name, callsCell(u), count(u.Tokens()), cost(u.CostUSD)}
+			}
+			b.rows = append(b.rows, row)
 		}
 		out = append(out, b)
 	}

@@ -17,15 +17,20 @@
 // tools, response, overall outcome, trials passed, mean score, cost: tools
 // and response grade the tool-call rules and the other checks apart), then the pass rate against the
 // suite's threshold with PASS or FAIL, the trials, the tokens and cost by
-// role, pass^k when every case ran several trials, and the flaky cases;
-// then two small tables, each when it has rows: every criterion's mean and
-// lowest score over the run (see gavel.CriterionStat), and the tokens and
-// cost of every model (gavel.Run.Models). Then, for each case that did not
-// pass, what it was asked and expected, the tool calls it made round by
-// round (failed calls marked), the reply, the error when the conversation
-// did not complete, and the judges' reasons in one place: the branches of
-// the verdict that failed, down to the judgments that say why. Skipped
-// cases close the report, with the reason. It has no colour.
+// role with the model calls and how many Gavel's cache answered ("Tokens:
+// 1,234 (agent 1,000, judge 234; 12 calls, 4 answered from the cache)"),
+// pass^k when every case ran several trials, and the flaky cases; then two
+// small tables, each when it has rows: every criterion's mean and lowest
+// score over the run (see gavel.CriterionStat), and the calls (when they
+// were counted), tokens and cost of every model (gavel.Run.Models). Then,
+// for each case that did not pass, what it was asked and expected, the
+// tool calls it made round by round (failed calls marked), the reply, the
+// error when the conversation did not complete, and the judges' reasons in
+// one place: the branches of the verdict that failed, down to the
+// judgments that say why. Skipped cases close the report, with the reason.
+// It has no colour. Every report that shows a conversation marks the turns
+// Gavel's cache answered: "agent (answered from the cache)", "agent (1 of
+// 3 model calls answered from the cache)".
 //
 // JSON is the complete record: the suite, the numbers, and every trial
 // with its transcript and verdict. Its schema is versioned

@@ -35,18 +35,18 @@ func writeHTML(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 
 // htmlPage is the whole page: the run's summary and its cases.
 type htmlPage struct {
-	Suite, Description, File, Models string
-	Version                          string
-	Passed                           bool
-	Verdict                          string
-	PassRate, Threshold              string
-	Started, Duration                string
-	Cases, Trials                    int
-	Tokens, Cost, ByRole, PassHatK   string
-	Outcomes, Flaky                  string
-	Interrupted                      bool
-	Rows                             []htmlCase
-	Breakdowns                       []htmlBreakdown
+	Suite, Description, File, Models      string
+	Version                               string
+	Passed                                bool
+	Verdict                               string
+	PassRate, Threshold                   string
+	Started, Duration                     string
+	Cases, Trials                         int
+	Tokens, Calls, Cost, ByRole, PassHatK string
+	Outcomes, Flaky                       string
+	Interrupted                           bool
+	Rows                                  []htmlCase
+	Breakdowns                            []htmlBreakdown
 }
 
 // htmlBreakdown is a small table under the table of cases: the
@@ -127,6 +127,7 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		Cases:       len(run.Cases),
 		Trials:      stats.Trials,
 		Tokens:      count(total.Tokens()),
+		Calls:       inParens(calls(total)),
 		Cost:        cost(total.CostUSD),
 		ByRole:      inParens(byRole(stats.Usage, costAndTokens)),
 		PassHatK:    passHatK(stats),

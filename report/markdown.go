@@ -26,8 +26,8 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	fmt.Fprintf(b, "## %s %s: %s\n\n", icon, mdText(suiteName(run)), verdictWord(met))
 
 	total := stats.Usage.Total()
-	fmt.Fprintf(b, "Pass rate **%s** against a threshold of **%s** · %d cases · %d trials · %s tokens · %s\n\n",
-		percent(stats.PassRate), percent(threshold(run)), len(run.Cases), stats.Trials, count(total.Tokens()), mdText(cost(total.CostUSD)))
+	fmt.Fprintf(b, "Pass rate **%s** against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
+		percent(stats.PassRate), percent(threshold(run)), len(run.Cases), stats.Trials, count(total.Tokens()), inParens(calls(total)), mdText(cost(total.CostUSD)))
 	if roles := byRole(stats.Usage, costAndTokens); roles != "" {
 		fmt.Fprintf(b, "Cost by role: %s\n\n", mdText(roles))
 	}

@@ -38,6 +38,56 @@ func costAndTokens(u judge.Usage) string {
 	return cost(u.CostUSD) + " / " + count(u.Tokens()) + " tokens"
 }
 
+// calls formats how many model calls usage counts and how many of them
+// Gavel's cache answered: "12 calls", "12 calls, 4 answered from the
+// cache", "3 calls, all answered from the cache"; "" when no call was
+// counted (a run stored before calls were, an agent that reports its own
+// usage).
+func calls(u judge.Usage) string {
+	if u.Calls <= 0 {
+		return ""
+	}
+	s := count(u.Calls) + " calls"
+	if u.Calls == 1 {
+		s = "1 call"
+	}
+	switch {
+	case u.CacheHits <= 0:
+		return s
+	case u.CacheHits >= u.Calls && u.Calls == 1:
+		return s + ", answered from the cache"
+	case u.CacheHits >= u.Calls:
+		return s + ", all answered from the cache"
+	}
+	return s + ", " + count(u.CacheHits) + " answered from the cache"
+}
+
+// callsCell formats the calls of a usage table's row: "12", "12 (4 from
+// the cache)"; "-" when no call was counted.
+func callsCell(u judge.Usage) string {
+	if u.Calls <= 0 {
+		return "-"
+	}
+	if u.CacheHits > 0 {
+		return count(u.Calls) + " (" + count(u.CacheHits) + " from the cache)"
+	}
+	return count(u.Calls)
+}
+
+// fromCache says how much of a turn Gavel's cache answered: "answered
+// from the cache" when it answered every model call the turn made, "2 of
+// 3 model calls answered from the cache" when it answered some, "" when
+// none (or no call was counted).
+func fromCache(u judge.Usage) string {
+	switch {
+	case u.CacheHits <= 0 || u.Calls <= 0:
+		return ""
+	case u.CacheHits >= u.Calls:
+		return "answered from the cache"
+	}
+	return fmt.Sprintf("%s of %s model calls answered from the cache", count(u.CacheHits), count(u.Calls))
+}
+
 // seconds formats d in seconds with at most 3 decimals, trailing zeros
 // dropped: "1.2", "0.035", "42".
 func seconds(d time.Duration) string {
@@ -64,6 +114,13 @@ var (
 	Count   = count   // with thousands separators: "12,345"
 	Score   = score   // a normalised score: "0.67"
 	Elapsed = elapsed // to the millisecond: "42.5s"
+
+	// Calls writes how many model calls a usage counts and how many the
+	// cache answered: "12 calls, 4 answered from the cache"; "" when no
+	// call was counted. CallsCell writes the same in a table's cell:
+	// "12 (4 from the cache)", "-".
+	Calls     = calls
+	CallsCell = callsCell
 
 	// PassRateChange and CostChange write how a comparison's pass rate
 	// and cost moved, the runs separated by arrow: "80% -> 66.7% (-13.3

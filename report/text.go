@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -145,7 +146,8 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), verdictWord(run.Met()))
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
 	total := stats.Usage.Total()
-	fmt.Fprintf(b, "Tokens: %s%s\n", count(total.Tokens()), inParens(byRole(stats.Usage, func(u judge.Usage) string { return count(u.Tokens()) })))
+	roles := byRole(stats.Usage, func(u judge.Usage) string { return count(u.Tokens()) })
+	fmt.Fprintf(b, "Tokens: %s%s\n", count(total.Tokens()), inParens(joinNonEmpty("; ", roles, calls(total))))
 	fmt.Fprintf(b, "Cost: %s%s\n", cost(total.CostUSD), inParens(byRole(stats.Usage, func(u judge.Usage) string { return cost(u.CostUSD) })))
 	if k := passHatK(stats); k != "" {
 		fmt.Fprintf(b, "pass^k: %s\n", k)
@@ -187,6 +189,11 @@ func byRole(u gavel.RoleUsage, format func(judge.Usage) string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// joinNonEmpty joins the parts that are not "" with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), sep)
 }
 
 // inParens returns " (s)", or "" when s is.

@@ -8,8 +8,10 @@ import (
 )
 
 // speaker says who spoke a turn, marking the user turns the case did not
-// write: "agent", "user (automatic follow-up)", "user (simulated)". It is
-// cleaned: a stored transcript may hold any role.
+// write and the turns Gavel's cache answered in whole or in part:
+// "agent", "user (automatic follow-up)", "user (simulated)", "agent
+// (answered from the cache)", "agent (1 of 2 model calls answered from
+// the cache)". It is cleaned: a stored transcript may hold any role.
 func speaker(t judge.Turn) string {
 	s := string(t.Role)
 	switch t.Origin {
@@ -20,6 +22,9 @@ func speaker(t judge.Turn) string {
 		s += " (simulated)"
 	default:
 		s += " (" + string(t.Origin) + ")"
+	}
+	if note := fromCache(t.Usage); note != "" {
+		s += " (" + note + ")"
 	}
 	return oneLine(s)
 }
@@ -53,5 +58,6 @@ func call(c judge.ToolCall) string {
 }
 
 // Speaker says who spoke a turn, as every report writes it: "agent",
-// "user (automatic follow-up)", "user (simulated)".
+// "user (automatic follow-up)", "user (simulated)", "agent (answered
+// from the cache)".
 func Speaker(t judge.Turn) string { return speaker(t) }

@@ -8,11 +8,15 @@ import (
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
 )
 
 // converse runs the conversation of trial j.n of case j.c. The trial is
-// judged later, by judgeTrial.
+// judged later, by judgeTrial. Every model call of the conversation (the
+// agent's, the simulated user's, the follow-up detector's) carries the
+// trial's number in its context, so that a cache keeps trials apart.
 func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial {
+	ctx = llm.WithTrial(ctx, j.n)
 	a := j.c.Agent
 	if a == nil {
 		a = s.Agent
@@ -38,8 +42,10 @@ func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial 
 }
 
 // judgeTrial judges a trial's conversation for case j.c; started is when
-// its conversation began.
+// its conversation began. The judges' model calls carry the trial's
+// number in their context, as the conversation's do.
 func judgeTrial(ctx context.Context, j job, t gavel.Trial, started time.Time, c Config) gavel.Trial {
+	ctx = llm.WithTrial(ctx, j.n)
 	t.Verdict = verdict(ctx, j.c, t.Transcript, c.Timeout)
 	t.Usage.Judge = t.Usage.Judge.Add(t.Verdict.Usage)
 	t.Duration = c.Now().Sub(started)

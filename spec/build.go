@@ -29,8 +29,10 @@ type Env struct {
 	// returning "".
 	Getenv func(string) string
 	// Wrap, if set, wraps every model opened, given its role ("agent",
-	// "judge", "user"): retries, a cache, a meter.
-	Wrap func(role string, m llm.Model) llm.Model
+	// "judge", "user") and its reference as resolved (${VAR}
+	// expanded, a script's path absolute): retries, a cache (keyed by the
+	// reference, so that models never share answers), a meter.
+	Wrap func(role string, ref llm.Ref, m llm.Model) llm.Model
 	// DryRun checks model references without opening the models, so that
 	// a suite validates without keys.
 	DryRun bool
@@ -236,7 +238,7 @@ func (b *builder) model(role, ref, field string) llm.Model {
 		}
 	}
 	if b.env.Wrap != nil {
-		m = b.env.Wrap(role, m)
+		m = b.env.Wrap(role, parsed, m)
 	}
 	b.models[key] = m
 	return m

@@ -391,7 +391,7 @@ cases:
 	var mu sync.Mutex
 	calls := map[string]int{} // model calls by role
 	env := testEnv()
-	env.Wrap = func(role string, m llm.Model) llm.Model {
+	env.Wrap = func(role string, _ llm.Ref, m llm.Model) llm.Model {
 		return llm.Func(func(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 			mu.Lock()
 			calls[role]++
@@ -601,7 +601,7 @@ func TestBuildDryRun(t *testing.T) {
 					opened++
 					return &llmtest.Scripted{}, nil
 				}},
-				Wrap: func(role string, m llm.Model) llm.Model {
+				Wrap: func(role string, _ llm.Ref, m llm.Model) llm.Model {
 					wrapped = append(wrapped, role)
 					return m
 				},
@@ -618,6 +618,34 @@ func TestBuildDryRun(t *testing.T) {
 				t.Errorf("models wrapped: got %q, want %q", wrapped, want)
 			}
 		})
+	}
+}
+
+// Wrap is given each model's reference as resolved, so that a cache can
+// key its answers by it: ${VAR} expanded, a script's path absolute.
+func TestBuildWrapGetsResolvedReferences(t *testing.T) {
+	suite := "agent: {builtin: {model: 'fake:${M}@http://127.0.0.1:8000/v1'}}\n" +
+		"models: {judge: 'script:models/judge.yaml'}\n" +
+		"cases:\n  - {id: a, input: hi, judge_prompt: be nice}\n"
+	dir := suiteDir(t, map[string]string{"gavel.yaml": suite, "models/judge.yaml": "rules: [{text: ok}]\n"})
+	env := testEnv()
+	env.Getenv = func(k string) string { return map[string]string{"M": "model-b"}[k] }
+	got := map[string]llm.Ref{}
+	env.Wrap = func(role string, ref llm.Ref, m llm.Model) llm.Model {
+		got[role] = ref
+		return m
+	}
+	b, err := spec.Open(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	want := map[string]llm.Ref{
+		"agent": {Provider: "fake", Model: "model-b", BaseURL: "http://127.0.0.1:8000/v1"},
+		"judge": {Provider: "script", Model: filepath.Join(dir, "models", "judge.yaml")},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("references given to Wrap (-want +got):\n%s", diff)
 	}
 }
 

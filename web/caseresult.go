@@ -52,18 +52,18 @@ type caseResultData struct {
 
 // trialView is one trial of a case: its conversation and its verdict.
 type trialView struct {
-	Anchor, Title     string
-	Status, Class     string
-	Open              bool
-	Duration, Cost    string
-	Tokens, SessionID string
-	Usage             []usageRow
-	Error             string
-	Turns             []turnView
-	Final             string
-	Verdict           judgmentView
-	N                 int
-	Labels            []labelView
+	Anchor, Title            string
+	Status, Class            string
+	Open                     bool
+	Duration, Cost           string
+	Tokens, Calls, SessionID string
+	Usage                    []usageRow
+	Error                    string
+	Turns                    []turnView
+	Final                    string
+	Verdict                  judgmentView
+	N                        int
+	Labels                   []labelView
 }
 
 // turnView is one turn of a conversation, marked when the session was
@@ -157,6 +157,7 @@ func newTrialView(t gavel.Trial, n int) trialView {
 		Duration: elapsed(t.Duration),
 		Cost:     cost(total.CostUSD),
 		Tokens:   count(total.Tokens()),
+		Calls:    report.Calls(total),
 		Verdict:  newJudgmentView(t.Verdict),
 	}
 	for _, role := range []struct {

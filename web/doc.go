@@ -17,12 +17,14 @@
 //	/                            redirects to /runs
 //	/runs                        the runs, newest first, 50 a page: ?suite= &status= &branch=
 //	                             filter, ?before= (a run's start, RFC 3339) pages
-//	/runs/{id}                   a run: pass rate against threshold, tokens and cost by role
+//	/runs/{id}                   a run: pass rate against threshold, calls (those the cache
+//	                             answered too), tokens and cost by role
 //	                             and by model, each criterion's mean, a row per case (tools,
 //	                             response, outcome, trials passed, score, cost, why it failed)
 //	/runs/{id}/cases/{case}      a case of a run: each trial's conversation turn by turn
 //	                             (tool calls with arguments and results, automatic follow-ups,
-//	                             simulated users, events and revivals marked) and its verdict's
+//	                             simulated users, events, revivals and turns the cache
+//	                             answered marked) and its verdict's
 //	                             whole tree: every judge's status, score, reasoning, checks,
 //	                             findings and jury votes
 //	/trends?suite=S&n=100        a suite's pass rate, criteria and cost over its last n

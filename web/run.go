@@ -48,7 +48,7 @@ type runData struct {
 	Finished, Met, Interrupted    bool
 	PassRate, Threshold           string
 	Cases, Trials                 int
-	Outcomes, Tokens, Cost        string
+	Outcomes, Tokens, Calls, Cost string
 	PassHatK                      string
 	Flaky                         []string
 	Started, StartedISO, Ended    string
@@ -69,7 +69,7 @@ type pair struct{ Name, Value string }
 
 // usageRow is what a role or a model spent.
 type usageRow struct {
-	Name, Input, Output, Cached, Tokens, Cost string
+	Name, Calls, Input, Output, Cached, Tokens, Cost string
 }
 
 // criterionRow is a criterion's scores over the run.
@@ -135,6 +135,7 @@ func newRunData(sr *store.StoredRun) runData {
 		Cases:       len(run.Cases),
 		Trials:      stats.Trials,
 		Tokens:      count(total.Tokens()),
+		Calls:       report.Calls(total),
 		Cost:        cost(total.CostUSD),
 		PassHatK:    report.PassHatK(stats),
 		Started:     stamp(info.Started),
@@ -192,8 +193,8 @@ func newRunData(sr *store.StoredRun) runData {
 
 // newUsageRow formats what a role or a model spent.
 func newUsageRow(name string, u judge.Usage) usageRow {
-	return usageRow{Name: name, Input: count(u.InputTokens), Output: count(u.OutputTokens), Cached: count(u.CachedTokens),
-		Tokens: count(u.Tokens()), Cost: cost(u.CostUSD)}
+	return usageRow{Name: name, Calls: report.CallsCell(u), Input: count(u.InputTokens), Output: count(u.OutputTokens),
+		Cached: count(u.CachedTokens), Tokens: count(u.Tokens()), Cost: cost(u.CostUSD)}
 }
 
 // trialsPassed counts the trials that passed and those that ran.

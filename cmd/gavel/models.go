@@ -6,6 +6,7 @@ import (
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/providers"
 )
 
 // models wraps every model gavel opens: a meter prices each call, retries
@@ -29,12 +30,14 @@ func newModels(cacheDir string, noCache bool) (*models, error) {
 
 // wrapper returns a spec.Env.Wrap that counts calls on meter. The meter
 // sits outside the cache, so a cached answer is counted as a call that
-// cost nothing.
-func (m *models) wrapper(meter *llm.Meter) func(role string, model llm.Model) llm.Model {
-	return func(_ string, model llm.Model) llm.Model {
+// cost nothing. The cache keys each model's answers by its whole
+// reference and the server the environment names for it, and by the
+// trial each call belongs to (llm.Cache).
+func (m *models) wrapper(meter *llm.Meter) func(role string, ref llm.Ref, model llm.Model) llm.Model {
+	return func(_ string, ref llm.Ref, model llm.Model) llm.Model {
 		mw := []llm.Middleware{meter.Meter()}
 		if m.cache != nil {
-			mw = append(mw, m.cache.Middleware())
+			mw = append(mw, m.cache.Middleware(providers.Namespace(ref, os.Getenv)))
 		}
 		mw = append(mw, llm.Retry(llm.RetryConfig{}))
 		return llm.Chain(model, mw...)

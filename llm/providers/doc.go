@@ -11,6 +11,9 @@
 //	anthropic  Anthropic (llm/anthropic)
 //	script     a scripted model in a YAML file, for offline runs (llm/llmtest)
 //
+// Namespace names the model a reference opens, server included, for the
+// keys of an llm.Cache, so that models never share answers.
+//
 // Package llm knows no provider, and stays free of the vendors' SDKs; a
 // program that wants fewer providers, or one of its own, builds its own
 // llm.Registry, or adds to the one Registry returns.
