@@ -91,6 +91,9 @@ type builder struct {
 	out      *Built
 	problems Problems
 
+	// unrevivable, if set, says why the agent cannot be revived.
+	unrevivable string
+
 	// at is where the problems being found are: the suite file, or a case.
 	atFile string
 	atLine int
@@ -274,6 +277,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 		c.Script.MaxFollowUps = *cs.MaxFollowUps
 	}
 	c.Script.Rounds = b.rounds(cs)
+	b.checkRevival(c.Script)
 
 	var hard, soft []judge.Judge
 	var expected []string
