@@ -88,7 +88,7 @@ func compileSessionRequest(what string, r HTTPRequest, base string) (*sessionReq
 		return fail(fmt.Errorf("URL template: %w", err))
 	}
 	if _, err := s.target(sampleSessionData); err != nil {
-		return fail(fmt.Errorf("URL, tried on a sample session id: %w", err))
+		return fail(fmt.Errorf("URL, tried on a sample session id: %w (its data has .SessionID, and the function path escapes it for a path)", err))
 	}
 	names := make([]string, 0, len(r.Headers))
 	for name := range r.Headers {
