@@ -8,6 +8,18 @@
 // does: a Session that is a Dispatcher takes proactive events (the agent
 // speaks first), an Agent that is a Resetter can forget everything.
 //
+// # Revival
+//
+// A revival is real only if closing the session reaches the agent. Revive
+// revives a session as its agent says (a Reviver): the builtin agent from
+// the checkpoint its Close saved, an exec agent by close and open requests
+// (in per-session mode, in a new process), an HTTP agent by its close and
+// open requests. An HTTP agent without a close request, and a Func, cannot
+// be revived: Revive refuses, and so does a conversation that would
+// revive them, rather than testing nothing. WithRestart revives any agent
+// by restarting its process or server with a command (a Restarter), so
+// that what it kept only in memory is gone, as after a deploy.
+//
 // # Adapters
 //
 //   - Func: an agent written in Go, in process.

@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -305,6 +306,8 @@ func (p *execProc) stop(reason error) error {
 // to user when set.
 type stderrTail struct {
 	user io.Writer
+	// stream names what is kept in errors. Defaults to "stderr".
+	stream string
 
 	mu      sync.Mutex
 	buf     []byte // the last stderrKeep bytes
@@ -340,14 +343,15 @@ func (t *stderrTail) tail() string {
 		}
 	}
 	text = strings.TrimRight(text, "\n")
+	stream := cmp.Or(t.stream, "stderr")
 	if strings.TrimSpace(text) == "" {
-		return " (nothing on stderr)"
+		return " (nothing on " + stream + ")"
 	}
 	lines := strings.Split(text, "\n")
-	header := "\n--- stderr:\n"
+	header := "\n--- " + stream + ":\n"
 	if len(lines) > stderrTailLines || dropped {
 		lines = lines[max(0, len(lines)-stderrTailLines):]
-		header = fmt.Sprintf("\n--- stderr (last %d lines):\n", len(lines))
+		header = fmt.Sprintf("\n--- %s (last %d lines):\n", stream, len(lines))
 	}
 	return header + strings.Join(lines, "\n")
 }

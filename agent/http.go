@@ -12,6 +12,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"text/template"
 	"time"
 	"unicode/utf8"
@@ -54,6 +55,14 @@ type HTTPConfig struct {
 	// request, with the fields .SessionID and .Event (.Event.Name,
 	// .Event.Payload) and the function json.
 	EventRequest string
+	// Open, if set, is the request sent when a session opens: at the
+	// start of a conversation, and to revive a session.
+	Open *HTTPRequest
+	// Close, if set, is the request sent when a session closes: at the end
+	// of a conversation, and to revive a session. Without it, closing a
+	// session sends nothing, and the agent cannot be revived (see
+	// Reviver) unless it is restarted (WithRestart).
+	Close *HTTPRequest
 	// Reply says where the parts of the reply are in the JSON the agent
 	// answers with. Defaults to the default wire format (see HTTP).
 	Reply ReplyMapping
@@ -83,10 +92,12 @@ func (c HTTPConfig) String() string {
 	return s + "}"
 }
 
-// HTTP is an agent behind an HTTP API. Gavel keeps no state for it: Open
-// returns a session bound to its id and Close does nothing; the agent
-// keeps each conversation by the session id it receives, so that opening
-// the same id again continues it.
+// HTTP is an agent behind an HTTP API. Gavel keeps no state for it: the
+// agent keeps each conversation by the session id it receives, so that
+// opening the same id again continues it. Opening and closing a session
+// send the open and close requests, when they are configured, and nothing
+// otherwise; an HTTP agent without a close request is never told that a
+// session closed, so its sessions cannot be revived.
 //
 // # Wire format
 //
@@ -118,13 +129,15 @@ func (c HTTPConfig) String() string {
 //
 // An answer with a status other than 2xx is an error giving the status and
 // the start of the body (at most 500 bytes); so is an answer that is not
-// JSON, or has no text where the mapping points. An agent that does not
+// JSON, or has no text where the mapping points. An open or close request
+// fails the same way on a status other than 2xx; its body is not read. An agent that does not
 // answer within the timeout gives an error that says so and wraps
 // context.DeadlineExceeded.
 type HTTP struct {
 	url, eventURL  string
 	headers        []httpHeader
 	request, event *template.Template // nil: the default body
+	open, close    *sessionRequest    // nil: nothing is sent
 	reply          replyReader
 	timeout        time.Duration
 	getenv         func(string) string
@@ -193,6 +206,16 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 			return fail(err)
 		}
 	}
+	if c.Open != nil {
+		if h.open, err = compileSessionRequest("open", *c.Open, c.URL); err != nil {
+			return fail(err)
+		}
+	}
+	if c.Close != nil {
+		if h.close, err = compileSessionRequest("close", *c.Close, c.URL); err != nil {
+			return fail(err)
+		}
+	}
 	return h, nil
 }
 
@@ -200,24 +223,31 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 // hold, and never with its headers.
 func (h *HTTP) String() string { return "http agent " + redactURL(h.url) }
 
-// Open returns a session bound to sessionID. It sends nothing; it fails
-// when a header references an environment variable that is unset or
-// empty.
-func (h *HTTP) Open(_ context.Context, sessionID string) (Session, error) {
+// Open returns a session bound to sessionID, after sending the open
+// request if there is one. It fails when a header references an
+// environment variable that is unset or empty, and when the open request
+// fails.
+func (h *HTTP) Open(ctx context.Context, sessionID string) (Session, error) {
 	if _, err := h.expandHeaders(); err != nil {
 		return nil, fmt.Errorf("%s: %w", h, err)
 	}
-	s := httpSession{h: h, id: sessionID}
+	if h.open != nil {
+		if err := h.send(ctx, h.open, sessionID); err != nil {
+			return nil, err
+		}
+	}
+	s := &httpSession{h: h, id: sessionID}
 	if h.eventURL != "" {
 		return &httpDispatchSession{s}, nil
 	}
-	return &s, nil
+	return s, nil
 }
 
 // httpSession is a session of an HTTP agent without an event URL.
 type httpSession struct {
-	h  *HTTP
-	id string
+	h      *HTTP
+	id     string
+	closed atomic.Bool
 }
 
 // Send posts msg to the agent's URL.
@@ -240,11 +270,16 @@ func (s *httpSession) Send(ctx context.Context, msg Message) (*Reply, error) {
 	return s.h.post(ctx, s.h.url, body)
 }
 
-// Close does nothing: the agent keeps its conversations by session id.
-func (s *httpSession) Close(context.Context) error { return nil }
+// Close sends the close request, if there is one, once.
+func (s *httpSession) Close(ctx context.Context) error {
+	if s.closed.Swap(true) || s.h.close == nil {
+		return nil
+	}
+	return s.h.send(ctx, s.h.close, s.id)
+}
 
 // httpDispatchSession is a session of an HTTP agent with an event URL.
-type httpDispatchSession struct{ httpSession }
+type httpDispatchSession struct{ *httpSession }
 
 // Dispatch posts e to the agent's event URL.
 func (s *httpDispatchSession) Dispatch(ctx context.Context, e Event) (*Reply, error) {
@@ -328,19 +363,25 @@ func (h *HTTP) sendError(ctx, reqCtx context.Context, where string, err error) e
 	}
 }
 
-// expandHeaders returns the headers with their variables expanded. Its
-// errors name the headers and variables, never a value.
+// expandHeaders returns the headers with their variables expanded.
 func (h *HTTP) expandHeaders() (map[string]string, error) {
-	out := make(map[string]string, len(h.headers))
+	return expandHeaders(h.headers, h.getenv)
+}
+
+// expandHeaders returns hs with their variables expanded by getenv; of
+// two headers of one name, the later wins. Its errors name the headers and
+// variables, never a value.
+func expandHeaders(hs []httpHeader, getenv func(string) string) (map[string]string, error) {
+	out := make(map[string]string, len(hs))
 	var problems []string
-	for _, hd := range h.headers {
+	for _, hd := range hs {
 		var b strings.Builder
 		for _, p := range hd.parts {
 			if p.variable == "" {
 				b.WriteString(p.literal)
 				continue
 			}
-			v := h.getenv(p.variable)
+			v := getenv(p.variable)
 			if v == "" {
 				problems = append(problems, fmt.Sprintf("header %s uses ${%s}, which is not set", hd.name, p.variable))
 				continue

@@ -126,6 +126,9 @@ func (d *driver) run(ctx context.Context) error {
 	if err := d.script.Validate(); err != nil {
 		return fmt.Errorf("invalid conversation: %w", err)
 	}
+	if err := d.canRevive(); err != nil {
+		return err
+	}
 	var err error
 	if d.session, err = d.agent.Open(ctx, d.c.SessionID); err != nil {
 		return fmt.Errorf("open session %q: %w", d.c.SessionID, err)
@@ -162,18 +165,32 @@ func (d *driver) round(ctx context.Context, n int, r Round) error {
 	return d.followUp(ctx, n, r)
 }
 
-// revive closes the session and opens it again with the same id.
+// canRevive checks, before anything is sent, that the agent can be
+// revived if the script revives its session.
+func (d *driver) canRevive() error {
+	for i, r := range d.script.Rounds {
+		if !r.Revive {
+			continue
+		}
+		if _, err := agent.Revival(d.agent); err != nil {
+			return fmt.Errorf("round %d revives the session, but %w", i+1, err)
+		}
+		return nil
+	}
+	return nil
+}
+
+// revive closes the session and opens it again with the same id, in the
+// way the agent is revived (agent.Revive), and records how.
 func (d *driver) revive(ctx context.Context) error {
 	session := d.session
 	d.session = nil
-	if err := session.Close(ctx); err != nil {
-		return fmt.Errorf("close the session to revive it: %w", err)
+	reopened, how, err := agent.Revive(ctx, d.agent, session, d.c.SessionID)
+	if err != nil {
+		return err
 	}
-	var err error
-	if d.session, err = d.agent.Open(ctx, d.c.SessionID); err != nil {
-		return fmt.Errorf("reopen session %q: %w", d.c.SessionID, err)
-	}
-	d.t.Revivals = append(d.t.Revivals, judge.Revival{BeforeTurn: len(d.t.Turns), Time: d.c.Now()})
+	d.session = reopened
+	d.t.Revivals = append(d.t.Revivals, judge.Revival{BeforeTurn: len(d.t.Turns), Time: d.c.Now(), How: how})
 	return nil
 }
 

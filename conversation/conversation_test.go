@@ -117,7 +117,7 @@ func TestRoundsWithRevival(t *testing.T) {
 	if tr.Status != judge.ExecSuccess {
 		t.Fatalf("status %s: %s", tr.Status, tr.Error)
 	}
-	if want := []judge.Revival{{BeforeTurn: 4, Time: tr.Revivals[0].Time}}; !cmp.Equal(tr.Revivals, want) {
+	if want := []judge.Revival{{BeforeTurn: 4, Time: tr.Revivals[0].Time, How: "session closed and reopened"}}; !cmp.Equal(tr.Revivals, want) {
 		t.Errorf("revivals %+v, want one before turn 4", tr.Revivals)
 	}
 	if nb.opens != 2 || nb.closes != 2 {

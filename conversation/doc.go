@@ -3,8 +3,11 @@
 //
 // A Script is a case's conversation: rounds, each a user prompt, a
 // proactive event, or a simulated user playing a persona. Between rounds
-// the session can be closed and reopened with the same id (a revival,
-// marked in the transcript), and setup steps (an SQL statement, a
+// the session can be revived: closed and reopened with the same id, the
+// agent restarted in between if it is an agent.Restarter (agent.Revive),
+// and marked in the transcript with how it was done. A script that revives
+// an agent that cannot be revived (agent.Revival fails) ends before
+// anything is sent, as an error. Setup steps (an SQL statement, a
 // command) can change the agent's world first, such as writing past
 // timestamps so that time-dependent behaviour is testable without waiting.
 // When the agent asks for clarification instead of answering, a follow-up

@@ -54,8 +54,8 @@
 // # Transcripts
 //
 // A Transcript holds everything about one trial: the goal, the turns, the
-// tool calls of each agent turn, the final response, the session id and
-// where it was revived, the workspace, how the execution ended, how long it
+// tool calls of each agent turn, the final response, the session id,
+// where and how it was revived, the workspace, how the execution ended, how long it
 // took and what it cost. It round-trips through JSON, so a stored transcript
 // can be judged again without calling the agent.
 package judge

@@ -129,6 +129,21 @@ type ToolCall struct {
 type Revival struct {
 	BeforeTurn int       `json:"before_turn"`
 	Time       time.Time `json:"time,omitzero"`
+	// How says what was done to the agent, as its adapter tells it:
+	// "session closed and reopened from its checkpoint", "agent restarted
+	// by command between closing and reopening the session". Empty in
+	// transcripts recorded before Gavel said.
+	How string `json:"how,omitempty"`
+}
+
+// Description says how the session was revived, for reports: How, or for
+// a transcript that does not say, that it was revived in a way not
+// recorded.
+func (r Revival) Description() string {
+	if r.How == "" {
+		return "session revived (how was not recorded)"
+	}
+	return r.How
 }
 
 // ExecStatus says how the execution of a trial ended.

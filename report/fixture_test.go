@@ -157,7 +157,7 @@ func multiRound() *judge.Transcript {
 		agentTurn(2, "You have no reminders.",
 			tool("list_reminders", `{}`, "session 9f2c not found", true)),
 	)
-	tr.Revivals = []judge.Revival{{BeforeTurn: 4, Time: start.Add(2 * time.Second)}}
+	tr.Revivals = []judge.Revival{{BeforeTurn: 4, Time: start.Add(2 * time.Second), How: "agent restarted by command between closing and reopening the session"}}
 	return tr
 }
 

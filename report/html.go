@@ -81,10 +81,10 @@ type htmlTrial struct {
 	Verdict      htmlJudgment
 }
 
-// htmlTurn is one turn of a conversation, marked when the session was
-// revived just before it.
+// htmlTurn is one turn of a conversation. Revival says how the session
+// was revived just before it, if it was.
 type htmlTurn struct {
-	Revived       bool
+	Revival       string
 	Speaker, Role string
 	Content       string
 	Calls         []htmlCall
@@ -220,7 +220,7 @@ func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 	}
 	revivals := revived(tr)
 	for i, turn := range tr.Turns {
-		ht := htmlTurn{Revived: revivals[i], Speaker: speaker(turn), Role: roleClass(turn.Role), Content: clean(turn.Content)}
+		ht := htmlTurn{Revival: revivals[i], Speaker: speaker(turn), Role: roleClass(turn.Role), Content: clean(turn.Content)}
 		if turn.Round > 0 {
 			ht.Speaker = fmt.Sprintf("round %d · %s", turn.Round, ht.Speaker)
 		}

@@ -27,7 +27,7 @@ func TestHTMLIsSelfContained(t *testing.T) {
 			t.Errorf("the page holds %q", external)
 		}
 	}
-	for _, want := range []string{"<style>", "Content-Security-Policy", "<details", "Session closed and reopened", "user (automatic follow-up)"} {
+	for _, want := range []string{"<style>", "Content-Security-Policy", "<details", `<li class="revival">🔄 agent restarted by command between closing and reopening the session</li>`, "user (automatic follow-up)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the page has no %q", want)
 		}

@@ -157,8 +157,8 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 			b.WriteString("**Conversation:**\n\n")
 			revivals := revived(tr)
 			for i, turn := range tr.Turns {
-				if revivals[i] {
-					b.WriteString("- 🔄 *session closed and reopened*\n")
+				if how, ok := revivals[i]; ok {
+					b.WriteString("- 🔄 *" + mdText(how) + "*\n")
 				}
 				label := mdText(speaker(turn))
 				if turn.Round > 0 {

@@ -303,8 +303,8 @@ func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript, verbos
 		}
 		calls := 0
 		for _, i := range g.turns {
-			if revivals[i] {
-				b.WriteString(prefix + "(session closed and reopened)\n")
+			if how, ok := revivals[i]; ok {
+				b.WriteString(prefix + "(" + how + ")\n")
 			}
 			for _, c := range tr.Turns[i].ToolCalls {
 				calls++
@@ -348,8 +348,8 @@ func writeConversation(b *bytes.Buffer, indent string, tr *judge.Transcript) {
 	fmt.Fprintf(b, "%sConversation:\n", indent)
 	revivals := revived(tr)
 	for i, turn := range tr.Turns {
-		if revivals[i] {
-			fmt.Fprintf(b, "%s  (session closed and reopened)\n", indent)
+		if how, ok := revivals[i]; ok {
+			fmt.Fprintf(b, "%s  (%s)\n", indent, how)
 		}
 		label := speaker(turn) + ":"
 		if turn.Round > 0 {

@@ -29,15 +29,15 @@ func speaker(t judge.Turn) string {
 	return oneLine(s)
 }
 
-// revived returns the indexes of the turns before which the session was
-// closed and reopened.
-func revived(t *judge.Transcript) map[int]bool {
+// revived says how the session was revived before a turn, by the turn's
+// index, in one line.
+func revived(t *judge.Transcript) map[int]string {
 	if t == nil || len(t.Revivals) == 0 {
 		return nil
 	}
-	out := make(map[int]bool, len(t.Revivals))
+	out := make(map[int]string, len(t.Revivals))
 	for _, r := range t.Revivals {
-		out[r.BeforeTurn] = true
+		out[r.BeforeTurn] = oneLine(r.Description())
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/mcp"
@@ -38,12 +39,62 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		if len(a.MCPProxy) > 0 {
 			b.fail("agent.mcp_proxy: a builtin agent reports its tool calls itself: list its servers under agent.builtin.mcp")
 		}
-		return b.builtinAgent(*a.Builtin, models)
+		ag = b.builtinAgent(*a.Builtin, models)
 	}
-	if ag == nil || len(a.MCPProxy) == 0 {
-		return ag
+	if ag != nil && len(a.MCPProxy) > 0 {
+		ag = b.recordTools(ag, a.MCPProxy)
 	}
-	return b.recordTools(ag, a.MCPProxy)
+	if ag != nil && a.Restart != nil {
+		ag = b.restart(ag, a)
+	}
+	if ag != nil {
+		b.revival(ag, a)
+	}
+	return ag
+}
+
+// restart wraps ag so that revivals restart it with the command a.Restart
+// names.
+func (b *builder) restart(ag agent.Agent, a AgentSpec) agent.Agent {
+	r := a.Restart
+	ready := b.expand("agent.restart.ready", r.Ready)
+	if ready == "" && a.HTTP != nil {
+		ready = b.expand("agent.http.url", a.HTTP.URL)
+	}
+	restarting, err := agent.WithRestart(ag, agent.RestartConfig{
+		Command: b.expandAll("agent.restart.command", r.Command), Dir: b.l.Dir, Env: r.Env, Ready: ready,
+		Timeout: b.duration("agent.restart.timeout", r.Timeout), Stderr: b.env.Stderr,
+	})
+	return b.keepAgent("agent.restart", restarting, err)
+}
+
+// revival notes why the agent cannot be revived, if it cannot, in the
+// suite's words, for the cases that revive it (checkRevival).
+func (b *builder) revival(ag agent.Agent, a AgentSpec) {
+	_, err := agent.Revival(ag)
+	switch {
+	case err == nil:
+	case a.HTTP != nil:
+		b.unrevivable = "the http agent cannot be revived: closing a session sends it nothing, so the agent never lets go of the conversation: " +
+			"add agent.http.close (a request that ends the session; agent.http.open too if the API needs one to resume it) " +
+			"or agent.restart (a command that restarts the agent's server)"
+	default:
+		b.unrevivable = err.Error()
+	}
+}
+
+// checkRevival reports a case whose script revives the session of an
+// agent that cannot be revived.
+func (b *builder) checkRevival(s conversation.Script) {
+	if b.unrevivable == "" {
+		return
+	}
+	for i, r := range s.Rounds {
+		if r.Revive {
+			b.fail("round %d revives the session, but %s", i+1, b.unrevivable)
+			return
+		}
+	}
 }
 
 func (b *builder) httpAgent(h HTTPSpec) agent.Agent {
@@ -54,8 +105,17 @@ func (b *builder) httpAgent(h HTTPSpec) agent.Agent {
 		Timeout: b.duration("agent.http.timeout", h.Timeout),
 		Reply: agent.ReplyMapping{Text: r["text"], ToolCalls: r["tool_calls"], InputTokens: r["input_tokens"],
 			OutputTokens: r["output_tokens"], CachedTokens: r["cached_tokens"], CostUSD: r["cost_usd"]},
+		Open: b.httpRequest("agent.http.open", h.Open), Close: b.httpRequest("agent.http.close", h.Close),
 	})
 	return b.keepAgent("agent.http", ag, err)
+}
+
+// httpRequest is the open or close request r describes, or nil.
+func (b *builder) httpRequest(field string, r *HTTPRequestSpec) *agent.HTTPRequest {
+	if r == nil {
+		return nil
+	}
+	return &agent.HTTPRequest{Method: r.Method, URL: b.expand(field+".url", r.URL), Headers: r.Headers, Body: r.Body}
 }
 
 func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.Agent {

@@ -100,6 +100,9 @@ type builder struct {
 	// place that names it, for the hierarchy check.
 	judges []namedModel
 
+	// unrevivable, if set, says why the agent cannot be revived.
+	unrevivable string
+
 	// at is where the problems being found are: the suite file, or a case.
 	atFile string
 	atLine int
@@ -292,6 +295,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 		c.Script.MaxFollowUps = *cs.MaxFollowUps
 	}
 	c.Script.Rounds = b.rounds(cs)
+	b.checkRevival(c.Script)
 
 	var hard, soft []judge.Judge
 	var expected []string

@@ -45,6 +45,16 @@ type AgentSpec struct {
 	// MCPProxy is for http and exec agents that do not report their tool
 	// calls: the agent is pointed at Gavel's proxy instead of its server.
 	MCPProxy []MCPProxySpec `yaml:"mcp_proxy" doc:"MCP servers the agent reaches through Gavel's recording proxy, for an http or exec agent that does not report its tool calls."`
+	// Restart makes revivals restart the agent, of any kind.
+	Restart *RestartSpec `yaml:"restart" doc:"A command that restarts the agent's process or server to revive a session (test_agent_revival, revive): it runs after the session is closed and before it is opened again, so that what the agent kept only in memory is gone. A restart runs alone: it waits until no other trial has a session open."`
+}
+
+// RestartSpec is a command that restarts the agent.
+type RestartSpec struct {
+	Command []string `yaml:"command" doc:"The command, run in the suite's directory without a shell ([sh, -c, '...'] for one). It must exit 0 once the old process has stopped; a server it starts in the background should send its output to a file. ${VAR} and ${VAR:-default} read the environment."`
+	Env     []string `yaml:"env" doc:"Extra environment of the command, NAME=value."`
+	Ready   string   `yaml:"ready" doc:"A URL asked (GET) after the command until it answers with a status below 500. Defaults to the http agent's url; none for other agents. ${VAR} and ${VAR:-default} read the environment."`
+	Timeout string   `yaml:"timeout" doc:"How long the command and the wait for ready may take together. Defaults to 1m."`
 }
 
 // MCPProxySpec is a recording proxy: Gavel listens on Listen, serves the
@@ -85,13 +95,23 @@ type HTTPSpec struct {
 	Request  string            `yaml:"request" doc:"A template of the request body. Defaults to {session_id, message, metadata}."`
 	Reply    map[string]string `yaml:"reply" doc:"JSON pointers into the reply: text, tool_calls, input_tokens, output_tokens, cached_tokens, cost_usd."`
 	Timeout  string            `yaml:"timeout" doc:"How long a request may take. Defaults to 2m."`
+	Open     *HTTPRequestSpec  `yaml:"open" doc:"A request sent when a session opens: at the start of each trial, and to revive a session. It must be answered with a 2xx status."`
+	Close    *HTTPRequestSpec  `yaml:"close" doc:"A request sent when a session closes: at the end of each trial, and to revive a session. It must be answered with a 2xx status. Without it (or agent.restart), a case cannot revive the session: the agent would never be told."`
+}
+
+// HTTPRequestSpec is a request an http agent is sent about a session.
+type HTTPRequestSpec struct {
+	Method  string            `yaml:"method" doc:"The HTTP method. Defaults to POST."`
+	URL     string            `yaml:"url" doc:"A URL, or a path resolved against the agent's url (/close). A template: {{path .SessionID}} is the session id escaped for a path. ${VAR} and ${VAR:-default} read the environment."`
+	Headers map[string]string `yaml:"headers" doc:"HTTP headers added to the agent's; ${VAR} reads the environment (never printed)."`
+	Body    string            `yaml:"body" doc:"A template of the JSON body, such as {\"id\": {{json .SessionID}}}. Defaults to {session_id} for POST, PUT and PATCH, none otherwise."`
 }
 
 // ExecSpec defines an exec agent.
 type ExecSpec struct {
 	Command []string `yaml:"command" doc:"The command, run in the suite's directory."`
 	Env     []string `yaml:"env" doc:"Extra environment, NAME=value."`
-	Mode    string   `yaml:"mode" doc:"per-session (a process per session) or shared (one process). Defaults to per-session."`
+	Mode    string   `yaml:"mode" doc:"shared (one process serves every session; a revival keeps it) or per-session (a process per session; a revival starts a new one). Defaults to shared."`
 	Timeout string   `yaml:"timeout" doc:"How long a request may take. Defaults to 2m."`
 }
 
@@ -137,7 +157,7 @@ type CaseSpec struct {
 	Rounds  []RoundSpec  `yaml:"rounds" doc:"A multi-round thread, in order."`
 	Persona *PersonaSpec `yaml:"persona" doc:"A simulated user who talks to the agent."`
 
-	TestAgentRevival bool `yaml:"test_agent_revival" doc:"Close the session after each round and reopen it with the same id."`
+	TestAgentRevival bool `yaml:"test_agent_revival" doc:"Revive the session before each round after the first: close it and reopen it with the same id (and restart the agent if agent.restart is set). The agent must be revivable: an http agent needs close or agent.restart."`
 	MaxFollowUps     *int `yaml:"max_followups" doc:"Automatic answers to clarifying questions per round. Defaults to the suite's."`
 	Trials           int  `yaml:"trials" doc:"How many times the case runs. Defaults to the suite's."`
 
@@ -151,7 +171,7 @@ type CaseSpec struct {
 type RoundSpec struct {
 	Prompt string     `yaml:"prompt" doc:"The user's message."`
 	Event  *EventSpec `yaml:"event" doc:"An event dispatched to the agent instead of a message."`
-	Revive bool       `yaml:"revive" doc:"Close the session before this round and reopen it with the same id."`
+	Revive bool       `yaml:"revive" doc:"Revive the session before this round: close it and reopen it with the same id (and restart the agent if agent.restart is set)."`
 	Hints  []string   `yaml:"hints" doc:"Answers to the agent's clarifying questions in this round."`
 	Setup  []StepSpec `yaml:"setup" doc:"Steps run before this round."`
 

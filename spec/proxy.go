@@ -41,6 +41,9 @@ type proxiedAgent struct {
 	proxies []*listeningProxy
 }
 
+// Revival is the recorded agent's.
+func (a *proxiedAgent) Revival() (string, error) { return agent.Revival(a.Agent) }
+
 func (a *proxiedAgent) Open(ctx context.Context, sessionID string) (agent.Session, error) {
 	for _, p := range a.proxies {
 		if err := p.start(); err != nil {

@@ -66,11 +66,11 @@ type trialView struct {
 	Labels                   []labelView
 }
 
-// turnView is one turn of a conversation, marked when the session was
-// revived just before it, or when the case did not write it (an
-// automatic follow-up, a simulated user).
+// turnView is one turn of a conversation, marked when the case did not
+// write it (an automatic follow-up, a simulated user). Revival says how the
+// session was revived just before it, if it was.
 type turnView struct {
-	Revived          bool
+	Revival          string
 	Speaker, Role    string
 	Marked           bool
 	Content, Latency string
@@ -176,13 +176,13 @@ func newTrialView(t gavel.Trial, n int) trialView {
 	if tr.Status != "" && tr.Status != judge.ExecSuccess {
 		out.Error = clean(strings.TrimSuffix(string(tr.Status)+": "+tr.Error, ": "))
 	}
-	revived := map[int]bool{}
+	revived := map[int]string{}
 	for _, rv := range tr.Revivals {
-		revived[rv.BeforeTurn] = true
+		revived[rv.BeforeTurn] = oneLine(rv.Description())
 	}
 	for i, turn := range tr.Turns {
 		tv := turnView{
-			Revived: revived[i],
+			Revival: revived[i],
 			Speaker: speaker(turn),
 			Role:    roleClass(turn.Role),
 			Marked:  turn.Origin != "",

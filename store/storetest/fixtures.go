@@ -72,7 +72,7 @@ func trial(caseID string, n int, spec trialSpec) gavel.Trial {
 		},
 		FinalResponse: answer,
 		SessionID:     fmt.Sprintf("sess-%s-%d", caseID, n),
-		Revivals:      []judge.Revival{{BeforeTurn: 2, Time: started.Add(1900 * time.Millisecond)}},
+		Revivals:      []judge.Revival{{BeforeTurn: 2, Time: started.Add(1900 * time.Millisecond), How: "session closed and reopened from its checkpoint"}},
 		Workspace:     "/tmp/ws",
 		Status:        judge.ExecSuccess,
 		Started:       started,

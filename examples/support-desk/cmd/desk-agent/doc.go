@@ -16,8 +16,13 @@
 //	POST /chat  {"session_id": "s-1", "message": "where's my order 12345?"}
 //	       200  {"reply": "Order 12345 has shipped ...", "usage": {"input_tokens": 310, "output_tokens": 42}}
 //
-// Conversations are kept in memory by session id, so a session Gavel
-// closes and reopens (revival) continues. The MCP server is connected on
+//	POST /open  {"session_id": "s-1"}    204: the session is open (resumed, if it was closed)
+//	POST /close {"session_id": "s-1"}    204: the session is saved as a checkpoint and let go
+//
+// A session is opened by /open or its first message. Closing it saves its
+// conversation as a checkpoint (in memory) and drops it; opening it again
+// resumes from the checkpoint, so a session Gavel closes and reopens
+// (revival) continues. The MCP server is connected on
 // the first message, and again after a failure, so desk-agent may start
 // before the server does. -model takes any model reference Gavel knows
 // (script:models/agent.yaml by default, played offline; or, with a key

@@ -25,7 +25,13 @@ type chatReply struct {
 	Usage judge.Usage `json:"usage"`
 }
 
-// server keeps a session per id, for as long as it runs.
+// A sessionRequest is what POST /open and POST /close take.
+type sessionRequest struct {
+	SessionID string `json:"session_id"`
+}
+
+// server keeps a session per id, from its open (or first message) to its
+// close.
 type server struct {
 	agent agent.Agent
 
@@ -43,7 +49,57 @@ func newServer(a agent.Agent) http.Handler {
 	s := &server{agent: a, sessions: map[string]*session{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /chat", s.chat)
+	mux.HandleFunc("POST /open", s.open)
+	mux.HandleFunc("POST /close", s.close)
 	return mux
+}
+
+// open opens a session, resuming it if it was closed before.
+func (s *server) open(w http.ResponseWriter, r *http.Request) {
+	id, ok := sessionID(w, r)
+	if !ok {
+		return
+	}
+	if _, err := s.session(r.Context(), id); err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// close closes a session: the agent saves it as a checkpoint, and lets
+// go of it until it is opened again. Closing an unknown session does
+// nothing.
+func (s *server) close(w http.ResponseWriter, r *http.Request) {
+	id, ok := sessionID(w, r)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	sess := s.sessions[id]
+	delete(s.sessions, id)
+	s.mu.Unlock()
+	if sess != nil {
+		sess.mu.Lock()
+		err := sess.s.Close(r.Context())
+		sess.mu.Unlock()
+		if err != nil {
+			http.Error(w, fmt.Sprintf("close session %s: %v", id, err), http.StatusInternalServerError)
+			return
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// sessionID reads the body of an open or close request, answering 400
+// when it names no session.
+func sessionID(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var req sessionRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil || req.SessionID == "" {
+		http.Error(w, "want a JSON body {session_id}", http.StatusBadRequest)
+		return "", false
+	}
+	return req.SessionID, true
 }
 
 func (s *server) chat(w http.ResponseWriter, r *http.Request) {
@@ -72,7 +128,7 @@ func (s *server) chat(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(chatReply{Reply: reply.Text, Usage: reply.Usage})
 }
 
-// session returns the session with id, opening it on its first message.
+// session returns the session with id, opening it if it is not open.
 func (s *server) session(ctx context.Context, id string) (*session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

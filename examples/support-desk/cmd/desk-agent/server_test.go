@@ -68,3 +68,63 @@ func TestChat(t *testing.T) {
 		})
 	}
 }
+
+// checkpointing is an agent whose sessions remember what they heard only
+// across a close: a closed session is saved, and an open one not yet.
+type checkpointing struct {
+	saved map[string][]string
+}
+
+func (c *checkpointing) Open(_ context.Context, id string) (agent.Session, error) {
+	return &checkpointSession{c: c, id: id, heard: c.saved[id]}, nil
+}
+
+type checkpointSession struct {
+	c     *checkpointing
+	id    string
+	heard []string
+}
+
+func (s *checkpointSession) Send(_ context.Context, msg agent.Message) (*agent.Reply, error) {
+	s.heard = append(s.heard, msg.Text)
+	return &agent.Reply{Text: strings.Join(s.heard, " / ")}, nil
+}
+
+func (s *checkpointSession) Close(context.Context) error {
+	s.c.saved[s.id] = s.heard
+	return nil
+}
+
+// Closing a session saves it and lets it go; opening it again resumes it.
+func TestOpenAndClose(t *testing.T) {
+	srv := httptest.NewServer(newServer(&checkpointing{saved: map[string][]string{}}))
+	defer srv.Close()
+	post := func(path, body string) (int, string) {
+		t.Helper()
+		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, step := range []struct {
+		path, body string
+		status     int
+		contains   string
+	}{
+		{"/open", `{"session_id": "a"}`, 204, ""},
+		{"/chat", `{"session_id": "a", "message": "hi"}`, 200, `"hi"`},
+		{"/close", `{"session_id": "a"}`, 204, ""},
+		{"/open", `{"session_id": "a"}`, 204, ""},
+		{"/chat", `{"session_id": "a", "message": "again"}`, 200, `"hi / again"`},
+		{"/close", `{"session_id": "unknown"}`, 204, ""},
+		{"/close", `{}`, 400, ""},
+	} {
+		status, body := post(step.path, step.body)
+		if status != step.status || !strings.Contains(body, step.contains) {
+			t.Errorf("POST %s %s: %d %s, want %d with %s", step.path, step.body, status, body, step.status, step.contains)
+		}
+	}
+}
