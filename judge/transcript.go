@@ -151,15 +151,20 @@ type Usage struct {
 	// prompt cache.
 	CachedTokens int64   `json:"cached_tokens,omitempty"`
 	CostUSD      float64 `json:"cost_usd,omitempty"`
+	// Unpriced is true when some of the tokens were spent on a model
+	// without a price: CostUSD then counts only the priced ones, a lower
+	// bound of the true cost, and reports show it as such.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v. The sum is unpriced when either is.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:  u.InputTokens + v.InputTokens,
 		OutputTokens: u.OutputTokens + v.OutputTokens,
 		CachedTokens: u.CachedTokens + v.CachedTokens,
 		CostUSD:      u.CostUSD + v.CostUSD,
+		Unpriced:     u.Unpriced || v.Unpriced,
 	}
 }
 

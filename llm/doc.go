@@ -30,6 +30,13 @@
 // In this order a cache hit skips the limiter and the retries, and every
 // retry waits for its own slot, so a 429 teaches the limiter.
 //
+// The Meter prices each call from a price table (Prices; DefaultPrices
+// holds the vendors' list prices, which users add to and override). A
+// model the table does not know is unpriced, not free: its responses'
+// Usage.Unpriced is set, and every sum that includes them is a lower bound
+// of the true cost. A model opened through Local (Ollama, a script) runs
+// on the user's own machine and costs nothing.
+//
 // Vendors count requests per account, so the models of one server should
 // share a Limiter. Limiters hands out one per server, and its Registry
 // method wraps a Registry's openers so that every model opened comes

@@ -124,6 +124,10 @@ type Response struct {
 	Latency time.Duration `json:"latency_ns,omitempty"`
 	// Cached is true when the response came from a cache, not the model.
 	Cached bool `json:"cached,omitempty"`
+	// Local is true when the model runs on the user's own machine (an
+	// Ollama server, a script): its calls cost nothing, whatever its name.
+	// Models opened through Local set it.
+	Local bool `json:"local,omitempty"`
 }
 
 // FinishReason says why a model stopped generating.
@@ -146,14 +150,19 @@ type Usage struct {
 	CachedTokens int64 `json:"cached_tokens,omitempty"`
 	// CostUSD is filled in by Meter from a price table.
 	CostUSD float64 `json:"cost_usd,omitempty"`
+	// Unpriced is true when some of the tokens were spent on a model
+	// without a price: CostUSD then counts only the priced ones, a lower
+	// bound of the true cost.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v. The sum is unpriced when either is.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:  u.InputTokens + v.InputTokens,
 		OutputTokens: u.OutputTokens + v.OutputTokens,
 		CachedTokens: u.CachedTokens + v.CachedTokens,
 		CostUSD:      u.CostUSD + v.CostUSD,
+		Unpriced:     u.Unpriced || v.Unpriced,
 	}
 }
