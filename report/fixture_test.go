@@ -85,13 +85,15 @@ func fixture(t *testing.T) *gavel.Run {
 					Reasoning: "the agent answered an out-of-scope question with markup: <script>alert(1)</script> ]]>"}),
 		}},
 	}
+	// case_007's follow-up detector asked its model once.
+	results[5].Trials[0].Usage.FollowUp = judge.Usage{InputTokens: 400, OutputTokens: 27, CostUSD: 0.0001}
 	for i := range results {
 		results[i].Summarize()
 	}
 	// What the meter counted: every trial's usage, by the model of its role.
 	models := map[string]judge.Usage{
 		"claude-sonnet-4-5": {InputTokens: 9600, OutputTokens: 1200, CostUSD: 0.0336},
-		"gpt-4.1-mini":      {InputTokens: 6400, OutputTokens: 480, CostUSD: 0.0088},
+		"gpt-4.1-mini":      {InputTokens: 6800, OutputTokens: 507, CostUSD: 0.0089}, // the follow-up detector's too
 	}
 	return &gavel.Run{Suite: suite, Cases: results, Started: start, Duration: 42500 * time.Millisecond, Models: models}
 }

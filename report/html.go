@@ -43,6 +43,7 @@ type htmlPage struct {
 	Started, Duration                string
 	Cases, Trials                    int
 	Tokens, Cost, ByRole, PassHatK   string
+	Unpriced                         string // which models have no price, and how to give it
 	Outcomes, Flaky                  string
 	Interrupted                      bool
 	Rows                             []htmlCase
@@ -127,7 +128,8 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		Cases:       len(run.Cases),
 		Trials:      stats.Trials,
 		Tokens:      count(total.Tokens()),
-		Cost:        cost(total.CostUSD),
+		Cost:        cost(total),
+		Unpriced:    clean(unpricedNote(stats)),
 		ByRole:      inParens(byRole(stats.Usage, costAndTokens)),
 		PassHatK:    passHatK(stats),
 		Interrupted: run.Interrupted,
@@ -205,7 +207,7 @@ func newHTMLCase(i int, cr *gavel.CaseResult) htmlCase {
 // newHTMLTrial formats one trial of n.
 func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 	out := htmlTrial{
-		Title:   fmt.Sprintf("Trial %d of %d · %s · %s", t.N, n, elapsed(t.Duration), cost(t.Usage.Total().CostUSD)),
+		Title:   fmt.Sprintf("Trial %d of %d · %s · %s", t.N, n, elapsed(t.Duration), cost(t.Usage.Total())),
 		Class:   statusClass(string(t.Verdict.Status)),
 		Open:    !t.Verdict.Passed(),
 		Verdict: newHTMLJudgment(t.Verdict),

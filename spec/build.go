@@ -29,7 +29,7 @@ type Env struct {
 	// returning "".
 	Getenv func(string) string
 	// Wrap, if set, wraps every model opened, given its role ("agent",
-	// "judge", "user"): retries, a cache, a meter.
+	// "judge", "user", "followup"): retries, a cache, a meter.
 	Wrap func(role string, m llm.Model) llm.Model
 	// DryRun checks model references without opening the models, so that
 	// a suite validates without keys.
@@ -143,7 +143,7 @@ func (b *builder) suite() *gavel.Suite {
 		s.Agent = b.agent(*f.Agent, s.Models)
 	}
 	if ref := cmp.Or(f.Models.FollowUp, f.Models.Judge); ref != "" {
-		if m := b.model("judge", ref, "models.followup"); m != nil {
+		if m := b.model("followup", ref, "models.followup"); m != nil {
 			if d, err := llmjudge.NewFollowUp(m, llmjudge.FollowUpConfig{}); err != nil {
 				b.fail("follow-up detector: %v", err)
 			} else {

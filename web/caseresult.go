@@ -155,16 +155,13 @@ func newTrialView(t gavel.Trial, n int) trialView {
 		Class:    statusClass(string(t.Verdict.Status)),
 		Open:     !t.Verdict.Passed(),
 		Duration: elapsed(t.Duration),
-		Cost:     cost(total.CostUSD),
+		Cost:     cost(total),
 		Tokens:   count(total.Tokens()),
 		Verdict:  newJudgmentView(t.Verdict),
 	}
-	for _, role := range []struct {
-		name  string
-		usage judge.Usage
-	}{{"agent", t.Usage.Agent}, {"judge", t.Usage.Judge}, {"simulated user", t.Usage.SimulatedUser}} {
-		if role.usage != (judge.Usage{}) {
-			out.Usage = append(out.Usage, newUsageRow(role.name, role.usage))
+	for _, role := range t.Usage.Roles() {
+		if role.Usage != (judge.Usage{}) {
+			out.Usage = append(out.Usage, newUsageRow(role.Role, role.Usage))
 		}
 	}
 	tr := t.Transcript
@@ -283,8 +280,8 @@ func newJudgmentView(j judge.Judgment) judgmentView {
 	if !j.Score.IsZero() && j.Score.Kind != judge.Boolean { // a boolean says no more than the status
 		out.Score = oneLine(j.Score.String())
 	}
-	if j.Usage.CostUSD > 0 {
-		out.Cost = cost(j.Usage.CostUSD)
+	if j.Usage.CostUSD > 0 || j.Usage.Unpriced {
+		out.Cost = cost(j.Usage)
 	}
 	for _, c := range j.Checks {
 		out.Checks = append(out.Checks, checkView{Name: oneLine(c.Name), Message: clean(c.Message), Passed: c.Passed})
