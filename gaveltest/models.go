@@ -1,6 +1,9 @@
 package gaveltest
 
-import "github.com/gavelhq/gavel/llm"
+import (
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+)
 
 // models wraps every model a suite opens, as the gavel command does: a
 // meter prices each call, a cache (when a directory is given) answers
@@ -31,6 +34,20 @@ func (m *models) wrap(_ string, model llm.Model) llm.Model {
 	}
 	mw = append(mw, llm.Retry(llm.RetryConfig{}))
 	return llm.Chain(model, mw...)
+}
+
+// spent is what the meter counted, by model, as a run reports it; nil
+// when no model was called.
+func (m *models) spent() map[string]judge.Usage {
+	lines := m.meter.ByModel()
+	if len(lines) == 0 {
+		return nil
+	}
+	out := make(map[string]judge.Usage, len(lines))
+	for model, line := range lines {
+		out[model] = judge.Usage(line.Usage)
+	}
+	return out
 }
 
 func (m *models) Close() error {

@@ -153,6 +153,16 @@ func NewMeter(prices Prices) *Meter {
 	return &Meter{prices: prices, byModel: map[string]MeterLine{}}
 }
 
+// SetPrices makes the Meter price the calls it counts from now on with
+// prices: a program that learns its prices after wrapping its models (a
+// suite's own prices: are read when it is opened) sets them before the
+// first call.
+func (m *Meter) SetPrices(prices Prices) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.prices = prices
+}
+
 // Meter returns the Meter as middleware.
 func (m *Meter) Meter() Middleware {
 	return func(next Model) Model {
@@ -165,13 +175,12 @@ func (m *Meter) Meter() Middleware {
 			if model == "" {
 				model = req.Model
 			}
+			m.mu.Lock()
 			cost, priced := m.prices.Cost(model, resp.Usage)
 			if resp.Cached || resp.Local {
 				cost, priced = 0, true
 			}
 			resp.Usage.CostUSD, resp.Usage.Unpriced = cost, !priced
-
-			m.mu.Lock()
 			line := m.byModel[model]
 			line.Calls++
 			if resp.Cached {

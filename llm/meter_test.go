@@ -149,3 +149,18 @@ func TestPricesWith(t *testing.T) {
 		t.Error("With changed the defaults")
 	}
 }
+
+// Prices set after the models were wrapped (a suite's own, read when it
+// is opened) price the calls made after.
+func TestMeterSetPrices(t *testing.T) {
+	meter := llm.NewMeter(llm.Prices{})
+	model := meter.Meter()(&counting{})
+	meter.SetPrices(llm.Prices{"gpt-5-mini": {Input: 1, Output: 10}})
+	resp, err := model.Generate(context.Background(), ask("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (1000*1.0 + 100*10) / 1e6; resp.Usage.Unpriced || math.Abs(resp.Usage.CostUSD-want) > 1e-12 {
+		t.Errorf("usage = %+v, want priced at $%v", resp.Usage, want)
+	}
+}

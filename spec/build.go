@@ -29,7 +29,8 @@ type Env struct {
 	// returning "".
 	Getenv func(string) string
 	// Wrap, if set, wraps every model opened, given its role ("agent",
-	// "judge", "user", "followup"): retries, a cache, a meter.
+	// "judge", "user"; the follow-up detector's model is a judge's, its
+	// usage a role of its own): retries, a cache, a meter.
 	Wrap func(role string, m llm.Model) llm.Model
 	// DryRun checks model references without opening the models, so that
 	// a suite validates without keys.
@@ -50,6 +51,12 @@ type Built struct {
 	// Definitions are the cases as written (YAML), by case id, for the
 	// store.
 	Definitions map[string][]byte
+	// Prices are the suite's prices: of models, to add to the default
+	// table (see llm.DefaultPrices and llm.Prices.With).
+	Prices llm.Prices
+	// Models are the models the suite opens, each once, in the order
+	// first opened: what a cost budget needs the prices of.
+	Models []llm.Ref
 
 	closers []func() error
 }
@@ -74,7 +81,7 @@ func Build(l *Loaded, env Env) (*Built, error) {
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
-	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{Definitions: map[string][]byte{}}}
+	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{Definitions: map[string][]byte{}, Prices: l.Prices}}
 	b.out.Suite = b.suite()
 	if len(b.problems) > 0 {
 		_ = b.out.Close()
@@ -143,7 +150,7 @@ func (b *builder) suite() *gavel.Suite {
 		s.Agent = b.agent(*f.Agent, s.Models)
 	}
 	if ref := cmp.Or(f.Models.FollowUp, f.Models.Judge); ref != "" {
-		if m := b.model("followup", ref, "models.followup"); m != nil {
+		if m := b.model("judge", ref, "models.followup"); m != nil {
 			if d, err := llmjudge.NewFollowUp(m, llmjudge.FollowUpConfig{}); err != nil {
 				b.fail("follow-up detector: %v", err)
 			} else {
@@ -221,6 +228,9 @@ func (b *builder) model(role, ref, field string) llm.Model {
 	}
 	if b.env.Wrap != nil {
 		m = b.env.Wrap(role, m)
+	}
+	if !slices.Contains(b.out.Models, parsed) {
+		b.out.Models = append(b.out.Models, parsed)
 	}
 	b.models[key] = m
 	return m
