@@ -86,7 +86,40 @@ type Turn struct {
 
 	// Origin says who wrote a user turn when it was not the case's author.
 	Origin Origin `json:"origin,omitempty"`
+
+	// FollowUp, on an agent turn, is the check of whether the reply asked
+	// the user for clarification, when the conversation made one.
+	FollowUp *FollowUpCheck `json:"followup,omitempty"`
 }
+
+// A FollowUpCheck records one decision on whether an agent's reply asked
+// the user for clarification instead of answering, so that an automatic
+// answer is sent (seed 000's follow-up detection): who decided, what,
+// why, and what deciding cost.
+type FollowUpCheck struct {
+	// By says what decided: FollowUpByPreCheck or FollowUpByModel.
+	By string `json:"by"`
+	// NeedsFollowUp is true when the reply asks for clarification: the
+	// next user turn of the round, if any, is the automatic answer
+	// (Origin OriginFollowUp).
+	NeedsFollowUp bool `json:"needs_followup"`
+	// Reason says why: the pre-check's rule, or the model's reasoning.
+	Reason string `json:"reason,omitempty"`
+	// Error says why the model could not tell; the conversation then
+	// ended.
+	Error string `json:"error,omitempty"`
+	// Usage is what the check cost: nothing for a pre-check.
+	Usage Usage `json:"usage,omitzero"`
+}
+
+// Who decides a FollowUpCheck.
+const (
+	// FollowUpByPreCheck: a deterministic rule found that the reply asks
+	// nothing (it has no question mark), so no model was asked.
+	FollowUpByPreCheck = "pre-check"
+	// FollowUpByModel: the follow-up detector's model decided.
+	FollowUpByModel = "model"
+)
 
 // Origin says who wrote a user turn that the case did not spell out.
 type Origin string

@@ -89,6 +89,7 @@ type htmlTurn struct {
 	Speaker, Role string
 	Content       string
 	Calls         []htmlCall
+	FollowUp      string // the check of whether the reply asked for clarification
 }
 
 // htmlCall is one tool call, "name(arguments)", and its result.
@@ -221,7 +222,7 @@ func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 	}
 	revivals := revived(tr)
 	for i, turn := range tr.Turns {
-		ht := htmlTurn{Revived: revivals[i], Speaker: speaker(turn), Role: roleClass(turn.Role), Content: clean(turn.Content)}
+		ht := htmlTurn{Revived: revivals[i], Speaker: speaker(turn), Role: roleClass(turn.Role), Content: clean(turn.Content), FollowUp: followUpNote(turn.FollowUp)}
 		if turn.Round > 0 {
 			ht.Speaker = fmt.Sprintf("round %d · %s", turn.Round, ht.Speaker)
 		}

@@ -176,6 +176,9 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 					}
 					b.WriteString("\n")
 				}
+				if note := followUpNote(turn.FollowUp); note != "" {
+					fmt.Fprintf(b, "  - ❔ *%s*\n", mdText(note))
+				}
 			}
 			b.WriteString("\n")
 		}

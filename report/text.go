@@ -344,6 +344,9 @@ func writeConversation(b *bytes.Buffer, indent string, tr *judge.Transcript) {
 		for line := range strings.SplitSeq(content, "\n") {
 			fmt.Fprintf(b, "%s    %s\n", indent, line)
 		}
+		if note := followUpNote(turn.FollowUp); note != "" {
+			fmt.Fprintf(b, "%s    [%s]\n", indent, note)
+		}
 	}
 	if tr.FinalResponse != "" {
 		fmt.Fprintf(b, "%s  final response:\n", indent)

@@ -75,6 +75,9 @@ type turnView struct {
 	Marked           bool
 	Content, Latency string
 	Calls            []callView
+	// FollowUp is the check of whether the reply asked for
+	// clarification (see report.FollowUpNote).
+	FollowUp string
 }
 
 // callView is one tool call: name, arguments (indented when JSON), and
@@ -178,11 +181,12 @@ func newTrialView(t gavel.Trial, n int) trialView {
 	}
 	for i, turn := range tr.Turns {
 		tv := turnView{
-			Revived: revived[i],
-			Speaker: speaker(turn),
-			Role:    roleClass(turn.Role),
-			Marked:  turn.Origin != "",
-			Content: clean(turn.Content),
+			Revived:  revived[i],
+			Speaker:  speaker(turn),
+			Role:     roleClass(turn.Role),
+			Marked:   turn.Origin != "",
+			Content:  clean(turn.Content),
+			FollowUp: report.FollowUpNote(turn.FollowUp),
 		}
 		if turn.Latency > 0 {
 			tv.Latency = elapsed(turn.Latency)

@@ -275,7 +275,8 @@ func trial(caseID string, n int, passed bool, helpfulness float64) gavel.Trial {
 		CaseID: caseID, Trial: n, Goal: "cancel my order 12345",
 		Turns: []judge.Turn{
 			{Role: judge.RoleUser, Content: "cancel my order 12345", Time: started, Round: 1},
-			{Role: judge.RoleAgent, Content: "Let me check.", Latency: 1500 * time.Millisecond, Round: 1, Usage: agentUsage, ToolCalls: calls},
+			{Role: judge.RoleAgent, Content: "Let me check.", Latency: 1500 * time.Millisecond, Round: 1, Usage: agentUsage, ToolCalls: calls,
+				FollowUp: &judge.FollowUpCheck{By: judge.FollowUpByModel, NeedsFollowUp: true, Reason: "asks which order", Usage: judge.Usage{InputTokens: 150, OutputTokens: 12}}},
 			{Role: judge.RoleUser, Content: "The one from Tuesday.", Round: 1, Origin: judge.OriginFollowUp},
 			{Role: judge.RoleAgent, Content: "Found it.", Round: 1},
 			{Role: judge.RoleEvent, Content: "order 12345 delivered", Round: 2},

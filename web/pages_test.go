@@ -60,7 +60,7 @@ func testPages(t *testing.T, f *fixture) {
 		{"case result", run(f.latest) + "/cases/case_002", 200, []string{
 			`<span class="badge fail">FAIL</span> <code>case_002</code> Case case_002`,
 			"Trial 1 of 2", "Trial 2 of 2", "round 1 · user", "round 1 · agent",
-			"round 1 · user (automatic follow-up)", "round 2 · user (simulated)", "round 2 · event", "order 12345 delivered",
+			"round 1 · user (automatic follow-up)", "follow-up check by the model (162 tokens): needed (asks which order)", "round 2 · user (simulated)", "round 2 · event", "order 12345 delivered",
 			`<li class="revival">Session closed and reopened</li>`,
 			"<code>get_order_status({&#34;order_id&#34;:&#34;12345&#34;})</code>",
 			`<details class="call failed" open>`, "<strong>failed</strong>", "order has already shipped",

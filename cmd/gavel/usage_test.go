@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 	"github.com/gavelhq/gavel/report"
@@ -98,9 +99,10 @@ func TestUsageAddsUp(t *testing.T) {
 	if trials.tokens == 0 || trials != models || trials != roles || trials.tokens != printed.tokens || math.Abs(trials.cost-printed.cost) > 0.00005 {
 		t.Errorf("what was spent does not add up:\ntrials    %+v\nmodels    %+v\nby role   %+v\nprinted   %+v\n%s", trials, models, roles, printed, out)
 	}
-	// 2 agent calls, 2 follow-up checks, 3 rubric calls a trial.
-	if got := srv.Requests(); got != 10 {
-		t.Errorf("the server got %d requests, want 10", got)
+	// An agent call and 3 rubric calls a trial; the agent asked nothing,
+	// so the follow-up detector's model was not asked.
+	if got := srv.Requests(); got != 8 {
+		t.Errorf("the server got %d requests, want 8", got)
 	}
 }
 
@@ -184,5 +186,53 @@ func TestCostBudgetNeedsPrices(t *testing.T) {
 	code, _, errs = gavelCmd(t, "run", "--quiet", "--prices", bad, unpriced)
 	if code != exitUsage || !strings.Contains(errs, "give both input and output") {
 		t.Errorf("exit %d, want 2 with the file's problem:\n%s", code, errs)
+	}
+}
+
+// A case failed by a hard rule costs no judge token, with the suite's
+// defaults (up to 2 automatic follow-ups a round, the follow-up detector
+// on the judge's model): the LLM judge never runs, and the follow-up
+// pre-check sees that the reply asks nothing, so no model is asked. The
+// decision is in the transcript.
+func TestHardFailSpendsNoJudgeTokens(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{
+		{When: func(r *llm.Request) bool { return r.Model == "gpt-5-mini" }, Text: "Your order ships on Friday."},
+		{When: func(r *llm.Request) bool { return r.ResponseSchema != nil && r.ResponseSchema.Name == "follow_up" },
+			Text: `{"reasoning": "it answers", "needs_followup": false, "reply": ""}`},
+		{Text: `{"reasoning": "would be paid for", "score": 1}`},
+	}}
+	srv := fakeOpenAI(t, model)
+	suite := writeSuite(t, `name: hard
+agent:
+  builtin:
+    model: openai:gpt-5-mini
+    system_prompt: You are a support agent.
+models: {judge: 'openai:gpt-4.1-mini'}
+cases:
+  - id: refund
+    input: I want a refund for order 12345
+    rules: [{contains: refund}]
+    judge_prompt: explains the refund policy
+`)
+	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "report.json", suite)
+	if code != exitFailed {
+		t.Fatalf("exit %d, want 1 (the hard rule fails)\n%s\n%s", code, out, errs)
+	}
+	data, err := os.ReadFile("report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc report.JSONReport
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tr := doc.Cases[0].Trials[0]
+	if tr.Usage.Judge.Tokens() != 0 || tr.Usage.FollowUp.Tokens() != 0 || srv.Requests() != 1 {
+		t.Errorf("judge usage %+v, follow-up usage %+v, %d requests: want nothing spent but the agent's one call",
+			tr.Usage.Judge, tr.Usage.FollowUp, srv.Requests())
+	}
+	reply := tr.Transcript.Turns[len(tr.Transcript.Turns)-1]
+	if reply.FollowUp == nil || reply.FollowUp.By != judge.FollowUpByPreCheck || reply.FollowUp.NeedsFollowUp {
+		t.Errorf("the reply's follow-up check is %+v, want the pre-check's: none needed", reply.FollowUp)
 	}
 }
