@@ -262,3 +262,19 @@ func TestFollowUpsHaveTheirOwnRole(t *testing.T) {
 		t.Errorf("total = %+v, want 1500 input tokens: every role's", total)
 	}
 }
+
+// The budget counts every token paid for: a judge that could not judge
+// still spent its tokens, and they stop the run as any others.
+func TestBudgetCountsWhatErredJudgesSpent(t *testing.T) {
+	erring := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Judgment{Name: "rubric", Usage: judge.Usage{InputTokens: 5000}}, errors.New("malformed answers")
+	})
+	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("first", "hi", erring), prompt("second", "hi", erring)}}
+	run := runner.Run(context.Background(), s, runner.Config{Concurrency: 1, Timeout: time.Minute, Budget: runner.Budget{MaxTokens: 1000}})
+	if got := outcomes(run); got != "first:ERROR second:SKIPPED" {
+		t.Errorf("outcomes %s, want the second case skipped: the first spent 5,100 tokens of a budget of 1,000", got)
+	}
+	if u := run.Cases[0].Trials[0].Usage; u.Judge.InputTokens != 5000 {
+		t.Errorf("the first trial's usage %+v, want the erring judge's 5,000 tokens", u)
+	}
+}
