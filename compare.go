@@ -66,6 +66,9 @@ type Comparison struct {
 	// CostUSD is what each run spent, in US dollars (the total of
 	// Stats.Usage).
 	CostUSD Delta
+	// CostUnpriced says which run's cost leaves out a model without a
+	// price: that cost is a lower bound, and the change is unknown.
+	CostUnpriced Unpriced
 	// Criteria set each criterion's scores in the base beside its scores
 	// in the head (see CriterionStat), sorted by name.
 	Criteria []CriterionDelta
@@ -117,6 +120,12 @@ type Delta struct {
 
 // Diff returns Head - Base: positive when the head's number is higher.
 func (d Delta) Diff() float64 { return d.Head - d.Base }
+
+// Unpriced says, of each of two runs, whether its cost leaves out a model
+// without a price.
+type Unpriced struct {
+	Base, Head bool
+}
 
 // A CriterionDelta is a criterion's scores in both runs. A side's Count
 // is 0 when the criterion has no score in that run: the criterion is new
@@ -192,6 +201,7 @@ func Compare(base, head *Run) Comparison {
 	bs, hs := base.Stats(), head.Stats()
 	c.PassRate = Delta{Base: bs.PassRate, Head: hs.PassRate}
 	c.CostUSD = Delta{Base: bs.Usage.Total().CostUSD, Head: hs.Usage.Total().CostUSD}
+	c.CostUnpriced = Unpriced{Base: bs.Usage.Total().Unpriced, Head: hs.Usage.Total().Unpriced}
 	c.Criteria = criterionDeltas(bs.Criteria, hs.Criteria)
 	return c
 }

@@ -23,19 +23,43 @@ type Trial struct {
 
 // RoleUsage is what a trial spent, by who spent it.
 type RoleUsage struct {
-	Agent         judge.Usage `json:"agent,omitzero"`
-	Judge         judge.Usage `json:"judge,omitzero"`
+	// Agent is what the agent under test spent (as its replies report it).
+	Agent judge.Usage `json:"agent,omitzero"`
+	// Judge is what the LLM judges spent, those that could not judge
+	// included.
+	Judge judge.Usage `json:"judge,omitzero"`
+	// SimulatedUser is what the models playing simulated users spent.
 	SimulatedUser judge.Usage `json:"simulated_user,omitzero"`
+	// FollowUp is what the follow-up detector spent deciding whether the
+	// agent asked for clarification, and writing the answers it gave.
+	FollowUp judge.Usage `json:"followup,omitzero"`
+}
+
+// A NamedUsage is one role's usage, named as reports name the role.
+type NamedUsage struct {
+	Role  string
+	Usage judge.Usage
+}
+
+// Roles returns every role's usage, named, in the order reports list
+// them: agent, judge, simulated user, follow-up.
+func (u RoleUsage) Roles() []NamedUsage {
+	return []NamedUsage{{"agent", u.Agent}, {"judge", u.Judge}, {"simulated user", u.SimulatedUser}, {"follow-up", u.FollowUp}}
 }
 
 // Total returns the sum of every role's usage.
 func (u RoleUsage) Total() judge.Usage {
-	return u.Agent.Add(u.Judge).Add(u.SimulatedUser)
+	return u.Agent.Add(u.Judge).Add(u.SimulatedUser).Add(u.FollowUp)
 }
 
 // Add returns the sum of u and v, role by role.
 func (u RoleUsage) Add(v RoleUsage) RoleUsage {
-	return RoleUsage{Agent: u.Agent.Add(v.Agent), Judge: u.Judge.Add(v.Judge), SimulatedUser: u.SimulatedUser.Add(v.SimulatedUser)}
+	return RoleUsage{
+		Agent:         u.Agent.Add(v.Agent),
+		Judge:         u.Judge.Add(v.Judge),
+		SimulatedUser: u.SimulatedUser.Add(v.SimulatedUser),
+		FollowUp:      u.FollowUp.Add(v.FollowUp),
+	}
 }
 
 // Outcome is how a case, or a run, came out.

@@ -240,15 +240,28 @@ func (d *driver) record(n int, reply *agent.Reply) {
 
 // followUp answers the agent's requests for clarification in round n, up
 // to the script's limit: from the round's hints first, then with the
-// detector's suggestions.
+// detector's suggestions. Each reply is first checked without a model
+// (llmjudge.AsksNothing): one that asks nothing costs nothing. Every
+// decision is recorded on the reply's turn.
 func (d *driver) followUp(ctx context.Context, n int, r Round) error {
 	if d.c.FollowUps == nil {
 		return nil
 	}
 	for used := range d.script.maxFollowUps() {
+		reply := d.lastAgentTurn()
+		if reply == nil {
+			return nil
+		}
+		if why, ok := llmjudge.AsksNothing(reply.Content, len(reply.ToolCalls)); ok {
+			reply.FollowUp = &judge.FollowUpCheck{By: judge.FollowUpByPreCheck, Reason: why}
+			return nil
+		}
 		res, err := d.c.FollowUps.DetectIn(ctx, d.t.Round(n))
 		d.out.FollowUps = d.out.FollowUps.Add(res.Usage)
+		check := &judge.FollowUpCheck{By: judge.FollowUpByModel, NeedsFollowUp: res.NeedsFollowUp, Reason: res.Reasoning, Usage: res.Usage}
+		reply.FollowUp = check
 		if err != nil {
+			check.Error = err.Error()
 			return fmt.Errorf("detect a request for clarification: %w", err)
 		}
 		if !res.NeedsFollowUp {
@@ -259,6 +272,7 @@ func (d *driver) followUp(ctx context.Context, n int, r Round) error {
 			answer = r.Hints[used]
 		}
 		if strings.TrimSpace(answer) == "" {
+			check.Reason = strings.TrimPrefix(check.Reason+"; no answer to give", "; ")
 			return nil
 		}
 		if err := d.send(ctx, n, answer, judge.OriginFollowUp, r.Metadata); err != nil {
@@ -266,6 +280,15 @@ func (d *driver) followUp(ctx context.Context, n int, r Round) error {
 		}
 	}
 	return nil
+}
+
+// lastAgentTurn returns the transcript's last turn if the agent spoke it,
+// else nil.
+func (d *driver) lastAgentTurn() *judge.Turn {
+	if len(d.t.Turns) == 0 || d.t.Turns[len(d.t.Turns)-1].Role != judge.RoleAgent {
+		return nil
+	}
+	return &d.t.Turns[len(d.t.Turns)-1]
 }
 
 // simulate lets round n's simulated user talk to the agent until they are

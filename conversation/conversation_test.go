@@ -201,6 +201,54 @@ func TestFollowUps(t *testing.T) {
 	}
 }
 
+// Every check of a reply is recorded on its turn: a reply that asks
+// nothing is decided by the pre-check, at no cost and without the model;
+// a question goes to the model, whose answer is sent (seed 000).
+func TestFollowUpChecksAreRecorded(t *testing.T) {
+	detector, model := followUpDetector(t)
+	out := conversation.Run(context.Background(), newNotebook(),
+		conversation.Script{Rounds: []conversation.Round{{Prompt: "cancel my order"}}},
+		conversation.Config{FollowUps: detector})
+	tr := out.Transcript
+	if tr.Status != judge.ExecSuccess {
+		t.Fatalf("status %s: %s", tr.Status, tr.Error)
+	}
+	var got []judge.FollowUpCheck
+	for _, turn := range tr.Turns {
+		if turn.Role == judge.RoleAgent && turn.FollowUp != nil {
+			got = append(got, *turn.FollowUp)
+		}
+	}
+	want := []judge.FollowUpCheck{
+		{By: judge.FollowUpByModel, NeedsFollowUp: true, Reason: "asks which order", Usage: out.FollowUps},
+		{By: judge.FollowUpByPreCheck, Reason: "the agent made 1 tool call(s) and its reply has no question mark"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("follow-up checks (-want +got):\n%s", diff)
+	}
+	if n := len(model.Calls()); n != 1 || out.FollowUps.Tokens() == 0 {
+		t.Errorf("the detector's model was asked %d times for %d tokens, want once, for the question only", n, out.FollowUps.Tokens())
+	}
+}
+
+// A detector that cannot tell ends the conversation, and its check says
+// why and what it spent.
+func TestFollowUpCheckThatFailed(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "no idea"}}}
+	detector, err := llmjudge.NewFollowUp(model, llmjudge.FollowUpConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := conversation.Run(context.Background(), newNotebook(),
+		conversation.Script{Rounds: []conversation.Round{{Prompt: "cancel my order"}}},
+		conversation.Config{FollowUps: detector})
+	tr := out.Transcript
+	check := tr.Turns[len(tr.Turns)-1].FollowUp
+	if tr.Status == judge.ExecSuccess || check == nil || check.By != judge.FollowUpByModel || check.Error == "" || check.Usage.Tokens() == 0 {
+		t.Errorf("status %s, check %+v: want the conversation ended and the failed check recorded with its usage", tr.Status, check)
+	}
+}
+
 // A round's detector sees the earlier rounds, so a question about them is
 // understood.
 func TestFollowUpSeesEarlierRounds(t *testing.T) {

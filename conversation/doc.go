@@ -13,7 +13,11 @@
 // When the agent asks for clarification instead of answering, a follow-up
 // detector notices and the driver answers (from the case's hints, or with
 // the detector's suggested reply), up to a limit; such answers are marked
-// in the transcript.
+// in the transcript. A reply without a question mark asks nothing: the
+// detector's model is not asked (llmjudge.AsksNothing), so a reply that
+// asks nothing costs nothing. Every decision, the pre-check's or the
+// model's, is recorded on the reply's turn (judge.FollowUpCheck), and what
+// the detector spent is reported apart, as Outcome.FollowUps.
 //
 // Every user turn and agent turn carries its round number, so that each
 // round can be judged on its own with judge.Transcript.Round while its

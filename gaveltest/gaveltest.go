@@ -54,6 +54,11 @@ type Config struct {
 	// answers a repeated request from it instead of calling the model
 	// again (see llm.Cache). Defaults to "": no cache.
 	CacheDir string
+	// Prices price models, by the name their vendor gives them, in US
+	// dollars per million tokens: they replace the suite's prices: and
+	// Gavel's table (llm.DefaultPrices) for the models they name. A model
+	// without a price is reported unpriced: its cost is unknown.
+	Prices llm.Prices
 }
 
 // Run runs the suite at path (a suite file, or a directory holding
@@ -111,6 +116,7 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	for _, w := range b.Warnings {
 		t.Logf("gaveltest: %v", w)
 	}
+	m.meter.SetPrices(llm.DefaultPrices().With(b.Prices).With(c.Prices))
 	s := b.Suite
 	cases, err := chooseCases(s.Cases, c.IDs, c.Tags)
 	if err != nil {
@@ -155,6 +161,7 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 		}
 	}
 	run := runner.Run(t.Context(), s, rc)
+	run.Models = m.spent()
 	for i := range run.Cases {
 		cr := &run.Cases[i]
 		verdicts[cr.Case] = verdictOf(cr, minPassRate)
@@ -197,9 +204,9 @@ func summary(run *gavel.Run, minPassRate float64) string {
 	if c := report.Calls(u); c != "" {
 		calls = " (" + c + ")"
 	}
-	return fmt.Sprintf("gaveltest: suite %s: %d of %d cases passed (%d failed, %d flaky, %d errored, %d skipped); a case needs %s of its trials to pass; %d trials, %d tokens%s, $%.4f, %s",
+	return fmt.Sprintf("gaveltest: suite %s: %d of %d cases passed (%d failed, %d flaky, %d errored, %d skipped); a case needs %s of its trials to pass; %d trials, %d tokens%s, %s, %s",
 		run.Suite.Name, st.Cases[gavel.Passed], len(run.Cases), st.Cases[gavel.Failed], st.Cases[gavel.Flaky], st.Cases[gavel.Errored], st.Cases[gavel.Skipped],
-		percent(minPassRate), st.Trials, u.Tokens(), calls, u.CostUSD, run.Duration.Round(time.Millisecond))
+		percent(minPassRate), st.Trials, u.Tokens(), calls, report.Cost(u), run.Duration.Round(time.Millisecond))
 }
 
 // percent formats a share as "80%" or "66.7%".

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/gaveltest"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/llmtest"
 )
 
 // The cases that pass report passing subtests, and Run returns the run.
@@ -232,4 +234,23 @@ func supportDesk(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return suite
+}
+
+// A model without a price is reported unpriced, not free; Config.Prices
+// prices it. (The suite's scripts are opened here as if they were a
+// vendor's models: the default registry counts scripts as local and free.)
+func TestRunPrices(t *testing.T) {
+	asVendor := llm.Registry{"script": llmtest.OpenScript}
+	run := gaveltest.Run(t, "testdata/desk", gaveltest.Config{IDs: []string{"off_topic"}, Registry: asVendor})
+	if total := run.Stats().Usage.Total(); !total.Unpriced || len(run.Models) == 0 {
+		t.Fatalf("usage %+v, models %v: want it unpriced, by model", total, run.Models)
+	}
+	prices := llm.Prices{}
+	for name := range run.Models {
+		prices[name] = llm.Price{Input: 1, Output: 2}
+	}
+	run = gaveltest.Run(t, "testdata/desk", gaveltest.Config{IDs: []string{"off_topic"}, Registry: asVendor, Prices: prices})
+	if total := run.Stats().Usage.Total(); total.Unpriced || total.CostUSD == 0 {
+		t.Errorf("usage %+v: want it priced by Config.Prices", total)
+	}
 }

@@ -21,7 +21,7 @@ func All(judges ...Judge) Judge {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		parts, err := runInOrder(ctx, t, judges, nil)
 		if err != nil {
-			return Judgment{}, err
+			return spent("all", parts), err
 		}
 		return allOf("all", parts), nil
 	})
@@ -38,7 +38,7 @@ func Any(judges ...Judge) Judge {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		parts, err := runInOrder(ctx, t, judges, Judgment.Passed)
 		if err != nil {
-			return Judgment{}, err
+			return spent("any", parts), err
 		}
 		out := Judgment{Name: "any", Parts: parts}
 		best, counted := 0.0, false
@@ -71,7 +71,7 @@ func Not(j Judge) Judge {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		inner, err := j.Judge(ctx, t)
 		if err != nil {
-			return Judgment{}, err
+			return spent("not "+inner.Name, []Judgment{inner}), err
 		}
 		out := Judgment{Name: "not " + inner.Name, Status: inner.Status, Reasoning: inner.Reasoning, Parts: []Judgment{inner}, Usage: inner.Usage}
 		switch inner.Status {
@@ -95,7 +95,7 @@ func Named(name string, j Judge) Judge {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		out, err := j.Judge(ctx, t)
 		if err != nil {
-			return Judgment{Name: name}, fmt.Errorf("%s: %w", name, err)
+			return Judgment{Name: name, Usage: out.Usage}, fmt.Errorf("%s: %w", name, err)
 		}
 		out.Name = name
 		return out, nil
@@ -165,7 +165,7 @@ func Weighted(threshold float64, parts ...Weight) (Judge, error) {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		results, err := runInOrder(ctx, t, judges, nil)
 		if err != nil {
-			return Judgment{}, err
+			return spent("weighted", results), err
 		}
 		out := Judgment{Name: "weighted", Parts: results}
 		var sum, weights float64
@@ -197,12 +197,12 @@ func Weighted(threshold float64, parts ...Weight) (Judge, error) {
 
 // runInOrder runs judges one after another through Run, stopping early
 // when stop reports true for a judgment. It returns the context's error if
-// the context ends.
+// the context ends, with the judgments made until then.
 func runInOrder(ctx context.Context, t *Transcript, judges []Judge, stop func(Judgment) bool) ([]Judgment, error) {
 	parts := make([]Judgment, 0, len(judges))
 	for _, j := range judges {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return parts, err
 		}
 		p := Run(ctx, j, t)
 		parts = append(parts, p)
@@ -211,6 +211,17 @@ func runInOrder(ctx context.Context, t *Transcript, judges []Judge, stop func(Ju
 		}
 	}
 	return parts, ctx.Err()
+}
+
+// spent is what a composite that could not judge returns with its error:
+// its parts so far and the usage they add up to, so that the tokens they
+// spent are counted (Run makes it an ERROR).
+func spent(name string, parts []Judgment) Judgment {
+	out := Judgment{Name: name, Parts: parts}
+	for _, p := range parts {
+		out.Usage = out.Usage.Add(p.Usage)
+	}
+	return out
 }
 
 // allOf combines parts under All's rule.

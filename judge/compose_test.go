@@ -2,6 +2,7 @@ package judge_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -99,6 +100,60 @@ func TestCompositesSumUsage(t *testing.T) {
 	want := judge.Usage{InputTokens: 150, CostUSD: 0.75}
 	if got.Usage != want {
 		t.Errorf("usage = %+v, want %+v", got.Usage, want)
+	}
+}
+
+// Every token a part spent is in the composite's usage: a part that could
+// not judge (an ERROR) included, and the parts that ran before the context
+// ended, which the composite returns with its error.
+func TestCompositesKeepTheUsageOfPartsThatErred(t *testing.T) {
+	spent := judge.Usage{InputTokens: 100, OutputTokens: 10, CostUSD: 0.25}
+	spender := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Judgment{Name: "spender", Status: judge.StatusPass, Usage: spent}, nil
+	})
+	erring := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Judgment{Name: "erring", Usage: spent}, errors.New("malformed answers")
+	})
+	// cancelling is a judge whose context ends while it asks (the trial's
+	// time ran out): it spent tokens and returns the context's error.
+	cancelling := func(cancel func()) judge.Judge {
+		return judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+			cancel()
+			return judge.Judgment{Name: "cancelling", Usage: spent}, context.Canceled
+		})
+	}
+	weighted, err := judge.Weighted(0.5, judge.Weight{Judge: spender, Weight: 1}, judge.Weight{Judge: erring, Weight: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := judge.Usage{InputTokens: 200, OutputTokens: 20, CostUSD: 0.5}
+	tests := []struct {
+		name  string
+		judge func(cancel func()) judge.Judge
+		want  judge.Usage
+	}{
+		{"all", func(func()) judge.Judge { return judge.All(spender, erring) }, twice},
+		{"any", func(func()) judge.Judge { return judge.Any(erring, erring) }, twice},
+		{"weighted", func(func()) judge.Judge { return weighted }, twice},
+		{"tiered", func(func()) judge.Judge { return judge.Tiered(spender, erring) }, twice},
+		{"named", func(func()) judge.Judge { return judge.Named("tone", erring) }, spent},
+		{"not", func(func()) judge.Judge { return judge.Not(erring) }, spent},
+		{"soft", func(func()) judge.Judge { return judge.Soft(erring) }, spent},
+		{"in round", func(func()) judge.Judge { return judge.InRound(1, erring) }, spent},
+		{"all, cancelled", func(c func()) judge.Judge { return judge.All(spender, cancelling(c), spender) }, twice},
+		{"any, cancelled", func(c func()) judge.Judge { return judge.Any(cancelling(c), spender) }, spent},
+		{"tiered, cancelled", func(c func()) judge.Judge { return judge.Tiered(spender, cancelling(c), spender) }, twice},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			tr := &judge.Transcript{Turns: []judge.Turn{{Role: judge.RoleUser, Content: "hi", Round: 1}, {Role: judge.RoleAgent, Content: "hello", Round: 1}}}
+			got := judge.Run(ctx, tt.judge(cancel), tr)
+			if got.Status != judge.StatusError || got.Usage != tt.want {
+				t.Errorf("got %s with usage %+v, want ERROR with usage %+v (reasoning: %s)", got.Status, got.Usage, tt.want, got.Reasoning)
+			}
+		})
 	}
 }
 

@@ -45,6 +45,12 @@
 //   - Tiered: cheap tiers first; a FAIL or ERROR stops the expensive tiers
 //     from running, so a hard-rule failure spends no judge tokens.
 //
+// Run calls a judge and always returns a Judgment: an error, a panic or an
+// invalid judgment becomes an ERROR, which keeps the judge's name, usage and
+// duration, since a judge that could not judge may still have spent tokens;
+// composites cut short by their context return what their parts spent. A
+// judgment returned together with an error is an ERROR whatever its status.
+//
 // In a composite, a FAIL outweighs an ERROR (the outcome is known either
 // way), an ERROR outweighs a PASS (the missing verdict might have been a
 // fail), and abstentions are left out; a composite with nothing but
@@ -56,6 +62,15 @@
 // A Transcript holds everything about one trial: the goal, the turns, the
 // tool calls of each agent turn, the final response, the session id,
 // where and how it was revived, the workspace, how the execution ended, how long it
-// took and what it cost. It round-trips through JSON, so a stored transcript
-// can be judged again without calling the agent.
+// took and what it cost. An agent turn also records, as a FollowUpCheck,
+// whether the reply was found to ask for clarification, by a pre-check
+// (no question mark: no model asked) or by the follow-up detector's model.
+// It round-trips through JSON, so a stored transcript can be judged again
+// without calling the agent.
+//
+// # Usage
+//
+// Usage counts tokens and dollars. When a model without a price took
+// part, Usage.Unpriced is set and CostUSD counts only the priced calls: a
+// lower bound, which reports show as such, never as a plain amount.
 package judge

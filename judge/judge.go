@@ -31,8 +31,11 @@ func (f Func) Judge(ctx context.Context, t *Transcript) (Judgment, error) {
 
 // Run calls j and always returns a Judgment: an error from j, a panic in j
 // or a judgment with an invalid status or score becomes a StatusError
-// judgment whose reasoning says why. A judgment without a duration gets the
-// time Run measured.
+// judgment whose reasoning says why. A judgment returned together with an
+// error is an ERROR whatever its status, and keeps its name, usage and
+// duration: a judge that could not judge may still have spent tokens (an
+// LLM judge whose answers stayed malformed), and they are counted. A
+// judgment without a duration gets the time Run measured.
 //
 // Composites call their parts through Run, so one broken part never hides
 // the verdicts of its siblings.
@@ -51,12 +54,19 @@ func Run(ctx context.Context, j Judge, t *Transcript) (out Judgment) {
 	}
 	got, err := j.Judge(ctx, t)
 	if err != nil {
-		errored := Errored(err.Error())
-		errored.Name = got.Name
-		return errored
+		return erredAs(got, err.Error())
 	}
 	if err := got.Validate(); err != nil {
-		return Errored(fmt.Sprintf("judge %q returned an invalid judgment: %v", got.Name, err))
+		return erredAs(got, fmt.Sprintf("judge %q returned an invalid judgment: %v", got.Name, err))
 	}
 	return got
+}
+
+// erredAs returns the ERROR judgment of a judge that returned got and
+// could not judge, for reason: got's verdict is dropped, what it spent is
+// kept.
+func erredAs(got Judgment, reason string) Judgment {
+	out := Errored(reason)
+	out.Name, out.Usage, out.Duration = got.Name, got.Usage, got.Duration
+	return out
 }

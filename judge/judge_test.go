@@ -3,8 +3,12 @@ package judge_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/gavelhq/gavel/judge"
 )
@@ -76,5 +80,37 @@ func TestSummary(t *testing.T) {
 		if got := tt.j.Summary(); got != tt.want {
 			t.Errorf("Summary() = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// A judge that could not judge may still have spent tokens (an LLM judge
+// whose answers stayed malformed): Run reports it as an ERROR that keeps
+// its name, usage and duration, so that every token paid for is counted.
+// A judgment returned together with an error is an ERROR too, whatever
+// its status: the error says it cannot be trusted.
+func TestRunKeepsTheUsageOfAJudgeThatErred(t *testing.T) {
+	spent := judge.Usage{InputTokens: 900, OutputTokens: 120, CostUSD: 0.002}
+	tests := []struct {
+		name          string
+		status        judge.Status
+		err           error
+		wantReasoning string
+	}{
+		{"error without a status", "", errors.New("the model's answer could not be used"), "the model's answer could not be used"},
+		{"PASS with an error", judge.StatusPass, errors.New("sample 2 of 3: timeout"), "sample 2 of 3: timeout"},
+		{"FAIL with an error", judge.StatusFail, errors.New("sample 2 of 3: timeout"), "sample 2 of 3: timeout"},
+		{"invalid status", "MAYBE", nil, `judge "rubric" returned an invalid judgment: status "MAYBE" is not one of PASS, FAIL, ABSTAIN, ERROR`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			erring := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+				return judge.Judgment{Name: "rubric", Status: tt.status, Score: judge.Bool(true), Usage: spent, Duration: 3 * time.Second}, tt.err
+			})
+			got := judge.Run(context.Background(), erring, &judge.Transcript{})
+			want := judge.Judgment{Name: "rubric", Status: judge.StatusError, Reasoning: tt.wantReasoning, Usage: spent, Duration: 3 * time.Second}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Run (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -27,7 +27,7 @@ func Tiered(first Judge, later ...Judge) Judge {
 		var found []Finding
 		for _, tier := range tiers {
 			if err := ctx.Err(); err != nil {
-				return Judgment{}, err
+				return spent("tiered", parts), err
 			}
 			p := Run(WithFindings(ctx, found...), tier, t)
 			parts = append(parts, p)
@@ -37,7 +37,7 @@ func Tiered(first Judge, later ...Judge) Judge {
 			}
 		}
 		if err := ctx.Err(); err != nil {
-			return Judgment{}, err
+			return spent("tiered", parts), err
 		}
 		out := allOf("tiered", parts)
 		if skipped := len(tiers) - len(parts); skipped > 0 {

@@ -86,7 +86,40 @@ type Turn struct {
 
 	// Origin says who wrote a user turn when it was not the case's author.
 	Origin Origin `json:"origin,omitempty"`
+
+	// FollowUp, on an agent turn, is the check of whether the reply asked
+	// the user for clarification, when the conversation made one.
+	FollowUp *FollowUpCheck `json:"followup,omitempty"`
 }
+
+// A FollowUpCheck records one decision on whether an agent's reply asked
+// the user for clarification instead of answering, so that an automatic
+// answer is sent (seed 000's follow-up detection): who decided, what,
+// why, and what deciding cost.
+type FollowUpCheck struct {
+	// By says what decided: FollowUpByPreCheck or FollowUpByModel.
+	By string `json:"by"`
+	// NeedsFollowUp is true when the reply asks for clarification: the
+	// next user turn of the round, if any, is the automatic answer
+	// (Origin OriginFollowUp).
+	NeedsFollowUp bool `json:"needs_followup"`
+	// Reason says why: the pre-check's rule, or the model's reasoning.
+	Reason string `json:"reason,omitempty"`
+	// Error says why the model could not tell; the conversation then
+	// ended.
+	Error string `json:"error,omitempty"`
+	// Usage is what the check cost: nothing for a pre-check.
+	Usage Usage `json:"usage,omitzero"`
+}
+
+// Who decides a FollowUpCheck.
+const (
+	// FollowUpByPreCheck: a deterministic rule found that the reply asks
+	// nothing (it has no question mark), so no model was asked.
+	FollowUpByPreCheck = "pre-check"
+	// FollowUpByModel: the follow-up detector's model decided.
+	FollowUpByModel = "model"
+)
 
 // Origin says who wrote a user turn that the case did not spell out.
 type Origin string
@@ -172,9 +205,13 @@ type Usage struct {
 	// CacheHits is how many of Calls Gavel's cache answered instead of
 	// the model: they cost no tokens and no money.
 	CacheHits int64 `json:"cache_hits,omitempty"`
+	// Unpriced is true when some of the tokens were spent on a model
+	// without a price: CostUSD then counts only the priced ones, a lower
+	// bound of the true cost, and reports show it as such.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v. The sum is unpriced when either is.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:  u.InputTokens + v.InputTokens,
@@ -183,6 +220,7 @@ func (u Usage) Add(v Usage) Usage {
 		CostUSD:      u.CostUSD + v.CostUSD,
 		Calls:        u.Calls + v.Calls,
 		CacheHits:    u.CacheHits + v.CacheHits,
+		Unpriced:     u.Unpriced || v.Unpriced,
 	}
 }
 

@@ -16,7 +16,9 @@
 // bounds how many), and each through judge.Run, so a juror that returns an
 // error or panics becomes an ERROR judgment instead of taking its siblings'
 // verdicts down with it. When the context ends, Judge returns the context's
-// error at once, without waiting for jurors that ignore their context.
+// error at once, without waiting for jurors that ignore their context, with
+// the judgments of the jurors that had answered and what they spent (a
+// juror still asking when Judge returns is not counted).
 //
 // The verdict lists every juror's judgment as a part, in juror order (an
 // unnamed juror is called "juror 1", "juror 2", ...), says in DecidedBy

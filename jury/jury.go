@@ -173,7 +173,8 @@ func (c Config) checkWeights() error {
 // time), and returns the verdict of their judgments under the jury's
 // strategy. It returns an error only when ctx ends before the jurors are
 // done; it then returns at once, without waiting for jurors that ignore
-// their context.
+// their context, with the judgments of the jurors that had answered (and
+// what they spent).
 func (j *Jury) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
 	if err := ctx.Err(); err != nil {
 		return judge.Judgment{}, err
@@ -181,7 +182,11 @@ func (j *Jury) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgment, 
 	start := time.Now()
 	parts, err := j.run(ctx, t)
 	if err != nil {
-		return judge.Judgment{}, err
+		out := judge.Judgment{Name: j.c.Name, Parts: parts, Duration: time.Since(start)}
+		for _, p := range parts {
+			out.Usage = out.Usage.Add(p.Usage)
+		}
+		return out, err
 	}
 	out := decide(j.c, parts)
 	out.Duration = time.Since(start)
@@ -190,15 +195,11 @@ func (j *Jury) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgment, 
 
 // run calls every juror through judge.Run, at most MaxConcurrent at once,
 // and returns their judgments in juror order, or ctx's error as soon as
-// ctx ends.
+// ctx ends, with the judgments of the jurors that had answered.
 func (j *Jury) run(ctx context.Context, t *judge.Transcript) ([]judge.Judgment, error) {
-	type result struct {
-		juror    int
-		judgment judge.Judgment
-	}
 	// Buffered for every juror: one that finishes after Judge gave up sends
 	// its result here and exits, never blocking and never touching parts.
-	results := make(chan result, len(j.c.Jurors))
+	results := make(chan verdict, len(j.c.Jurors))
 	slots := make(chan struct{}, j.c.MaxConcurrent)
 
 	jurorCtx, cancel := context.WithCancel(ctx)
@@ -216,26 +217,53 @@ func (j *Jury) run(ctx context.Context, t *judge.Transcript) ([]judge.Judgment, 
 			}
 			go func() {
 				defer func() { <-slots }()
-				results <- result{i, judge.Run(jurorCtx, juror, t)}
+				results <- verdict{i, judge.Run(jurorCtx, juror, t)}
 			}()
 		}
 	}()
 
 	parts := make([]judge.Judgment, len(j.c.Jurors))
+	answered := make([]bool, len(j.c.Jurors))
 	for range j.c.Jurors {
 		select {
 		case r := <-results:
-			parts[r.juror] = r.judgment
+			parts[r.juror], answered[r.juror] = r.judgment, true
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return answeredOf(parts, answered, results), ctx.Err()
 		}
 	}
 	// A juror that saw the context end reports an ERROR; the cause is the
 	// context, not the juror.
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return parts, err
 	}
 	return parts, nil
+}
+
+// A verdict is one juror's judgment.
+type verdict struct {
+	juror    int
+	judgment judge.Judgment
+}
+
+// answeredOf returns, in juror order, the judgments of the jurors that
+// answered: those in parts, and those already waiting in results.
+func answeredOf(parts []judge.Judgment, answered []bool, results chan verdict) []judge.Judgment {
+	for drained := false; !drained; {
+		select {
+		case r := <-results:
+			parts[r.juror], answered[r.juror] = r.judgment, true
+		default:
+			drained = true
+		}
+	}
+	var out []judge.Judgment
+	for i, p := range parts {
+		if answered[i] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // unknown reports an unknown value of a setting, listing the valid values

@@ -410,6 +410,34 @@ func waitForGoroutines(t *testing.T, n int) {
 	}
 }
 
+// A jury that gives up when its context ends still returns what its
+// jurors spent until then, an erring juror's tokens included, so that
+// judge.Run counts them.
+func TestCancelKeepsTheUsageOfJurorsThatAnswered(t *testing.T) {
+	spent := judge.Usage{InputTokens: 100, OutputTokens: 10, CostUSD: 0.25}
+	spender := fixed(judge.Judgment{Status: judge.StatusPass, Score: judge.Bool(true), Usage: spent})
+	erring := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Judgment{Usage: spent}, errors.New("malformed answers")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	release := make(chan struct{})
+	defer close(release)
+	// stubborn ends the context (the trial's time ran out) and ignores it.
+	stubborn := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		cancel()
+		<-release
+		return pass, nil
+	})
+	// One juror at a time: the first two have answered when the third runs.
+	j := mustNew(t, Config{Name: "tone", Jurors: []judge.Judge{spender, erring, stubborn}, MaxConcurrent: 1})
+	got := judge.Run(ctx, j, &judge.Transcript{})
+	want := judge.Usage{InputTokens: 200, OutputTokens: 20, CostUSD: 0.5}
+	if got.Status != judge.StatusError || got.Usage != want {
+		t.Errorf("got %s with usage %+v, want ERROR with usage %+v (reasoning: %s)", got.Status, got.Usage, want, got.Reasoning)
+	}
+}
+
 func TestCancelledBeforeJudging(t *testing.T) {
 	var called atomic.Bool
 	juror := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {

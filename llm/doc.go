@@ -30,6 +30,13 @@
 // In this order a cache hit skips the limiter and the retries, and every
 // retry waits for its own slot, so a 429 teaches the limiter.
 //
+// The Meter prices each call from a price table (Prices; DefaultPrices
+// holds the vendors' list prices, which users add to and override). A
+// model the table does not know is unpriced, not free: its responses'
+// Usage.Unpriced is set, and every sum that includes them is a lower bound
+// of the true cost. A model opened through Local (Ollama, a script) runs
+// on the user's own machine and costs nothing.
+//
 // # Cache
 //
 // A Cache answers a call from disk when the same model was asked the same
@@ -48,6 +55,8 @@
 // (Usage.Calls) and one cache hit (Usage.CacheHits), and no tokens and no
 // cost, so what a trial sums, a Meter counts and a budget spends agree.
 // A Meter or a Cache counts each fresh call as one call.
+//
+// # Limits
 //
 // Vendors count requests per account, so the models of one server should
 // share a Limiter. Limiters hands out one per server, and its Registry

@@ -56,7 +56,7 @@ func TestMeterCountsCallsTokensAndCost(t *testing.T) {
 		t.Errorf("cached response's usage = %+v, want %+v", repeat.Usage, want)
 	}
 	line := meter.ByModel()["gpt-5-mini"]
-	if line.Calls != 3 || line.CachedCalls != 1 || line.Usage.InputTokens != 2000 || line.Unpriced {
+	if line.Calls != 3 || line.CachedCalls != 1 || line.Usage.InputTokens != 2000 || line.Usage.Unpriced {
 		t.Errorf("meter line = %+v, want 3 calls, 1 cached, 2000 input tokens, priced", line)
 	}
 	// The line's usage agrees with the responses': what a trial sums is
@@ -69,21 +69,80 @@ func TestMeterCountsCallsTokensAndCost(t *testing.T) {
 	}
 }
 
+// A model without a price is unpriced, not free: its responses, its
+// meter line and the meter's total say so, and stay so when added to
+// priced usage. A cached answer and a local model's cost nothing, priced
+// or not.
 func TestMeterMarksUnpricedModels(t *testing.T) {
-	meter := llm.NewMeter(llm.Prices{})
-	resp, _ := meter.Meter()(&counting{}).Generate(context.Background(), ask("a"))
-	if resp.Usage.Calls != 1 {
-		t.Errorf("response's usage = %+v, want 1 call counted", resp.Usage)
+	meter := llm.NewMeter(llm.Prices{"gpt-5-mini": {Input: 0.25, Output: 2}})
+	unknown := llm.Func(func(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+		resp := answer(req)
+		resp.Model = "my-finetune"
+		return resp, nil
+	})
+	resp, err := meter.Meter()(unknown).Generate(context.Background(), ask("a"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if line := meter.ByModel()["gpt-5-mini"]; !line.Unpriced {
-		t.Errorf("meter line = %+v, want it marked unpriced", line)
+	if !resp.Usage.Unpriced || resp.Usage.CostUSD != 0 || resp.Usage.Calls != 1 {
+		t.Errorf("response usage = %+v, want 1 call, unpriced", resp.Usage)
+	}
+	meter.Meter()(&counting{}).Generate(context.Background(), ask("a"))
+	if line := meter.ByModel()["my-finetune"]; !line.Usage.Unpriced || line.Usage.InputTokens != 1000 {
+		t.Errorf("meter line = %+v, want 1000 input tokens, unpriced", line)
+	}
+	if line := meter.ByModel()["gpt-5-mini"]; line.Usage.Unpriced {
+		t.Errorf("meter line = %+v, want priced", line)
+	}
+	if total := meter.Total(); !total.Unpriced || total.CostUSD == 0 {
+		t.Errorf("total = %+v, want the priced cost, marked unpriced", total)
+	}
+
+	local := llm.Local(func(llm.Ref, func(string) string) (llm.Model, error) { return unknown, nil })
+	m, err := local(llm.Ref{Provider: "ollama", Model: "llama3.2"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ = llm.NewMeter(llm.Prices{}).Meter()(m).Generate(context.Background(), ask("a"))
+	if !resp.Local || resp.Usage.Unpriced || resp.Usage.CostUSD != 0 {
+		t.Errorf("a local model's response: local %v, usage %+v; want local, free and priced", resp.Local, resp.Usage)
 	}
 }
 
-func TestDefaultPricesAreSane(t *testing.T) {
-	for model, p := range llm.DefaultPrices() {
-		if p.Input <= 0 || p.Output < p.Input || p.CachedInput > p.Input {
-			t.Errorf("%s: %+v: want 0 < cached <= input <= output", model, p)
+func TestUsageAddKeepsUnpriced(t *testing.T) {
+	priced := llm.Usage{InputTokens: 10, CostUSD: 0.5}
+	unpriced := llm.Usage{InputTokens: 5, Unpriced: true}
+	if got := priced.Add(unpriced); !got.Unpriced || got.InputTokens != 15 || got.CostUSD != 0.5 {
+		t.Errorf("priced + unpriced = %+v, want 15 tokens, $0.5, unpriced", got)
+	}
+	if got := unpriced.Add(priced); !got.Unpriced {
+		t.Errorf("unpriced + priced = %+v, want unpriced", got)
+	}
+	if got := priced.Add(priced); got.Unpriced {
+		t.Errorf("priced + priced = %+v, want priced", got)
+	}
+}
+
+// The built-in table prices the current models of both vendors; a model
+// it does not know is unpriced rather than given the price of a model
+// whose name it starts with.
+func TestDefaultPricesCoverTheCurrentModels(t *testing.T) {
+	prices := llm.DefaultPrices()
+	for _, model := range []string{
+		"gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5.1", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano",
+		"gpt-4o", "gpt-4o-mini", "o3", "o4-mini",
+		"gpt-5-mini-2025-08-07", "gpt-4o-2024-08-06",
+		"claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1", "claude-opus-4-0",
+		"claude-sonnet-4-0", "claude-3-7-sonnet-20250219", "claude-3-5-haiku-20241022",
+		"claude-opus-4-5-20251101", "claude-haiku-4-5-20251001", "claude-sonnet-4-20250514", "claude-opus-4-20250514",
+	} {
+		if !prices.Has(model) {
+			t.Errorf("%s has no price", model)
+		}
+	}
+	for _, model := range []string{"gpt-5-codex-preview", "gpt-4.1-turbo", "claude-opus-4-9", "claude-sonnet-4-5-fast", "llama3.2"} {
+		if prices.Has(model) {
+			t.Errorf("%s has a price: a name that merely starts with a priced one is not that model", model)
 		}
 	}
 }
@@ -96,5 +155,20 @@ func TestPricesWith(t *testing.T) {
 	}
 	if defaults["b"].Input != 3 {
 		t.Error("With changed the defaults")
+	}
+}
+
+// Prices set after the models were wrapped (a suite's own, read when it
+// is opened) price the calls made after.
+func TestMeterSetPrices(t *testing.T) {
+	meter := llm.NewMeter(llm.Prices{})
+	model := meter.Meter()(&counting{})
+	meter.SetPrices(llm.Prices{"gpt-5-mini": {Input: 1, Output: 10}})
+	resp, err := model.Generate(context.Background(), ask("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (1000*1.0 + 100*10) / 1e6; resp.Usage.Unpriced || math.Abs(resp.Usage.CostUSD-want) > 1e-12 {
+		t.Errorf("usage = %+v, want priced at $%v", resp.Usage, want)
 	}
 }

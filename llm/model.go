@@ -127,6 +127,10 @@ type Response struct {
 	// Cached is true when the response came from a cache, not the model:
 	// its Usage then counts one call and one cache hit, and no tokens.
 	Cached bool `json:"cached,omitempty"`
+	// Local is true when the model runs on the user's own machine (an
+	// Ollama server, a script): its calls cost nothing, whatever its name.
+	// Models opened through Local set it.
+	Local bool `json:"local,omitempty"`
 }
 
 // FinishReason says why a model stopped generating.
@@ -156,9 +160,13 @@ type Usage struct {
 	// CacheHits is how many of Calls a Cache answered, not the model:
 	// they cost no tokens and no money, so their tokens and cost are zero.
 	CacheHits int64 `json:"cache_hits,omitempty"`
+	// Unpriced is true when some of the tokens were spent on a model
+	// without a price: CostUSD then counts only the priced ones, a lower
+	// bound of the true cost.
+	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Add returns the sum of u and v.
+// Add returns the sum of u and v. The sum is unpriced when either is.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:  u.InputTokens + v.InputTokens,
@@ -167,5 +175,6 @@ func (u Usage) Add(v Usage) Usage {
 		CostUSD:      u.CostUSD + v.CostUSD,
 		Calls:        u.Calls + v.Calls,
 		CacheHits:    u.CacheHits + v.CacheHits,
+		Unpriced:     u.Unpriced || v.Unpriced,
 	}
 }

@@ -27,7 +27,9 @@
 //     a response worse than a stored baseline.
 //   - FollowUp: does the agent ask the user for clarification instead of
 //     answering, and if so what could the user reply. The runner uses
-//     Detect to carry a conversation on to a real answer.
+//     DetectIn to carry a conversation on to a real answer. A reply that
+//     asks nothing (AsksNothing: blank, or no question mark) is decided
+//     without a call, so a reply that asks nothing costs nothing.
 //
 // Every judge implements judge.Judge (Pairwise through Against), records
 // the tokens and cost of its calls, re-asks included, in Judgment.Usage,

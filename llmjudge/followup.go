@@ -103,13 +103,35 @@ func parseFollowUp(answer string) (FollowUpResult, error) {
 	return FollowUpResult{NeedsFollowUp: needs, Reply: reply, Reasoning: reasoning}, nil
 }
 
+// questionMarks are the question marks of the scripts agents write in:
+// Latin, full-width (CJK), Spanish opening, Arabic, Greek.
+const questionMarks = "?？¿؟\u037e"
+
+// AsksNothing is the follow-up detector's pre-check: it reports, with the
+// reason, whether reply plainly asks the user nothing, so that no model
+// need be asked whether it asks for clarification. A blank reply asks
+// nothing; nor does one without a question mark, such as the reply of an
+// agent that acted (made toolCalls tool calls) and reported what it did.
+// A reply with a question mark may ask something: the model decides.
+func AsksNothing(reply string, toolCalls int) (reason string, ok bool) {
+	switch {
+	case strings.TrimSpace(reply) == "":
+		return "the reply is blank", true
+	case strings.ContainsAny(reply, questionMarks):
+		return "", false
+	case toolCalls > 0:
+		return fmt.Sprintf("the agent made %d tool call(s) and its reply has no question mark", toolCalls), true
+	}
+	return "no question mark in the reply", true
+}
+
 // Detect reports whether reply, the agent's answer to request, asks for
-// clarification instead of answering, and if so a reply to give. A blank
-// reply asks nothing: it needs no follow-up and costs no call. Detect
-// returns an error when it could not tell: the model failed, or its answer
-// was still malformed after the re-asks.
+// clarification instead of answering, and if so a reply to give. A reply
+// that asks nothing (see AsksNothing) needs no follow-up and costs no
+// call. Detect returns an error when it could not tell: the model failed,
+// or its answer was still malformed after the re-asks.
 func (f *FollowUp) Detect(ctx context.Context, request, reply string) (FollowUpResult, error) {
-	return f.detect(ctx, "", request, reply)
+	return f.detect(ctx, "", request, reply, 0)
 }
 
 // DetectIn is Detect on a transcript: it examines t's response to its
@@ -117,12 +139,22 @@ func (f *FollowUp) Detect(ctx context.Context, request, reply string) (FollowUpR
 // something said in an earlier round is understood. A conversation driver
 // calls it on the round in progress (judge.Transcript.Round).
 func (f *FollowUp) DetectIn(ctx context.Context, t *judge.Transcript) (FollowUpResult, error) {
-	return f.detect(ctx, historyOf(t), goalOf(t), t.Response())
+	return f.detect(ctx, historyOf(t), goalOf(t), t.Response(), lastToolCalls(t))
 }
 
-func (f *FollowUp) detect(ctx context.Context, history, request, reply string) (FollowUpResult, error) {
-	if strings.TrimSpace(reply) == "" {
-		return FollowUpResult{Reasoning: "the reply is blank: it asks nothing"}, nil
+// lastToolCalls counts the tool calls of t's last agent turn.
+func lastToolCalls(t *judge.Transcript) int {
+	for i := len(t.Turns) - 1; i >= 0; i-- {
+		if t.Turns[i].Role == judge.RoleAgent {
+			return len(t.Turns[i].ToolCalls)
+		}
+	}
+	return 0
+}
+
+func (f *FollowUp) detect(ctx context.Context, history, request, reply string, toolCalls int) (FollowUpResult, error) {
+	if why, ok := AsksNothing(reply, toolCalls); ok {
+		return FollowUpResult{Reasoning: why}, nil
 	}
 	req, err := f.request(history, request, reply)
 	if err != nil {

@@ -148,5 +148,5 @@ var errEmptyCriteria = errors.New("no criteria given: say what a good response d
 
 // judgeUsage converts a model's usage to a judgment's.
 func judgeUsage(u llm.Usage) judge.Usage {
-	return judge.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CachedTokens: u.CachedTokens, CostUSD: u.CostUSD}
+	return judge.Usage(u) // the same fields: a field added to one and not the other does not compile
 }

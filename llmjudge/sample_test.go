@@ -8,6 +8,7 @@ import (
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/judge/judgetest"
+	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 )
 
@@ -86,6 +87,15 @@ func TestASampleThatFailsFailsTheWhole(t *testing.T) {
 	judgetest.Check(t, got, judge.StatusError, []string{"sample 2 of 2: the model's answer could not be used"}, nil)
 	if n := len(model.Calls()); n != 4 {
 		t.Errorf("got %d calls, want 4 (one, then three for sample 2)", n)
+	}
+
+	// What the four calls spent is in the ERROR's usage, as a meter
+	// counted it.
+	meter := llm.NewMeter(llm.DefaultPrices())
+	metered := llm.Chain(answers(scoreAnswer("0.9"), "garbage"), meter.Meter())
+	got = judgetest.Run(t, must(NewRubric(metered, dateCriteria, RubricConfig{Options: Options{Samples: 2}})), orderTranscript())
+	if want := judge.Usage(meter.Total()); got.Usage != want || want.OutputTokens == 0 {
+		t.Errorf("usage = %+v, want %+v (every call the meter counted)", got.Usage, want)
 	}
 }
 

@@ -51,7 +51,8 @@ func TestJudgesThroughTheVendorsWireFormats(t *testing.T) {
 		Goal: "where's my order #12345?",
 		Turns: []judge.Turn{
 			{Role: judge.RoleUser, Content: "where's my order #12345?"},
-			{Role: judge.RoleAgent, Content: "It shipped and arrives on 2026-03-15.", ToolCalls: []judge.ToolCall{
+			// A question, so that the follow-up detector asks its model.
+			{Role: judge.RoleAgent, Content: "It shipped and arrives on 2026-03-15. Anything else?", ToolCalls: []judge.ToolCall{
 				{Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`), Result: `{"status":"shipped"}`},
 			}},
 		},

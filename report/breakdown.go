@@ -46,15 +46,41 @@ func breakdowns(s gavel.Stats) []breakdown {
 		}
 		for _, name := range slices.Sorted(maps.Keys(s.Models)) {
 			u := s.Models[name]
-			row := []string{name, count(u.Tokens()), cost(u.CostUSD)}
+			row := []string{name, count(u.Tokens()), cost(u)}
 			if counted {
-				row = []string{name, callsCell(u), count(u.Tokens()), cost(u.CostUSD)}
+				row = []string{name, callsCell(u), count(u.Tokens()), cost(u)}
 			}
 			b.rows = append(b.rows, row)
 		}
 		out = append(out, b)
 	}
 	return out
+}
+
+// unpricedNote says which models have no price, so that the costs that
+// include them are lower bounds, and how to give their prices; "" when
+// every cost is known.
+func unpricedNote(s gavel.Stats) string {
+	total := s.Usage.Total()
+	var names []string
+	for _, name := range slices.Sorted(maps.Keys(s.Models)) {
+		if s.Models[name].Unpriced {
+			names = append(names, oneLine(name))
+		}
+	}
+	if !total.Unpriced && len(names) == 0 {
+		return ""
+	}
+	who, verb, its := "a model", "has", "its"
+	switch {
+	case len(names) == 1:
+		who = names[0]
+	case len(names) > 1:
+		who, verb, its = strings.Join(names, ", "), "have", "their"
+	}
+	return fmt.Sprintf("Unpriced: %s %s no price, so the costs that include %s are lower bounds. "+
+		"Give %s price in US dollars per million tokens under prices: in the suite file, or in a file named with gavel run --prices.",
+		who, verb, map[string]string{"its": "it", "their": "them"}[its], its)
 }
 
 // title capitalises a column's name, "criterion" to "Criterion".

@@ -33,8 +33,9 @@ func WriteCase(w io.Writer, cr *gavel.CaseResult) error {
 	if f.Ran > 0 {
 		fmt.Fprintf(&b, "  Trials:   %d of %d passed\n", f.Passed, f.Ran)
 		total := spent.Total()
-		fmt.Fprintf(&b, "  Tokens:   %s%s\n", count(total.Tokens()), inParens(byRole(spent, func(u judge.Usage) string { return count(u.Tokens()) })))
-		fmt.Fprintf(&b, "  Cost:     %s%s\n", cost(total.CostUSD), inParens(byRole(spent, func(u judge.Usage) string { return cost(u.CostUSD) })))
+		roles := byRole(spent, func(u judge.Usage) string { return count(u.Tokens()) })
+		fmt.Fprintf(&b, "  Tokens:   %s%s\n", count(total.Tokens()), inParens(joinNonEmpty("; ", roles, calls(total))))
+		fmt.Fprintf(&b, "  Cost:     %s%s\n", cost(total), inParens(byRole(spent, cost)))
 	}
 	writeCaseDetail(&b, "  ", cr, true)
 	_, err := w.Write(b.Bytes())

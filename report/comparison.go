@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 )
 
 // ComparisonOptions change what a comparison report shows.
@@ -235,9 +236,15 @@ func passRateChange(d gavel.Delta, arrow string) string {
 }
 
 // costChange formats what both runs cost and the difference: "$0.0424
-// -> $0.0530 (+$0.0106)".
-func costChange(d gavel.Delta, arrow string) string {
-	diff := cost(d.Diff())
+// -> $0.0530 (+$0.0106)". When a run's cost leaves out a model without a
+// price, the difference is unknown: "$0.0424 -> $0.0530 + unpriced
+// (change unknown)".
+func costChange(d gavel.Delta, unpriced gavel.Unpriced, arrow string) string {
+	base, head := cost(judge.Usage{CostUSD: d.Base, Unpriced: unpriced.Base}), cost(judge.Usage{CostUSD: d.Head, Unpriced: unpriced.Head})
+	if unpriced.Base || unpriced.Head {
+		return fmt.Sprintf("%s %s %s (change unknown)", base, arrow, head)
+	}
+	diff := usd(d.Diff())
 	change := "no change"
 	switch {
 	case diff == "$0.0000" || diff == "$-0.0000":
@@ -246,7 +253,7 @@ func costChange(d gavel.Delta, arrow string) string {
 	default:
 		change = "+" + diff
 	}
-	return fmt.Sprintf("%s %s %s (%s)", cost(d.Base), arrow, cost(d.Head), change)
+	return fmt.Sprintf("%s %s %s (%s)", base, arrow, head, change)
 }
 
 // criterionCells are a criterion's cells in the table of scores: name,

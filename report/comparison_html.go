@@ -142,7 +142,7 @@ func writeComparisonHTML(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 		Version:   clean(opts.Version),
 		Regressed: c.HasRegressions(),
 		PassRate:  passRateChange(c.PassRate, "→"),
-		Cost:      costChange(c.CostUSD, "→"),
+		Cost:      costChange(c.CostUSD, c.CostUnpriced, "→"),
 		Counts:    strings.Join(comparisonCounts(c), " · "),
 	}
 	for _, d := range c.Criteria {

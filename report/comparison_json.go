@@ -32,9 +32,10 @@ type JSONComparison struct {
 	// pass in the head: the comparison's verdict.
 	HasRegressions bool `json:"has_regressions"`
 	// PassRateDelta is head.pass_rate - base.pass_rate; CostUSDDelta is
-	// head.cost_usd - base.cost_usd.
-	PassRateDelta float64 `json:"pass_rate_delta"`
-	CostUSDDelta  float64 `json:"cost_usd_delta"`
+	// head.cost_usd - base.cost_usd, left out when either cost is
+	// unpriced (the change is unknown).
+	PassRateDelta float64  `json:"pass_rate_delta"`
+	CostUSDDelta  *float64 `json:"cost_usd_delta,omitempty"`
 	// Counts says how many cases each list holds, and how many cases
 	// came out the same in both runs.
 	Counts JSONComparisonCounts `json:"counts"`
@@ -57,6 +58,9 @@ type JSONComparedRun struct {
 	Label    string  `json:"label"`
 	PassRate float64 `json:"pass_rate"`
 	CostUSD  float64 `json:"cost_usd"`
+	// CostUnpriced is true when a model without a price took part in the
+	// run: CostUSD is then a lower bound.
+	CostUnpriced bool `json:"cost_unpriced,omitempty"`
 }
 
 // JSONComparisonCounts are the sizes of a comparison's lists.
@@ -125,11 +129,10 @@ func newJSONComparison(c gavel.Comparison, opts ComparisonOptions) JSONCompariso
 		SchemaVersion:  ComparisonSchemaVersion,
 		Kind:           "comparison",
 		GavelVersion:   opts.Version,
-		Base:           JSONComparedRun{Label: base, PassRate: c.PassRate.Base, CostUSD: c.CostUSD.Base},
-		Head:           JSONComparedRun{Label: head, PassRate: c.PassRate.Head, CostUSD: c.CostUSD.Head},
+		Base:           JSONComparedRun{Label: base, PassRate: c.PassRate.Base, CostUSD: c.CostUSD.Base, CostUnpriced: c.CostUnpriced.Base},
+		Head:           JSONComparedRun{Label: head, PassRate: c.PassRate.Head, CostUSD: c.CostUSD.Head, CostUnpriced: c.CostUnpriced.Head},
 		HasRegressions: c.HasRegressions(),
 		PassRateDelta:  c.PassRate.Diff(),
-		CostUSDDelta:   c.CostUSD.Diff(),
 		Counts: JSONComparisonCounts{
 			Regressions: len(c.Regressions), Fixes: len(c.Fixes), Changed: len(c.Changed),
 			Errored: len(c.Errored), NotCompared: len(c.NotCompared),
@@ -150,6 +153,10 @@ func newJSONComparison(c gavel.Comparison, opts ComparisonOptions) JSONCompariso
 			jd.Delta = &diff
 		}
 		out.Criteria[i] = jd
+	}
+	if !c.CostUnpriced.Base && !c.CostUnpriced.Head {
+		delta := c.CostUSD.Diff()
+		out.CostUSDDelta = &delta
 	}
 	return out
 }

@@ -22,7 +22,7 @@ func writeComparisonMarkdown(b *bytes.Buffer, c gavel.Comparison, opts Compariso
 	}
 	fmt.Fprintf(b, "## %s Compare: %s\n\n", icon, comparisonVerdict(c))
 	fmt.Fprintf(b, "**%s** → **%s**\n\n", mdText(oneLine(base)), mdText(oneLine(head)))
-	fmt.Fprintf(b, "Pass rate %s · cost %s\n\n", mdText(passRateChange(c.PassRate, "→")), mdText(costChange(c.CostUSD, "→")))
+	fmt.Fprintf(b, "Pass rate %s · cost %s\n\n", mdText(passRateChange(c.PassRate, "→")), mdText(costChange(c.CostUSD, c.CostUnpriced, "→")))
 	fmt.Fprintf(b, "%s\n", strings.Join(comparisonCounts(c), " · "))
 
 	sections := comparisonSections(c)

@@ -165,7 +165,7 @@ func TestComparisonWithoutChanges(t *testing.T) {
 	for _, want := range []string{
 		"Compare base -> head: PASS (no regressions)\n",
 		"Pass rate: 27.8% -> 27.8% (no change)\n",
-		"Cost:      $0.0424 -> $0.0424 (no change)\n",
+		"Cost:      $0.0425 -> $0.0425 (no change)\n",
 		"Cases:     0 regressions, 1 errored, 1 not compared, 5 unchanged\n", // case_003 errored in both
 		"| 0.75 | 0.75 | 0.00\n",
 	} {
@@ -323,9 +323,10 @@ func TestComparisonNumbers(t *testing.T) {
 		{"pass rate down", passRateChange(gavel.Delta{Base: 0.8, Head: 2.0 / 3}, "->"), "80% -> 66.7% (-13.3 points)"},
 		{"pass rate same", passRateChange(gavel.Delta{Base: 0.5, Head: 0.5}, "->"), "50% -> 50% (no change)"},
 		{"pass rate nearly same", passRateChange(gavel.Delta{Base: 0.5, Head: 0.4999}, "->"), "50% -> 50% (no change)"},
-		{"cost up", costChange(gavel.Delta{Base: 0.04, Head: 0.05}, "->"), "$0.0400 -> $0.0500 (+$0.0100)"},
-		{"cost down", costChange(gavel.Delta{Base: 0.05, Head: 0.04}, "->"), "$0.0500 -> $0.0400 (-$0.0100)"},
-		{"cost same", costChange(gavel.Delta{}, "->"), "$0.0000 -> $0.0000 (no change)"},
+		{"cost up", costChange(gavel.Delta{Base: 0.04, Head: 0.05}, gavel.Unpriced{}, "->"), "$0.0400 -> $0.0500 (+$0.0100)"},
+		{"cost down", costChange(gavel.Delta{Base: 0.05, Head: 0.04}, gavel.Unpriced{}, "->"), "$0.0500 -> $0.0400 (-$0.0100)"},
+		{"cost same", costChange(gavel.Delta{}, gavel.Unpriced{}, "->"), "$0.0000 -> $0.0000 (no change)"},
+		{"cost unpriced", costChange(gavel.Delta{Base: 0.04, Head: 0.05}, gavel.Unpriced{Head: true}, "->"), "$0.0400 -> $0.0500 + unpriced (change unknown)"},
 		{"score up", scoreChange(gavel.CriterionDelta{Base: gavel.CriterionStat{Count: 1, Mean: 0.5}, Head: gavel.CriterionStat{Count: 1, Mean: 0.7}}), "+0.20"},
 		{"score down", scoreChange(gavel.CriterionDelta{Base: gavel.CriterionStat{Count: 1, Mean: 0.7}, Head: gavel.CriterionStat{Count: 1, Mean: 0.5}}), "-0.20"},
 		{"score same", scoreChange(gavel.CriterionDelta{Base: gavel.CriterionStat{Count: 1, Mean: 0.7}, Head: gavel.CriterionStat{Count: 1, Mean: 0.699}}), "0.00"},

@@ -17,7 +17,7 @@ func writeComparisonText(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 	base, head = oneLine(base), oneLine(head)
 	fmt.Fprintf(b, "Compare %s -> %s: %s\n\n", base, head, comparisonVerdict(c))
 	fmt.Fprintf(b, "Pass rate: %s\n", passRateChange(c.PassRate, "->"))
-	fmt.Fprintf(b, "Cost:      %s\n", costChange(c.CostUSD, "->"))
+	fmt.Fprintf(b, "Cost:      %s\n", costChange(c.CostUSD, c.CostUnpriced, "->"))
 	fmt.Fprintf(b, "Cases:     %s\n", strings.Join(comparisonCounts(c), ", "))
 
 	sections := comparisonSections(c)

@@ -85,13 +85,15 @@ func fixture(t *testing.T) *gavel.Run {
 					Reasoning: "the agent answered an out-of-scope question with markup: <script>alert(1)</script> ]]>"}),
 		}},
 	}
+	// case_007's follow-up detector asked its model once.
+	results[5].Trials[0].Usage.FollowUp = judge.Usage{InputTokens: 400, OutputTokens: 27, CostUSD: 0.0001}
 	for i := range results {
 		results[i].Summarize()
 	}
 	// What the meter counted: every trial's usage, by the model of its role.
 	models := map[string]judge.Usage{
 		"claude-sonnet-4-5": {InputTokens: 9600, OutputTokens: 1200, CostUSD: 0.0336},
-		"gpt-4.1-mini":      {InputTokens: 6400, OutputTokens: 480, CostUSD: 0.0088},
+		"gpt-4.1-mini":      {InputTokens: 6800, OutputTokens: 507, CostUSD: 0.0089}, // the follow-up detector's too
 	}
 	return &gavel.Run{Suite: suite, Cases: results, Started: start, Duration: 42500 * time.Millisecond, Models: models}
 }
@@ -148,11 +150,16 @@ func tool(name, args, result string, failed bool) judge.ToolCall {
 // an automatic follow-up answers, the session is revived, and in round 2
 // a tool call fails.
 func multiRound() *judge.Transcript {
+	asks := agentTurn(1, "Sure. When should I remind you?")
+	asks.FollowUp = &judge.FollowUpCheck{By: judge.FollowUpByModel, NeedsFollowUp: true, Reason: "asks when to remind",
+		Usage: judge.Usage{InputTokens: 400, OutputTokens: 27, CostUSD: 0.0001}}
+	done := agentTurn(1, "Done: I will remind you tomorrow at 9:00.",
+		tool("set_reminder", `{"order_id":"12345","at":"2026-03-10T09:00:00Z"}`, `{"id":7}`, false))
+	done.FollowUp = &judge.FollowUpCheck{By: judge.FollowUpByPreCheck, Reason: "the agent made 1 tool call(s) and its reply has no question mark"}
 	tr := transcript("remind me about order 12345",
-		agentTurn(1, "Sure. When should I remind you?"),
+		asks,
 		judge.Turn{Role: judge.RoleUser, Content: "Tomorrow morning.", Round: 1, Origin: judge.OriginFollowUp},
-		agentTurn(1, "Done: I will remind you tomorrow at 9:00.",
-			tool("set_reminder", `{"order_id":"12345","at":"2026-03-10T09:00:00Z"}`, `{"id":7}`, false)),
+		done,
 		judge.Turn{Role: judge.RoleUser, Content: "what reminders do I have?", Round: 2},
 		agentTurn(2, "You have no reminders.",
 			tool("list_reminders", `{}`, "session 9f2c not found", true)),

@@ -43,6 +43,7 @@ type htmlPage struct {
 	Started, Duration                     string
 	Cases, Trials                         int
 	Tokens, Calls, Cost, ByRole, PassHatK string
+	Unpriced                              string // which models have no price, and how to give it
 	Outcomes, Flaky                       string
 	Interrupted                           bool
 	Rows                                  []htmlCase
@@ -88,6 +89,7 @@ type htmlTurn struct {
 	Speaker, Role string
 	Content       string
 	Calls         []htmlCall
+	FollowUp      string // the check of whether the reply asked for clarification
 }
 
 // htmlCall is one tool call, "name(arguments)", and its result.
@@ -128,7 +130,8 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		Trials:      stats.Trials,
 		Tokens:      count(total.Tokens()),
 		Calls:       inParens(calls(total)),
-		Cost:        cost(total.CostUSD),
+		Cost:        cost(total),
+		Unpriced:    clean(unpricedNote(stats)),
 		ByRole:      inParens(byRole(stats.Usage, costAndTokens)),
 		PassHatK:    passHatK(stats),
 		Interrupted: run.Interrupted,
@@ -206,7 +209,7 @@ func newHTMLCase(i int, cr *gavel.CaseResult) htmlCase {
 // newHTMLTrial formats one trial of n.
 func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 	out := htmlTrial{
-		Title:   fmt.Sprintf("Trial %d of %d · %s · %s", t.N, n, elapsed(t.Duration), cost(t.Usage.Total().CostUSD)),
+		Title:   fmt.Sprintf("Trial %d of %d · %s · %s", t.N, n, elapsed(t.Duration), cost(t.Usage.Total())),
 		Class:   statusClass(string(t.Verdict.Status)),
 		Open:    !t.Verdict.Passed(),
 		Verdict: newHTMLJudgment(t.Verdict),
@@ -220,7 +223,7 @@ func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 	}
 	revivals := revived(tr)
 	for i, turn := range tr.Turns {
-		ht := htmlTurn{Revival: revivals[i], Speaker: speaker(turn), Role: roleClass(turn.Role), Content: clean(turn.Content)}
+		ht := htmlTurn{Revival: revivals[i], Speaker: speaker(turn), Role: roleClass(turn.Role), Content: clean(turn.Content), FollowUp: followUpNote(turn.FollowUp)}
 		if turn.Round > 0 {
 			ht.Speaker = fmt.Sprintf("round %d · %s", turn.Round, ht.Speaker)
 		}

@@ -99,6 +99,10 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		{Name: "passed", Value: strconv.FormatBool(run.Met())},
 		{Name: "cost_usd", Value: decimal(stats.Usage.Total().CostUSD)},
 	}
+	if stats.Usage.Total().Unpriced {
+		// cost_usd leaves out a model without a price: a lower bound.
+		s.Properties = append(s.Properties, junitProperty{Name: "cost_unpriced", Value: "true"})
+	}
 	if opts.Version != "" {
 		s.Properties = append(s.Properties, junitProperty{Name: "gavel_version", Value: clean(opts.Version)})
 	}

@@ -27,9 +27,12 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 
 	total := stats.Usage.Total()
 	fmt.Fprintf(b, "Pass rate **%s** against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
-		percent(stats.PassRate), percent(threshold(run)), len(run.Cases), stats.Trials, count(total.Tokens()), inParens(calls(total)), mdText(cost(total.CostUSD)))
+		percent(stats.PassRate), percent(threshold(run)), len(run.Cases), stats.Trials, count(total.Tokens()), inParens(calls(total)), mdText(cost(total)))
 	if roles := byRole(stats.Usage, costAndTokens); roles != "" {
 		fmt.Fprintf(b, "Cost by role: %s\n\n", mdText(roles))
+	}
+	if note := unpricedNote(stats); note != "" {
+		fmt.Fprintf(b, "⚠️ %s\n\n", mdText(note))
 	}
 	if k := passHatK(stats); k != "" {
 		fmt.Fprintf(b, "pass^k: %s\n\n", k)
@@ -175,6 +178,9 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 						fmt.Fprintf(b, " — failed: %s", mdText(shorten(oneLine(c.Result), 120)))
 					}
 					b.WriteString("\n")
+				}
+				if note := followUpNote(turn.FollowUp); note != "" {
+					fmt.Fprintf(b, "  - ❔ *%s*\n", mdText(note))
 				}
 			}
 			b.WriteString("\n")

@@ -15,9 +15,23 @@ func percent(share float64) string {
 	return strings.TrimSuffix(s, ".0") + "%"
 }
 
-// cost formats dollars as "$0.0123".
-func cost(usd float64) string {
-	return fmt.Sprintf("$%.4f", usd)
+// usd formats dollars as "$0.0123".
+func usd(v float64) string {
+	return fmt.Sprintf("$%.4f", v)
+}
+
+// cost formats what u cost: "$0.0123". A cost that includes a model
+// without a price is unknown, never a plain amount: "$0.0123 + unpriced"
+// (the priced part, a lower bound), or "unpriced" when nothing of it was
+// priced.
+func cost(u judge.Usage) string {
+	switch {
+	case !u.Unpriced:
+		return usd(u.CostUSD)
+	case u.CostUSD == 0:
+		return "unpriced"
+	}
+	return usd(u.CostUSD) + " + unpriced"
 }
 
 // count formats an integer with thousands separators: "12,345".
@@ -35,7 +49,7 @@ func count(n int64) string {
 
 // costAndTokens formats usage as "$0.0123 / 4,500 tokens".
 func costAndTokens(u judge.Usage) string {
-	return cost(u.CostUSD) + " / " + count(u.Tokens()) + " tokens"
+	return cost(u) + " / " + count(u.Tokens()) + " tokens"
 }
 
 // calls formats how many model calls usage counts and how many of them
@@ -110,7 +124,7 @@ func score(v float64) string {
 // does, for other views of runs (the web app) to write them alike.
 var (
 	Percent = percent // a share of 0..1: "27.8%", "80%"
-	Cost    = cost    // dollars: "$0.0123"
+	Cost    = cost    // what a usage cost: "$0.0123", "$0.0123 + unpriced", "unpriced"
 	Count   = count   // with thousands separators: "12,345"
 	Score   = score   // a normalised score: "0.67"
 	Elapsed = elapsed // to the millisecond: "42.5s"
@@ -124,9 +138,14 @@ var (
 
 	// PassRateChange and CostChange write how a comparison's pass rate
 	// and cost moved, the runs separated by arrow: "80% -> 66.7% (-13.3
-	// points)", "$0.0424 -> $0.0530 (+$0.0106)".
+	// points)", "$0.0424 -> $0.0530 (+$0.0106)" ("… (change unknown)" when
+	// a model without a price took part).
 	PassRateChange = passRateChange
 	CostChange     = costChange
+	// UnpricedNote says which models of a run have no price, so that the
+	// costs that include them are lower bounds, and how to give their
+	// prices; "" when every cost is known.
+	UnpricedNote = unpricedNote
 	// PassHatK writes pass^k for k from 2 up: "k=2 44.4%, k=3 33.3%", or
 	// "" when no case ran more than one trial.
 	PassHatK = passHatK

@@ -95,7 +95,7 @@ func textRow(f caseFacts) tableRow {
 	if f.Scored {
 		r.Score = score(f.Score)
 	}
-	r.Cost = cost(f.Usage.Total().CostUSD)
+	r.Cost = cost(f.Usage.Total())
 	return r
 }
 
@@ -148,7 +148,10 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	total := stats.Usage.Total()
 	roles := byRole(stats.Usage, func(u judge.Usage) string { return count(u.Tokens()) })
 	fmt.Fprintf(b, "Tokens: %s%s\n", count(total.Tokens()), inParens(joinNonEmpty("; ", roles, calls(total))))
-	fmt.Fprintf(b, "Cost: %s%s\n", cost(total.CostUSD), inParens(byRole(stats.Usage, func(u judge.Usage) string { return cost(u.CostUSD) })))
+	fmt.Fprintf(b, "Cost: %s%s\n", cost(total), inParens(byRole(stats.Usage, cost)))
+	if note := unpricedNote(stats); note != "" {
+		b.WriteString(note + "\n")
+	}
 	if k := passHatK(stats); k != "" {
 		fmt.Fprintf(b, "pass^k: %s\n", k)
 	}
@@ -180,12 +183,9 @@ func verdictWord(met bool) string {
 // out the roles that spent nothing; "" when none did.
 func byRole(u gavel.RoleUsage, format func(judge.Usage) string) string {
 	var parts []string
-	for _, r := range []struct {
-		name  string
-		usage judge.Usage
-	}{{"agent", u.Agent}, {"judge", u.Judge}, {"simulated user", u.SimulatedUser}} {
-		if r.usage != (judge.Usage{}) {
-			parts = append(parts, r.name+" "+format(r.usage))
+	for _, r := range u.Roles() {
+		if r.Usage != (judge.Usage{}) {
+			parts = append(parts, r.Role+" "+format(r.Usage))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -362,6 +362,9 @@ func writeConversation(b *bytes.Buffer, indent string, tr *judge.Transcript) {
 		fmt.Fprintf(b, "%s  %s\n", indent, label)
 		for line := range strings.SplitSeq(content, "\n") {
 			fmt.Fprintf(b, "%s    %s\n", indent, line)
+		}
+		if note := followUpNote(turn.FollowUp); note != "" {
+			fmt.Fprintf(b, "%s    [%s]\n", indent, note)
 		}
 	}
 	if tr.FinalResponse != "" {

@@ -61,3 +61,37 @@ func call(c judge.ToolCall) string {
 // "user (automatic follow-up)", "user (simulated)", "agent (answered
 // from the cache)".
 func Speaker(t judge.Turn) string { return speaker(t) }
+
+// followUpNote formats the check of whether a reply asked for
+// clarification, as the turn-by-turn reports write it under the reply:
+// "follow-up check by the pre-check: none needed (no question mark in the
+// reply)", "follow-up check by the model (427 tokens): needed (asks which
+// order)"; "" when the reply was not checked.
+// It is cleaned.
+func followUpNote(c *judge.FollowUpCheck) string {
+	if c == nil {
+		return ""
+	}
+	s := "follow-up check by the " + c.By
+	if n := c.Usage.Tokens(); n > 0 {
+		s += " (" + count(n) + " tokens)"
+	}
+	switch {
+	case c.Error != "":
+		s += ": could not tell (" + c.Error + ")"
+	case c.NeedsFollowUp:
+		s += ": needed"
+	default:
+		s += ": none needed"
+	}
+	if c.Reason != "" && c.Error == "" {
+		s += " (" + c.Reason + ")"
+	}
+	return oneLine(s)
+}
+
+// FollowUpNote formats the check of whether a reply asked for
+// clarification, as every turn-by-turn report writes it: "follow-up check
+// by the pre-check: none needed (no question mark in the reply)"; "" when
+// the reply was not checked.
+func FollowUpNote(c *judge.FollowUpCheck) string { return followUpNote(c) }

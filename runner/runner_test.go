@@ -10,10 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llmjudge"
 	"github.com/gavelhq/gavel/runner"
 )
 
@@ -226,5 +229,52 @@ func TestReuse(t *testing.T) {
 	a := run.Cases[0].Trials
 	if len(a) != 2 || a[0].N != 1 || a[1].Verdict.Reasoning != "from the first run" {
 		t.Errorf("case a's trials %+v, want #1 run and #2 reused, in order", a)
+	}
+}
+
+// detector is a follow-up detector that asks a model (it spends tokens)
+// and finds no question.
+type detector struct{ usage judge.Usage }
+
+func (d detector) DetectIn(context.Context, *judge.Transcript) (llmjudge.FollowUpResult, error) {
+	return llmjudge.FollowUpResult{Usage: d.usage}, nil
+}
+
+// The follow-up detector's tokens are a role of their own, apart from the
+// judges', and count in the trial's total.
+func TestFollowUpsHaveTheirOwnRole(t *testing.T) {
+	spent := judge.Usage{InputTokens: 400, OutputTokens: 27, CostUSD: 0.001}
+	costly := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Judgment{Status: judge.StatusPass, Usage: judge.Usage{InputTokens: 1000, CostUSD: 0.002}}, nil
+	})
+	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("asks", "which order do you mean?", costly)}}
+	run := runner.Run(context.Background(), s, runner.Config{Timeout: time.Minute, FollowUps: detector{spent}})
+	got := run.Cases[0].Trials[0].Usage
+	want := gavel.RoleUsage{
+		Agent:    judge.Usage{InputTokens: 100, CostUSD: 0.01},
+		Judge:    judge.Usage{InputTokens: 1000, CostUSD: 0.002},
+		FollowUp: spent,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("trial usage (-want +got):\n%s", diff)
+	}
+	if total := got.Total(); total.InputTokens != 1500 {
+		t.Errorf("total = %+v, want 1500 input tokens: every role's", total)
+	}
+}
+
+// The budget counts every token paid for: a judge that could not judge
+// still spent its tokens, and they stop the run as any others.
+func TestBudgetCountsWhatErredJudgesSpent(t *testing.T) {
+	erring := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Judgment{Name: "rubric", Usage: judge.Usage{InputTokens: 5000}}, errors.New("malformed answers")
+	})
+	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("first", "hi", erring), prompt("second", "hi", erring)}}
+	run := runner.Run(context.Background(), s, runner.Config{Concurrency: 1, Timeout: time.Minute, Budget: runner.Budget{MaxTokens: 1000}})
+	if got := outcomes(run); got != "first:ERROR second:SKIPPED" {
+		t.Errorf("outcomes %s, want the second case skipped: the first spent 5,100 tokens of a budget of 1,000", got)
+	}
+	if u := run.Cases[0].Trials[0].Usage; u.Judge.InputTokens != 5000 {
+		t.Errorf("the first trial's usage %+v, want the erring judge's 5,000 tokens", u)
 	}
 }

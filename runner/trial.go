@@ -36,7 +36,7 @@ func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial 
 	cancel()
 	t.Transcript = out.Transcript
 	t.Usage.Agent = out.Transcript.Usage
-	t.Usage.Judge = out.FollowUps
+	t.Usage.FollowUp = out.FollowUps
 	t.Usage.SimulatedUser = out.SimulatedUser
 	return t
 }

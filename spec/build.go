@@ -29,7 +29,8 @@ type Env struct {
 	// returning "".
 	Getenv func(string) string
 	// Wrap, if set, wraps every model opened, given its role ("agent",
-	// "judge", "user") and its reference as resolved (${VAR}
+	// "judge", "user"; the follow-up detector's model is a judge's, its
+	// usage a role of its own) and its reference as resolved (${VAR}
 	// expanded, a script's path absolute): retries, a cache (keyed by the
 	// reference, so that models never share answers), a meter.
 	Wrap func(role string, ref llm.Ref, m llm.Model) llm.Model
@@ -56,6 +57,12 @@ type Built struct {
 	// that is the agent's own model or of its family. Programs print them
 	// (gavel validate and gavel run do).
 	Warnings Problems
+	// Prices are the suite's prices: of models, to add to the default
+	// table (see llm.DefaultPrices and llm.Prices.With).
+	Prices llm.Prices
+	// Models are the models the suite opens, each once, in the order
+	// first opened: what a cost budget needs the prices of.
+	Models []llm.Ref
 
 	closers []func() error
 }
@@ -80,7 +87,7 @@ func Build(l *Loaded, env Env) (*Built, error) {
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
-	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{Definitions: map[string][]byte{}}}
+	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{Definitions: map[string][]byte{}, Prices: l.Prices}}
 	b.out.Suite = b.suite()
 	if len(b.problems) > 0 {
 		_ = b.out.Close()
@@ -242,6 +249,9 @@ func (b *builder) model(role, ref, field string) llm.Model {
 	}
 	if b.env.Wrap != nil {
 		m = b.env.Wrap(role, parsed, m)
+	}
+	if !slices.Contains(b.out.Models, parsed) {
+		b.out.Models = append(b.out.Models, parsed)
 	}
 	b.models[key] = m
 	return m

@@ -24,6 +24,8 @@ type SuiteFile struct {
 	// AllowSameFamilyJudge silences the judge-hierarchy warning.
 	AllowSameFamilyJudge bool        `yaml:"allow_same_family_judge" doc:"Silence the warning that a judge model is the agent's own model or of its family (a model favours answers like its own)."`
 	Cases                []CaseEntry `yaml:"cases" doc:"The cases: inline, or globs of YAML or JSON Lines files of cases."`
+	// Prices are read by Load into Loaded.Prices.
+	Prices map[string]PriceSpec `yaml:"prices" doc:"Prices of models by the name their vendor gives them (my-model: {input: 0.5, output: 1.5}), in US dollars per million tokens: they add to Gavel's table of list prices, or replace its entries. A model without a price is reported unpriced: its cost is unknown, and a cost budget refuses to run."`
 }
 
 // ModelsSpec names the models by role. In every model reference of a
@@ -35,6 +37,17 @@ type ModelsSpec struct {
 	Judge    string `yaml:"judge" doc:"The model of LLM judges, unless a judge names its own."`
 	User     string `yaml:"user" doc:"The model that plays simulated users. Defaults to the judge model."`
 	FollowUp string `yaml:"followup" doc:"The model that detects clarifying questions and answers them. Defaults to the judge model."`
+}
+
+// PriceSpec is what a model costs, in US dollars per million tokens, as a
+// suite's prices: and a gavel run --prices file write it:
+//
+//	prices:
+//	  my-model: {input: 0.5, output: 1.5, cached_input: 0.05}
+type PriceSpec struct {
+	Input       *float64 `yaml:"input" doc:"US dollars per million input tokens."`
+	Output      *float64 `yaml:"output" doc:"US dollars per million output tokens."`
+	CachedInput *float64 `yaml:"cached_input" doc:"US dollars per million input tokens read from the vendor's prompt cache. Defaults to the input price."`
 }
 
 // AgentSpec is the agent under test: exactly one of its fields.

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gavelhq/gavel/internal/suggest"
+	"github.com/gavelhq/gavel/llm"
 )
 
 // DefaultFiles are the names a suite file has in a directory given
@@ -31,6 +32,8 @@ type Loaded struct {
 	File, Dir string
 	Suite     SuiteFile
 	Cases     []LoadedCase
+	// Prices are the suite's prices: of models, checked.
+	Prices llm.Prices
 	// Unreadable is true when the suite file could not be parsed at all:
 	// building it would only report what is missing.
 	Unreadable bool
@@ -82,6 +85,9 @@ func Load(path string) (*Loaded, error) {
 		if err := root.Decode(&l.Suite); err != nil {
 			problems = append(problems, yamlProblems(file, 0, err)...)
 		}
+		var ps Problems
+		l.Prices, ps = suitePrices(file, root)
+		problems = append(problems, ps...)
 	}
 	for _, e := range l.Suite.Cases {
 		if e.Case != nil {
@@ -391,6 +397,7 @@ func describe(t reflect.Type) string {
 		"MCPSpec": "an MCP server", "ModelsSpec": "the models", "PersonaSpec": "a persona", "EventSpec": "an event",
 		"ToolCallSpec": "an expected tool call", "RuleSpec": "a rule", "JudgeSpec": "a judge", "JurySpec": "a jury",
 		"CheckSpec": "a check", "SQLCheckSpec": "an SQL check", "StepSpec": "a setup step", "SQLStepSpec": "an SQL step",
+		"PriceSpec": "a price",
 	}
 	if w, ok := words[t.Name()]; ok {
 		return w

@@ -93,12 +93,16 @@ var fieldSchemas = map[schemaField]map[string]any{
 	{reflect.TypeFor[RuleSpec](), "scope"}:               {"enum": []any{rule.Final, rule.EachTurn}},
 	{reflect.TypeFor[JurySpec](), "strategy"}:            {"enum": []any{jury.Majority, jury.Consensus, jury.Average, jury.WeightedAverage, jury.Median}},
 	{reflect.TypeFor[ExecSpec](), "mode"}:                {"enum": []any{agent.ExecPerSession, agent.ExecShared}},
+	{reflect.TypeFor[PriceSpec](), "input"}:              {"minimum": 0},
+	{reflect.TypeFor[PriceSpec](), "output"}:             {"minimum": 0},
+	{reflect.TypeFor[PriceSpec](), "cached_input"}:       {"minimum": 0},
 	{reflect.TypeFor[MCPSpec](), "transport"}:            {"enum": []any{mcp.TransportStdio, mcp.TransportStreamable, mcp.TransportSSE}},
 }
 
 // requiredFields are the fields Build refuses to do without.
 var requiredFields = map[reflect.Type][]string{
 	reflect.TypeFor[SuiteFile](): {"agent", "cases"},
+	reflect.TypeFor[PriceSpec](): {"input", "output"},
 }
 
 // schemaGen generates schemas, collecting the definitions of named types.

@@ -218,6 +218,9 @@ type TrendPoint struct {
 	Started  time.Time
 	PassRate float64
 	CostUSD  float64
+	// CostUnpriced is true when a model without a price took part:
+	// CostUSD is then a lower bound.
+	CostUnpriced bool
 	// Criteria are the run's per-criterion means, by name.
 	Criteria map[string]float64
 }

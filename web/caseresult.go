@@ -75,6 +75,9 @@ type turnView struct {
 	Marked           bool
 	Content, Latency string
 	Calls            []callView
+	// FollowUp is the check of whether the reply asked for
+	// clarification (see report.FollowUpNote).
+	FollowUp string
 }
 
 // callView is one tool call: name, arguments (indented when JSON), and
@@ -155,17 +158,14 @@ func newTrialView(t gavel.Trial, n int) trialView {
 		Class:    statusClass(string(t.Verdict.Status)),
 		Open:     !t.Verdict.Passed(),
 		Duration: elapsed(t.Duration),
-		Cost:     cost(total.CostUSD),
+		Cost:     cost(total),
 		Tokens:   count(total.Tokens()),
 		Calls:    report.Calls(total),
 		Verdict:  newJudgmentView(t.Verdict),
 	}
-	for _, role := range []struct {
-		name  string
-		usage judge.Usage
-	}{{"agent", t.Usage.Agent}, {"judge", t.Usage.Judge}, {"simulated user", t.Usage.SimulatedUser}} {
-		if role.usage != (judge.Usage{}) {
-			out.Usage = append(out.Usage, newUsageRow(role.name, role.usage))
+	for _, role := range t.Usage.Roles() {
+		if role.Usage != (judge.Usage{}) {
+			out.Usage = append(out.Usage, newUsageRow(role.Role, role.Usage))
 		}
 	}
 	tr := t.Transcript
@@ -182,11 +182,12 @@ func newTrialView(t gavel.Trial, n int) trialView {
 	}
 	for i, turn := range tr.Turns {
 		tv := turnView{
-			Revival: revived[i],
-			Speaker: speaker(turn),
-			Role:    roleClass(turn.Role),
-			Marked:  turn.Origin != "",
-			Content: clean(turn.Content),
+			Revival:  revived[i],
+			Speaker:  speaker(turn),
+			Role:     roleClass(turn.Role),
+			Marked:   turn.Origin != "",
+			Content:  clean(turn.Content),
+			FollowUp: report.FollowUpNote(turn.FollowUp),
 		}
 		if turn.Latency > 0 {
 			tv.Latency = elapsed(turn.Latency)
@@ -284,8 +285,8 @@ func newJudgmentView(j judge.Judgment) judgmentView {
 	if j.ShowsScore() {
 		out.Score = oneLine(j.Score.String())
 	}
-	if j.Usage.CostUSD > 0 {
-		out.Cost = cost(j.Usage.CostUSD)
+	if j.Usage.CostUSD > 0 || j.Usage.Unpriced {
+		out.Cost = cost(j.Usage)
 	}
 	for _, c := range j.Checks {
 		out.Checks = append(out.Checks, checkView{Name: oneLine(c.Name), Message: clean(c.Message), Passed: c.Passed})

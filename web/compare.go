@@ -130,7 +130,7 @@ func newCompareData(base, head *store.StoredRun, c gavel.Comparison) compareData
 		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(head.Info.Label()), Href: runHref(head.Info.ID)},
 		Regressed: c.HasRegressions(),
 		PassRate:  report.PassRateChange(c.PassRate, "→"),
-		Cost:      report.CostChange(c.CostUSD, "→"),
+		Cost:      report.CostChange(c.CostUSD, c.CostUnpriced, "→"),
 		JSONHref:  "/api" + compareHref(base.Info.ID, head.Info.ID),
 	}
 	switch n := len(c.Regressions); n {

@@ -144,8 +144,10 @@ func newFixtureOn(t *testing.T, cfg Config, st store.Store) *fixture {
 	ht.Transcript.FinalResponse = evil
 	ht.Verdict.Parts[1].Parts[0].Reasoning = `<b onmouseover="alert(6)">hover</b>`
 	ht.Verdict.Parts[1].Parts[0].Name = `<i>criterion</i>`
+	// The gateway's model has no price: what the agent spent is unknown.
+	ht.Usage.Agent = judge.Usage{InputTokens: 10, Unpriced: true}
 	hostileRun := &gavel.Run{Suite: hostileSuite, Cases: []gavel.CaseResult{result(hc, ht)},
-		Models: map[string]judge.Usage{"openai:qwen@https://ada:s3cret@gateway.example/v1?api_key=k3y-value": {InputTokens: 10, CostUSD: 0.01}}}
+		Models: map[string]judge.Usage{"openai:qwen@https://ada:s3cret@gateway.example/v1?api_key=k3y-value": {InputTokens: 10, Unpriced: true}}}
 	info := runInfo(hostileSuite, base.Add(3*time.Hour))
 	info.GitBranch = `<script>alert(7)</script>`
 	f.hostile = f.save(info, hostileRun, store.Passed)
@@ -273,7 +275,8 @@ func trial(caseID string, n int, passed bool, helpfulness float64) gavel.Trial {
 		CaseID: caseID, Trial: n, Goal: "cancel my order 12345",
 		Turns: []judge.Turn{
 			{Role: judge.RoleUser, Content: "cancel my order 12345", Time: started, Round: 1},
-			{Role: judge.RoleAgent, Content: "Let me check.", Latency: 1500 * time.Millisecond, Round: 1, Usage: agentUsage, ToolCalls: calls},
+			{Role: judge.RoleAgent, Content: "Let me check.", Latency: 1500 * time.Millisecond, Round: 1, Usage: agentUsage, ToolCalls: calls,
+				FollowUp: &judge.FollowUpCheck{By: judge.FollowUpByModel, NeedsFollowUp: true, Reason: "asks which order", Usage: judge.Usage{InputTokens: 150, OutputTokens: 12}}},
 			{Role: judge.RoleUser, Content: "The one from Tuesday.", Round: 1, Origin: judge.OriginFollowUp},
 			{Role: judge.RoleAgent, Content: "Found it.", Round: 1},
 			{Role: judge.RoleEvent, Content: "order 12345 delivered", Round: 2},
@@ -320,7 +323,8 @@ func trial(caseID string, n int, passed bool, helpfulness float64) gavel.Trial {
 		Usage: judgeUsage.Add(judgeUsage),
 	}
 	return gavel.Trial{CaseID: caseID, N: n, Transcript: transcript, Verdict: verdict,
-		Usage:    gavel.RoleUsage{Agent: agentUsage, Judge: judgeUsage.Add(judgeUsage), SimulatedUser: judge.Usage{InputTokens: 300, OutputTokens: 20, CostUSD: 0.0004}},
+		Usage: gavel.RoleUsage{Agent: agentUsage, Judge: judgeUsage.Add(judgeUsage), SimulatedUser: judge.Usage{InputTokens: 300, OutputTokens: 20, CostUSD: 0.0004},
+			FollowUp: judge.Usage{InputTokens: 150, OutputTokens: 12, CostUSD: 0.0001}},
 		Duration: 4 * time.Second}
 }
 

@@ -40,7 +40,7 @@ func testPages(t *testing.T, f *fixture) {
 
 		{"run", run(f.latest), 200, []string{
 			"Run <code>" + f.latest + "</code>", "Pass rate 37.5%</strong> against a threshold of 80%",
-			"5 cases (1 PASS · 1 FAIL · 1 FLAKY · 1 ERROR · 1 SKIPPED)", "8 trials", "Spent by role", "<td>agent</td>", "<td>judge</td>", "<td>simulated user</td>", "Spent by model", "openai:gpt-5-mini",
+			"5 cases (1 PASS · 1 FAIL · 1 FLAKY · 1 ERROR · 1 SKIPPED)", "8 trials", "Spent by role", "<td>agent</td>", "<td>judge</td>", "<td>simulated user</td>", "<td>follow-up</td>", "Spent by model", "openai:gpt-5-mini",
 			"<h2>Criteria</h2>", "<td>helpfulness</td>", "<td>tone</td>",
 			`href="/runs/` + f.latest + `/cases/case_002"`, `href="/runs/` + f.latest + `/cases/orders%2Fcancel%204"`,
 			"<td>PASS</td><td>PASS</td>", "<td>FAIL</td><td>PASS</td>", "<td>1/2</td>",
@@ -50,6 +50,9 @@ func testPages(t *testing.T, f *fixture) {
 			`href="/compare?a=` + f.old + `&amp;b=` + f.latest + `"`, "Compare with the previous run",
 			`href="/api/runs/` + f.latest + `"`,
 		}, []string{"hx-trigger=\"every"}},
+		{"run with an unpriced model", run(f.hostile), 200, []string{
+			"&#43; unpriced", `<td class="num">unpriced</td>`, "has no price, so the costs that include it are lower bounds",
+		}, []string{"$0.0000"}},
 		{"run still running", run(f.running), 200, []string{"(still running: so far)", "case_001",
 			`hx-get="/runs/` + f.running + `" hx-trigger="every 3s" hx-target="#main"`}, nil},
 		{"unknown run", "/runs/20990101-000000-zzzz", 404, []string{"no run 20990101-000000-zzzz"}, nil},
@@ -57,7 +60,7 @@ func testPages(t *testing.T, f *fixture) {
 		{"case result", run(f.latest) + "/cases/case_002", 200, []string{
 			`<span class="badge fail">FAIL</span> <code>case_002</code> Case case_002`,
 			"Trial 1 of 2", "Trial 2 of 2", "round 1 · user", "round 1 · agent",
-			"round 1 · user (automatic follow-up)", "round 2 · user (simulated)", "round 2 · event", "order 12345 delivered",
+			"round 1 · user (automatic follow-up)", "follow-up check by the model (162 tokens): needed (asks which order)", "round 2 · user (simulated)", "round 2 · event", "order 12345 delivered",
 			`<li class="revival">🔄 session revived (how was not recorded)</li>`, // a run recorded before Gavel said
 			"<code>get_order_status({&#34;order_id&#34;:&#34;12345&#34;})</code>",
 			`<details class="call failed" open>`, "<strong>failed</strong>", "order has already shipped",

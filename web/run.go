@@ -49,6 +49,7 @@ type runData struct {
 	PassRate, Threshold           string
 	Cases, Trials                 int
 	Outcomes, Tokens, Calls, Cost string
+	Unpriced                      string // which models have no price, and how to give it
 	PassHatK                      string
 	Flaky                         []string
 	Started, StartedISO, Ended    string
@@ -136,7 +137,8 @@ func newRunData(sr *store.StoredRun) runData {
 		Trials:      stats.Trials,
 		Tokens:      count(total.Tokens()),
 		Calls:       report.Calls(total),
-		Cost:        cost(total.CostUSD),
+		Cost:        cost(total),
+		Unpriced:    report.UnpricedNote(stats),
 		PassHatK:    report.PassHatK(stats),
 		Started:     stamp(info.Started),
 		StartedISO:  machineTime(info.Started),
@@ -163,12 +165,9 @@ func newRunData(sr *store.StoredRun) runData {
 	for _, k := range slices.Sorted(maps.Keys(info.Models)) {
 		d.Models = append(d.Models, pair{oneLine(k), oneLine(info.Models[k])})
 	}
-	for _, role := range []struct {
-		name  string
-		usage judge.Usage
-	}{{"agent", stats.Usage.Agent}, {"judge", stats.Usage.Judge}, {"simulated user", stats.Usage.SimulatedUser}} {
-		if role.usage != (judge.Usage{}) {
-			d.Roles = append(d.Roles, newUsageRow(role.name, role.usage))
+	for _, role := range stats.Usage.Roles() {
+		if role.Usage != (judge.Usage{}) {
+			d.Roles = append(d.Roles, newUsageRow(role.Role, role.Usage))
 		}
 	}
 	if len(d.Roles) > 1 {
@@ -194,7 +193,7 @@ func newRunData(sr *store.StoredRun) runData {
 // newUsageRow formats what a role or a model spent.
 func newUsageRow(name string, u judge.Usage) usageRow {
 	return usageRow{Name: name, Calls: report.CallsCell(u), Input: count(u.InputTokens), Output: count(u.OutputTokens),
-		Cached: count(u.CachedTokens), Tokens: count(u.Tokens()), Cost: cost(u.CostUSD)}
+		Cached: count(u.CachedTokens), Tokens: count(u.Tokens()), Cost: cost(u)}
 }
 
 // trialsPassed counts the trials that passed and those that ran.
@@ -249,7 +248,7 @@ func newCaseRow(runID string, cr *gavel.CaseResult) caseRow {
 	if scored > 0 {
 		row.Score = score(sum / float64(scored))
 	}
-	row.Cost = cost(usage.Total().CostUSD)
+	row.Cost = cost(usage.Total())
 	return row
 }
 

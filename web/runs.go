@@ -152,7 +152,7 @@ func newRunRow(info store.RunInfo) runRow {
 		Git:        oneLine(info.Git()),
 	}
 	if finished {
-		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total().CostUSD)
+		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total())
 		row.PassRate = percent(info.Stats.PassRate)
 		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold)
 	}
@@ -193,16 +193,19 @@ type RunSummary struct {
 	Threshold float64 `json:"threshold"`
 	// PassRate, Cases and CostUSD repeat the stats' pass rate, number of
 	// cases (whatever their outcome) and total cost, for convenience.
-	PassRate  float64           `json:"pass_rate"`
-	Cases     int               `json:"cases"`
-	CostUSD   float64           `json:"cost_usd"`
-	GitBranch string            `json:"git_branch"`
-	GitCommit string            `json:"git_commit"`
-	StartedBy string            `json:"started_by"`
-	Host      string            `json:"host"`
-	Filters   []string          `json:"filters"`
-	Models    map[string]string `json:"models"`
-	Settings  map[string]string `json:"settings"`
+	PassRate float64 `json:"pass_rate"`
+	Cases    int     `json:"cases"`
+	CostUSD  float64 `json:"cost_usd"`
+	// CostUnpriced is true when a model without a price took part in the
+	// run: CostUSD is then a lower bound.
+	CostUnpriced bool              `json:"cost_unpriced,omitempty"`
+	GitBranch    string            `json:"git_branch"`
+	GitCommit    string            `json:"git_commit"`
+	StartedBy    string            `json:"started_by"`
+	Host         string            `json:"host"`
+	Filters      []string          `json:"filters"`
+	Models       map[string]string `json:"models"`
+	Settings     map[string]string `json:"settings"`
 	// Stats are the run's numbers, as the JSON report's "stats"; empty
 	// while the run is running.
 	Stats gavel.Stats `json:"stats"`
@@ -221,12 +224,13 @@ type RunLinks struct {
 func newRunSummary(info store.RunInfo) RunSummary {
 	out := RunSummary{
 		ID: info.ID, Suite: info.Suite, SuiteFile: info.SuiteFile, Status: info.Status,
-		Started:   info.Started,
-		Threshold: thresholdOf(info.Threshold),
-		PassRate:  info.Stats.PassRate,
-		Cases:     info.Stats.CaseCount(),
-		CostUSD:   info.Stats.Usage.Total().CostUSD,
-		GitBranch: info.GitBranch, GitCommit: info.GitCommit, StartedBy: info.StartedBy, Host: info.Host,
+		Started:      info.Started,
+		Threshold:    thresholdOf(info.Threshold),
+		PassRate:     info.Stats.PassRate,
+		Cases:        info.Stats.CaseCount(),
+		CostUSD:      info.Stats.Usage.Total().CostUSD,
+		CostUnpriced: info.Stats.Usage.Total().Unpriced,
+		GitBranch:    info.GitBranch, GitCommit: info.GitCommit, StartedBy: info.StartedBy, Host: info.Host,
 		Filters:  append([]string{}, info.Filters...),
 		Models:   map[string]string{},
 		Settings: map[string]string{},

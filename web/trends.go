@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -34,6 +35,9 @@ type TrendPoint struct {
 	Started  time.Time `json:"started"`
 	PassRate float64   `json:"pass_rate"`
 	CostUSD  float64   `json:"cost_usd"`
+	// CostUnpriced is true when a model without a price took part:
+	// CostUSD is then a lower bound.
+	CostUnpriced bool `json:"cost_unpriced,omitempty"`
 	// Criteria are the run's mean scores (0..1), by criterion; a
 	// criterion the run did not score is missing.
 	Criteria map[string]float64 `json:"criteria"`
@@ -58,7 +62,7 @@ func (s *Server) trend(ctx context.Context, suite, tag string, n int) (Trend, er
 	out := Trend{Suite: suite, Tag: tag, Criteria: []string{}, Points: make([]TrendPoint, len(points))}
 	names := map[string]bool{}
 	for i, p := range points {
-		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, PassRate: p.PassRate, CostUSD: p.CostUSD, Criteria: map[string]float64{}}
+		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, PassRate: p.PassRate, CostUSD: p.CostUSD, CostUnpriced: p.CostUnpriced, Criteria: map[string]float64{}}
 		for name, mean := range p.Criteria {
 			out.Points[i].Criteria[name] = mean
 			names[name] = true
@@ -212,7 +216,7 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 		row := trendRow{
 			RunID: oneLine(p.RunID), Href: runHref(p.RunID),
 			Started: stamp(p.Started), StartedISO: machineTime(p.Started),
-			PassRate: percent(p.PassRate), Cost: cost(p.CostUSD),
+			PassRate: percent(p.PassRate), Cost: cost(judge.Usage{CostUSD: p.CostUSD, Unpriced: p.CostUnpriced}),
 		}
 		for _, name := range t.Criteria {
 			mean, ok := p.Criteria[name]

@@ -118,13 +118,13 @@ func TestCacheKeepsTrialsAndModelsApart(t *testing.T) {
 	}{
 		{"cold", "agent-a", map[string]int{"agent-a": 6},
 			[]string{"Tokens: 660 (agent 660; 6 calls)", "agent-a | 6     | 660"},
-			judge.Usage{InputTokens: 600, OutputTokens: 60, Calls: 6}},
+			judge.Usage{InputTokens: 600, OutputTokens: 60, Calls: 6, Unpriced: true}}, // the fake models have no price
 		{"warm", "agent-a", map[string]int{},
 			[]string{"Tokens: 0 (agent 0; 6 calls, all answered from the cache)", "agent-a | 6 (6 from the cache) | 0"},
 			judge.Usage{Calls: 6, CacheHits: 6}},
 		{"another model", "agent-b", map[string]int{"agent-b": 6},
 			[]string{"Tokens: 660 (agent 660; 6 calls)", "agent-b | 6     | 660"},
-			judge.Usage{InputTokens: 600, OutputTokens: 60, Calls: 6}},
+			judge.Usage{InputTokens: 600, OutputTokens: 60, Calls: 6, Unpriced: true}}, // the fake models have no price
 		{"the first model again", "agent-a", map[string]int{},
 			[]string{"Tokens: 0 (agent 0; 6 calls, all answered from the cache)"},
 			judge.Usage{Calls: 6, CacheHits: 6}},

@@ -75,6 +75,7 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 	if err != nil {
 		return "", web.Refused("%v", err)
 	}
+	meter.SetPrices(llm.DefaultPrices().With(b.Prices))
 	if err := selectCases(b.Suite, r.Tags, r.IDs); err != nil {
 		b.Close()
 		return "", web.Refused("%v", err)

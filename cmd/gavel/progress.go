@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/runner"
 )
 
@@ -67,9 +68,9 @@ func (p *progress) finish() {
 
 // line is a plain progress line, about the trial that just finished.
 func line(r runner.Progress) string {
-	return fmt.Sprintf("[%d/%d] %-5s %s#%d  (pass %d, fail %d, error %d; %d tokens, $%.4f)",
+	return fmt.Sprintf("[%d/%d] %-5s %s#%d  (pass %d, fail %d, error %d; %d tokens, %s)",
 		r.Done, r.Total, r.Trial.Verdict.Status, r.Trial.CaseID, r.Trial.N,
-		r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), r.Usage.Total().CostUSD)
+		r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), report.Cost(r.Usage.Total()))
 }
 
 // bar is the terminal's progress bar.
@@ -83,7 +84,7 @@ func bar(r runner.Progress) string {
 	} else if r.Done == r.Total {
 		eta = "done"
 	}
-	return fmt.Sprintf("[%s%s] %d/%d trials  pass %d  fail %d  error %d  %d tokens  $%.4f  ETA %s",
+	return fmt.Sprintf("[%s%s] %d/%d trials  pass %d  fail %d  error %d  %d tokens  %s  ETA %s",
 		strings.Repeat("#", filled), strings.Repeat("-", width-filled), r.Done, r.Total,
-		r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), r.Usage.Total().CostUSD, eta)
+		r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), report.Cost(r.Usage.Total()), eta)
 }

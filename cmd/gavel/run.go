@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +59,8 @@ type runFlags struct {
 	minPassRate       float64
 	maxCost           float64
 	maxTokens         int64
+	pricesFile        string
+	prices            llm.Prices // read from pricesFile
 	noCache, failFast bool
 	quiet, verbose    bool
 }
@@ -83,6 +86,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.Float64Var(&f.minPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
 	fs.Float64Var(&f.maxCost, "max-cost-usd", 0, "stop starting trials once this much was spent")
 	fs.Int64Var(&f.maxTokens, "max-tokens", 0, "stop starting trials once this many tokens were spent")
+	fs.StringVar(&f.pricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask the models again instead of reusing cached answers")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting trials after the first that does not pass")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the summary")
@@ -99,6 +103,12 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run:", err)
 		return exitUsage
+	}
+	if f.pricesFile != "" {
+		if f.prices, err = spec.LoadPrices(f.pricesFile); err != nil {
+			fmt.Fprintf(stderr, "gavel run: --prices %s:\n%v\n", f.pricesFile, err)
+			return exitUsage
+		}
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
@@ -181,6 +191,15 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 			fmt.Fprintln(stderr, w)
 		}
 		suites = append(suites, meteredSuite{b, meter})
+		prices := llm.DefaultPrices().With(b.Prices).With(f.prices)
+		meter.SetPrices(prices)
+		if f.maxCost > 0 {
+			if err := allPriced(b, prices); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", path, err)
+				ok = false
+				continue
+			}
+		}
 		err = selectCases(b.Suite, f.tags, f.ids)
 		if err == nil && f.changedSince != "" {
 			err = selectChanged(b.Suite, f.changedSince, stderr)
@@ -191,6 +210,29 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 		}
 	}
 	return suites, ok
+}
+
+// allPriced returns an error naming the models of b that prices do not
+// price, if any: a cost budget cannot stop what it cannot count. Local
+// models (ollama, script) cost nothing and need no price.
+func allPriced(b *spec.Built, prices llm.Prices) error {
+	var missing []string
+	for _, ref := range b.Models {
+		if !providers.IsLocal(ref.Provider) && !prices.Has(ref.Model) && !slices.Contains(missing, ref.Model) {
+			missing = append(missing, ref.Model)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	quoted := make([]string, len(missing))
+	for i, m := range missing {
+		quoted[i] = strconv.Quote(m)
+	}
+	return fmt.Errorf("--max-cost-usd needs the price of every model the suite uses, and %s has no price: "+
+		"its cost would be unknown and the budget could not stop it. Give it in US dollars per million tokens, "+
+		"under prices: in the suite file (prices: {%s: {input: 0.5, output: 1.5}}) or in a file named with --prices",
+		strings.Join(quoted, ", "), missing[0])
 }
 
 // end completes a run of s: what it spent by model, and its end in the

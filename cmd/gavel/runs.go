@@ -8,6 +8,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -64,8 +65,8 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT")
 	for _, r := range runs {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%.1f%%\t%d\t$%.4f\t%s\t%s\n", r.ID, r.Suite, r.Status, 100*r.Stats.PassRate,
-			r.Stats.CaseCount(), r.Stats.Usage.Total().CostUSD, r.Started.Local().Format("2006-01-02 15:04"), r.Git())
+		fmt.Fprintf(w, "%s\t%s\t%s\t%.1f%%\t%d\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, 100*r.Stats.PassRate,
+			r.Stats.CaseCount(), report.Cost(r.Stats.Usage.Total()), r.Started.Local().Format("2006-01-02 15:04"), r.Git())
 	}
 	return exitOK(w.Flush())
 }

@@ -14,6 +14,10 @@
 // Namespace names the model a reference opens, server included, for the
 // keys of an llm.Cache, so that models never share answers.
 //
+// The ollama and script models run on the user's own machine: they are
+// opened with llm.Local, so a meter counts their tokens at no cost, and
+// IsLocal names them (a cost budget needs no price for them).
+//
 // Package llm knows no provider, and stays free of the vendors' SDKs; a
 // program that wants fewer providers, or one of its own, builds its own
 // llm.Registry, or adds to the one Registry returns.

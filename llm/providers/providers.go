@@ -13,8 +13,15 @@ import (
 func Registry() llm.Registry {
 	return llm.Registry{
 		"openai":    openai.Open,
-		"ollama":    openai.OpenOllama,
+		"ollama":    llm.Local(openai.OpenOllama),
 		"anthropic": anthropic.Open,
-		"script":    llmtest.OpenScript,
+		"script":    llm.Local(llmtest.OpenScript),
 	}
+}
+
+// IsLocal reports whether the models of provider run on the user's own
+// machine (ollama, script): they cost nothing, and need no price. Registry
+// opens them with llm.Local.
+func IsLocal(provider string) bool {
+	return provider == "ollama" || provider == "script"
 }

@@ -63,6 +63,20 @@ func TestScriptAnswers(t *testing.T) {
 	if resp.Text != "hello" {
 		t.Errorf("answer %q, want %q", resp.Text, "hello")
 	}
+	if !resp.Local {
+		t.Error("a script's answer is not marked local: a meter would report it unpriced")
+	}
+}
+
+// Local models cost nothing: Registry marks their answers, and IsLocal
+// names their providers, the vendors' excluded.
+func TestLocalProviders(t *testing.T) {
+	for provider := range providers.Registry() {
+		want := provider == "ollama" || provider == "script"
+		if got := providers.IsLocal(provider); got != want {
+			t.Errorf("IsLocal(%q) = %v, want %v", provider, got, want)
+		}
+	}
 }
 
 // A program may add its own providers: each call returns a new map.

@@ -59,11 +59,11 @@ func (db *DB) finishRun(ctx context.Context, runID string, f store.RunEnd) error
 	total := stats.Usage.Total()
 	return db.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, db.q(`UPDATE runs SET status = ?, ended_us = ?, duration_ns = ?, interrupted = ?,
-			pass_rate = ?, trials = ?, cost_usd = ?, input_tokens = ?, output_tokens = ?,
+			pass_rate = ?, trials = ?, cost_usd = ?, cost_unpriced = ?, input_tokens = ?, output_tokens = ?,
 			cases_pass = ?, cases_fail = ?, cases_error = ?, cases_flaky = ?, cases_skipped = ?, stats = ?
 			WHERE id = ?`),
 			string(f.Status), micros(normalTime(ended)), int64(run.Duration), boolInt(run.Interrupted || f.Status == store.Interrupted),
-			stats.PassRate, stats.Trials, total.CostUSD, total.InputTokens, total.OutputTokens,
+			stats.PassRate, stats.Trials, total.CostUSD, boolInt(total.Unpriced), total.InputTokens, total.OutputTokens,
 			stats.Cases[gavel.Passed], stats.Cases[gavel.Failed], stats.Cases[gavel.Errored], stats.Cases[gavel.Flaky], stats.Cases[gavel.Skipped],
 			string(statsJSON), runID)
 		if err != nil {

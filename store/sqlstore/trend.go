@@ -45,7 +45,7 @@ func (db *DB) Trend(ctx context.Context, suite string, n int) ([]store.TrendPoin
 // trendRuns returns the points of a suite's last n finished runs, oldest
 // first, without their criteria.
 func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([]store.TrendPoint, error) {
-	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, pass_rate, cost_usd FROM runs
+	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, pass_rate, cost_usd, cost_unpriced FROM runs
 		WHERE suite = ? AND status IN (?, ?, ?)
 		ORDER BY started_us DESC, id DESC LIMIT ?`),
 		suite, string(store.Passed), string(store.Failed), string(store.Interrupted), n)
@@ -57,7 +57,7 @@ func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([
 	for rows.Next() {
 		var p store.TrendPoint
 		var started int64
-		if err := rows.Scan(&p.RunID, &started, &p.PassRate, &p.CostUSD); err != nil {
+		if err := rows.Scan(&p.RunID, &started, &p.PassRate, &p.CostUSD, &p.CostUnpriced); err != nil {
 			return nil, err
 		}
 		p.Started = fromMicros(started)
@@ -135,11 +135,12 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 	passRates := map[string]*agg{} // by run
 	tagged := map[caseKey]bool{}
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, db.q(last+`SELECT r.id, r.started_us, c.case_id, c.snapshot, c.tags, v.tags, t.trials, t.passed, t.cost
+		rows, err := tx.QueryContext(ctx, db.q(last+`SELECT r.id, r.started_us, c.case_id, c.snapshot, c.tags, v.tags, t.trials, t.passed, t.cost, t.unpriced
 			FROM r
 			JOIN (SELECT run_id, case_id, count(*) AS trials,
 					sum(CASE WHEN status = ? THEN 1 ELSE 0 END) AS passed,
-					sum(agent_cost_usd + judge_cost_usd + user_cost_usd) AS cost,
+					sum(agent_cost_usd + judge_cost_usd + user_cost_usd + followup_cost_usd) AS cost,
+					max(agent_unpriced + judge_unpriced + user_unpriced + followup_unpriced) AS unpriced,
 					min(case_key) AS case_key
 				FROM trials WHERE run_id IN (SELECT id FROM r)
 				GROUP BY run_id, case_id) t ON t.run_id = r.id
@@ -156,7 +157,8 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 			var snapshot int
 			var versionTags sql.NullString
 			var cost float64
-			if err := rows.Scan(&runID, &started, &caseID, &snapshot, &snapTags, &versionTags, &trials, &passed, &cost); err != nil {
+			var unpriced int64
+			if err := rows.Scan(&runID, &started, &caseID, &snapshot, &snapTags, &versionTags, &trials, &passed, &cost, &unpriced); err != nil {
 				return err
 			}
 			tags := snapTags
@@ -178,6 +180,7 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 				passRates[runID] = &agg{}
 			}
 			points[len(points)-1].CostUSD += cost
+			points[len(points)-1].CostUnpriced = points[len(points)-1].CostUnpriced || unpriced > 0
 			a := passRates[runID]
 			a.sum += float64(passed) / float64(trials)
 			a.count++

@@ -20,7 +20,9 @@ const (
 	trialNumbers   = `case_id, n, case_key, duration_ns,
 	agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
 	judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
-	user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd`
+	user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
+	followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
+	agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced`
 )
 
 // A trialRow is a trial ready to be written: compressed, with its
@@ -104,8 +106,10 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
 			judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
 			user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
+			followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
+			agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
 			transcript, verdict, saved_us)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, case_id, n) DO UPDATE SET
 			case_key = excluded.case_key, status = excluded.status, score = excluded.score,
 			exec_status = excluded.exec_status, duration_ns = excluded.duration_ns,
@@ -115,11 +119,17 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			judge_cached_tokens = excluded.judge_cached_tokens, judge_cost_usd = excluded.judge_cost_usd,
 			user_input_tokens = excluded.user_input_tokens, user_output_tokens = excluded.user_output_tokens,
 			user_cached_tokens = excluded.user_cached_tokens, user_cost_usd = excluded.user_cost_usd,
+			followup_input_tokens = excluded.followup_input_tokens, followup_output_tokens = excluded.followup_output_tokens,
+			followup_cached_tokens = excluded.followup_cached_tokens, followup_cost_usd = excluded.followup_cost_usd,
+			agent_unpriced = excluded.agent_unpriced, judge_unpriced = excluded.judge_unpriced,
+			user_unpriced = excluded.user_unpriced, followup_unpriced = excluded.followup_unpriced,
 			transcript = excluded.transcript, verdict = excluded.verdict, saved_us = excluded.saved_us`),
 		runID, t.CaseID, t.N, row.caseKey, string(status), row.score, string(exec), int64(t.Duration),
 		u.Agent.InputTokens, u.Agent.OutputTokens, u.Agent.CachedTokens, u.Agent.CostUSD,
 		u.Judge.InputTokens, u.Judge.OutputTokens, u.Judge.CachedTokens, u.Judge.CostUSD,
 		u.SimulatedUser.InputTokens, u.SimulatedUser.OutputTokens, u.SimulatedUser.CachedTokens, u.SimulatedUser.CostUSD,
+		u.FollowUp.InputTokens, u.FollowUp.OutputTokens, u.FollowUp.CachedTokens, u.FollowUp.CostUSD,
+		boolInt(u.Agent.Unpriced), boolInt(u.Judge.Unpriced), boolInt(u.SimulatedUser.Unpriced), boolInt(u.FollowUp.Unpriced),
 		row.transcript, row.verdict, micros(db.now()))
 	if err != nil {
 		return err
@@ -148,6 +158,8 @@ func scanTrial(row interface{ Scan(...any) error }) (gavel.Trial, int64, error) 
 		&u.Agent.InputTokens, &u.Agent.OutputTokens, &u.Agent.CachedTokens, &u.Agent.CostUSD,
 		&u.Judge.InputTokens, &u.Judge.OutputTokens, &u.Judge.CachedTokens, &u.Judge.CostUSD,
 		&u.SimulatedUser.InputTokens, &u.SimulatedUser.OutputTokens, &u.SimulatedUser.CachedTokens, &u.SimulatedUser.CostUSD,
+		&u.FollowUp.InputTokens, &u.FollowUp.OutputTokens, &u.FollowUp.CachedTokens, &u.FollowUp.CostUSD,
+		&u.Agent.Unpriced, &u.Judge.Unpriced, &u.SimulatedUser.Unpriced, &u.FollowUp.Unpriced,
 		&transcript, &verdict)
 	if err != nil {
 		return gavel.Trial{}, 0, err

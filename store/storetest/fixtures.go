@@ -126,6 +126,8 @@ func trial(caseID string, n int, spec trialSpec) gavel.Trial {
 			Agent:         agentUsage,
 			Judge:         judgeUsage.Add(judgeUsage),
 			SimulatedUser: judge.Usage{InputTokens: 300, OutputTokens: 20, CostUSD: 0.0004},
+			// The follow-up detector's model has no price in even trials.
+			FollowUp: judge.Usage{InputTokens: 150, OutputTokens: 12, CostUSD: 0.0001, Unpriced: n%2 == 0},
 		},
 		Duration: 4*time.Second + time.Duration(n)*time.Millisecond,
 	}

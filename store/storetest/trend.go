@@ -38,7 +38,7 @@ func testTrend(t *testing.T, s store.Store) {
 		}
 		check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Passed, Ended: started.Add(time.Minute), Run: run}))
 		stats := run.Stats()
-		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, Criteria: map[string]float64{}}
+		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
@@ -103,7 +103,7 @@ func testTrendTag(t *testing.T, s store.Store) {
 			return store.TrendPoint{}, false
 		}
 		stats := sub.Stats()
-		p := store.TrendPoint{RunID: id, Started: storedTime(started), PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, Criteria: map[string]float64{}}
+		p := store.TrendPoint{RunID: id, Started: storedTime(started), PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
