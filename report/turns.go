@@ -8,8 +8,10 @@ import (
 )
 
 // speaker says who spoke a turn, marking the user turns the case did not
-// write: "agent", "user (automatic follow-up)", "user (simulated)". It is
-// cleaned: a stored transcript may hold any role.
+// write and the agent turns whose model stopped abnormally: "agent",
+// "user (automatic follow-up)", "user (simulated)", "agent (cut off by the
+// token limit: finish_reason length)". It is cleaned: a stored transcript
+// may hold any role.
 func speaker(t judge.Turn) string {
 	s := string(t.Role)
 	switch t.Origin {
@@ -20,6 +22,13 @@ func speaker(t judge.Turn) string {
 		s += " (simulated)"
 	default:
 		s += " (" + string(t.Origin) + ")"
+	}
+	switch {
+	case !t.AbnormalFinish():
+	case t.FinishReason == "length":
+		s += " (cut off by the token limit: finish_reason length)"
+	default:
+		s += " (finish_reason " + t.FinishReason + ")"
 	}
 	return oneLine(s)
 }
@@ -53,5 +62,7 @@ func call(c judge.ToolCall) string {
 }
 
 // Speaker says who spoke a turn, as every report writes it: "agent",
-// "user (automatic follow-up)", "user (simulated)".
+// "user (automatic follow-up)", "user (simulated)", and an agent turn whose
+// model stopped for a reason other than a natural end or a tool call with
+// that reason, "agent (cut off by the token limit: finish_reason length)".
 func Speaker(t judge.Turn) string { return speaker(t) }
