@@ -183,7 +183,7 @@ func (d *driver) revive(ctx context.Context) error {
 func (d *driver) send(ctx context.Context, n int, text string, origin judge.Origin, meta map[string]string) error {
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleUser, Content: text, Time: d.c.Now(), Round: n, Origin: origin})
 	reply, err := d.session.Send(ctx, agent.Message{Text: text, Metadata: meta})
-	d.record(n, reply)
+	d.record(n, reply, err)
 	if err != nil {
 		return fmt.Errorf("the agent did not answer: %w", err)
 	}
@@ -201,18 +201,21 @@ func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleEvent, Content: content, Time: d.c.Now(), Round: n})
 	reply, err := dispatcher.Dispatch(ctx, e)
-	d.record(n, reply)
+	d.record(n, reply, err)
 	if err != nil {
 		return fmt.Errorf("the agent did not take the event %q: %w", e.Name, err)
 	}
 	return nil
 }
 
-// record adds the agent's reply as a turn: a whole reply, or the partial
-// one of an agent that failed, when it holds anything (text, tool calls,
-// tokens). There is nothing to record without a reply.
-func (d *driver) record(n int, reply *agent.Reply) {
-	if reply == nil || (reply.Text == "" && len(reply.ToolCalls) == 0 && reply.Usage == (judge.Usage{}) && reply.FinishReason == "") {
+// record adds the agent's reply as a turn: a whole reply (err is nil), or
+// the partial one an agent that failed with err returned, when it holds
+// anything (text, tool calls, tokens, a finish reason).
+func (d *driver) record(n int, reply *agent.Reply, err error) {
+	if reply == nil {
+		return
+	}
+	if err != nil && reply.Text == "" && len(reply.ToolCalls) == 0 && reply.Usage == (judge.Usage{}) && reply.FinishReason == "" {
 		return
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{

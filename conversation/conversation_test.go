@@ -416,3 +416,12 @@ func (lookupTool) Tools(context.Context) ([]llm.Tool, error) {
 func (lookupTool) Call(_ context.Context, name string, args json.RawMessage) (judge.ToolCall, error) {
 	return judge.ToolCall{Name: name, Arguments: args, Result: "found"}, nil
 }
+
+// An empty answer is an answer: it is recorded, and judged as empty.
+func TestAnEmptyReplyIsATurn(t *testing.T) {
+	silent := agent.Func(func(context.Context, string, agent.Message) (*agent.Reply, error) { return &agent.Reply{}, nil })
+	tr := conversation.Run(t.Context(), silent, conversation.Script{Rounds: []conversation.Round{{Prompt: "hi"}}}, conversation.Config{}).Transcript
+	if tr.Status != judge.ExecSuccess || len(tr.Turns) != 2 || tr.Turns[1].Role != judge.RoleAgent {
+		t.Errorf("status %s, turns %+v; want the user's turn and the agent's empty one", tr.Status, tr.Turns)
+	}
+}
