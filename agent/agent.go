@@ -19,8 +19,11 @@ type Agent interface {
 // A Session is one conversation with the agent.
 type Session interface {
 	// Send gives the agent a user message and returns its reply. An error
-	// means no reply: the agent could not be reached, crashed, timed out or
-	// answered with something that is not a reply.
+	// means no full reply: the agent could not be reached, crashed, timed
+	// out or answered with something that is not a reply. A session may
+	// return, with the error, the partial reply it had when it failed (the
+	// tool calls it made, the tokens it spent): Gavel records it as the
+	// agent's turn before ending the conversation.
 	Send(ctx context.Context, msg Message) (*Reply, error)
 	// Close ends the session. An agent that keeps conversations (a
 	// checkpoint) saves this one, so that Open with the same id resumes it.
@@ -46,6 +49,9 @@ type Reply struct {
 	// Latency is how long the agent took; adapters measure it when the
 	// agent does not say.
 	Latency time.Duration `json:"latency_ns,omitempty"`
+	// FinishReason is why the model stopped writing the reply, when the
+	// agent knows (the builtin agent does); see judge.Turn.FinishReason.
+	FinishReason string `json:"finish_reason,omitempty"`
 }
 
 // An Event is something that happens to the agent without a user message:

@@ -38,7 +38,9 @@ type BuiltinConfig struct {
 
 	// Model answers; the agent's tool calls and final replies are its.
 	Model llm.Model
-	// Temperature and MaxTokens are sent with every call when set.
+	// Temperature and MaxTokens are sent with every call when set. A reply
+	// cut off by the token limit while calling tools fails the message: its
+	// calls are not run (their arguments may be cut too).
 	Temperature *float64
 	MaxTokens   int
 
@@ -81,6 +83,9 @@ var placeholder = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 func NewBuiltin(c BuiltinConfig) (*Builtin, error) {
 	if c.Model == nil {
 		return nil, errors.New("builtin agent: no model given")
+	}
+	if c.MaxTokens < 0 {
+		return nil, fmt.Errorf("builtin agent: max_tokens is %d: want a positive number, or none for the provider's limit", c.MaxTokens)
 	}
 	if c.Locale == "" {
 		c.Locale = "en"
@@ -168,13 +173,20 @@ type builtinSession struct {
 	msgs []llm.Message
 }
 
-// Send runs the ReAct loop for one user message.
+// Send runs the ReAct loop for one user message. When the loop fails (a
+// model error, a reply cut off by the token limit, the turn limit), the
+// reply so far (the tool calls made, the tokens spent, the finish reason)
+// is returned with the error.
 func (s *builtinSession) Send(ctx context.Context, msg Message) (*Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
 	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleUser, Content: msg.Text})
 	reply := &Reply{}
+	done := func(err error) (*Reply, error) {
+		reply.Latency = time.Since(start)
+		return reply, err
+	}
 	for range s.agent.c.MaxTurns {
 		resp, err := s.agent.c.Model.Generate(ctx, &llm.Request{
 			Messages:    s.msgs,
@@ -183,14 +195,25 @@ func (s *builtinSession) Send(ctx context.Context, msg Message) (*Reply, error) 
 			MaxTokens:   s.agent.c.MaxTokens,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("builtin agent: %w", err)
+			return done(fmt.Errorf("builtin agent: %w", err))
 		}
 		reply.Usage = reply.Usage.Add(judge.Usage(resp.Usage))
-		s.msgs = append(s.msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
+		reply.FinishReason = turnFinish(reply.FinishReason, resp.FinishReason)
+		if resp.FinishReason == llm.FinishLength && len(resp.ToolCalls) > 0 {
+			reply.Text = resp.Text
+			return done(s.cutOff(resp.ToolCalls))
+		}
+		calls := make([]llm.ToolCall, len(resp.ToolCalls)) // as the history keeps them
+		for i, call := range resp.ToolCalls {
+			calls[i] = call
+			if !isObject(call.Arguments) {
+				calls[i].Arguments = json.RawMessage("{}")
+			}
+		}
+		s.msgs = append(s.msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Text, ToolCalls: calls})
 		if len(resp.ToolCalls) == 0 {
 			reply.Text = resp.Text
-			reply.Latency = time.Since(start)
-			return reply, nil
+			return done(nil)
 		}
 		for _, call := range resp.ToolCalls {
 			record := s.call(ctx, call)
@@ -198,16 +221,70 @@ func (s *builtinSession) Send(ctx context.Context, msg Message) (*Reply, error) 
 			s.msgs = append(s.msgs, llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Content: record.Result, IsError: record.IsError})
 		}
 	}
-	reply.Latency = time.Since(start)
-	return reply, fmt.Errorf("builtin agent: %w (%d model calls)", ErrMaxTurns, s.agent.c.MaxTurns)
+	return done(fmt.Errorf("builtin agent: %w (%d model calls)", ErrMaxTurns, s.agent.c.MaxTurns))
 }
 
-// call calls the tool the model asked for. Whatever goes wrong (a tool the
-// model made up, a server that fails) becomes a failed call the model sees,
-// as a production ReAct loop would show it.
+// turnFinish is the finish reason of a reply whose model calls so far
+// ended with sofar, after one more that ended with next: the last call's,
+// unless an earlier one stopped abnormally (judge.Turn.AbnormalFinish).
+func turnFinish(sofar string, next llm.FinishReason) string {
+	if (judge.Turn{FinishReason: sofar}).AbnormalFinish() {
+		return sofar
+	}
+	return string(next)
+}
+
+// cutOff explains why the tool calls of a reply cut off by the token limit
+// were not run: their arguments may be cut too, and acting on half a
+// reply would test something else than the agent.
+func (s *builtinSession) cutOff(calls []llm.ToolCall) error {
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.Name
+	}
+	advice := "set the agent's max_tokens (unset, the provider's or the server's own limit applies)"
+	if s.agent.c.MaxTokens > 0 {
+		advice = fmt.Sprintf("raise the agent's max_tokens (now %d)", s.agent.c.MaxTokens)
+	}
+	return fmt.Errorf("builtin agent: the model's reply was cut off by the token limit (finish_reason length) while calling %s: the calls were not run; %s",
+		strings.Join(names, ", "), advice)
+}
+
+// argumentsText quotes the start of a tool call's arguments as the model
+// wrote them: the text of the JSON string that a provider keeps invalid
+// arguments in, raw otherwise.
+func argumentsText(args json.RawMessage) string {
+	text := string(args)
+	var s string
+	if json.Unmarshal(args, &s) == nil {
+		text = s
+	}
+	if len(text) > maxValueExcerpt {
+		text = cutUTF8(text, maxValueExcerpt) + "…"
+	}
+	return text
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	var fields map[string]json.RawMessage
+	return json.Unmarshal(raw, &fields) == nil && fields != nil
+}
+
+// call calls the tool the model asked for. Whatever goes wrong (arguments
+// that are not a JSON object, a tool the model made up, a server that
+// fails) becomes a failed call the model sees, as a production ReAct loop
+// would show it.
 func (s *builtinSession) call(ctx context.Context, call llm.ToolCall) judge.ToolCall {
 	failed := func(why string) judge.ToolCall {
 		return judge.ToolCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Result: why, IsError: true}
+	}
+	if !isObject(call.Arguments) {
+		record := failed(fmt.Sprintf("the arguments are not a JSON object: %s; the tool was not called: call it again with its arguments as a JSON object", argumentsText(call.Arguments)))
+		if !json.Valid(call.Arguments) {
+			record.Arguments, _ = json.Marshal(string(call.Arguments)) // the raw text, kept as a JSON string
+		}
+		return record
 	}
 	s.agent.mu.Lock()
 	box := s.agent.owners[call.Name]

@@ -13,7 +13,9 @@ import (
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/anthropic"
 	"github.com/gavelhq/gavel/llm/llmtest"
+	"github.com/gavelhq/gavel/llm/openai"
 	"github.com/gavelhq/gavel/mcp"
 )
 
@@ -23,8 +25,16 @@ var _ agent.Toolbox = (*mcp.Client)(nil)
 // orderDesk is a toolbox with the seeds' two tools.
 type orderDesk struct {
 	mu        sync.Mutex
+	calls     int // the calls that reached the desk
 	cancelled []string
 	down      bool // every call fails to reach the server
+}
+
+// called returns how many calls reached the desk.
+func (d *orderDesk) called() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.calls
 }
 
 func (d *orderDesk) Tools(context.Context) ([]llm.Tool, error) {
@@ -35,6 +45,9 @@ func (d *orderDesk) Tools(context.Context) ([]llm.Tool, error) {
 }
 
 func (d *orderDesk) Call(_ context.Context, name string, args json.RawMessage) (judge.ToolCall, error) {
+	d.mu.Lock()
+	d.calls++
+	d.mu.Unlock()
 	if d.down {
 		return judge.ToolCall{}, errors.New("connection refused")
 	}
@@ -256,5 +269,204 @@ func TestBuiltinSessionsRunConcurrently(t *testing.T) {
 	wg.Wait()
 	if got := len(model.Calls()); got != 32 {
 		t.Errorf("%d model calls, want 32", got)
+	}
+}
+
+// A vendor opens a provider's model against a fake server of that vendor
+// answering with backend, as a suite's "openai:…" or "anthropic:…" model
+// reaches the real API.
+type vendor struct {
+	name string
+	open func(t *testing.T, backend llm.Model) (llm.Model, *llmtest.Fake)
+}
+
+var vendors = []vendor{
+	{"openai", func(t *testing.T, backend llm.Model) (llm.Model, *llmtest.Fake) {
+		srv := llmtest.NewOpenAIServer(backend)
+		t.Cleanup(srv.Close)
+		m, err := openai.New(openai.Config{APIKey: "sk-test", BaseURL: srv.URL, Model: "gpt-test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, &srv.Fake
+	}},
+	{"anthropic", func(t *testing.T, backend llm.Model) (llm.Model, *llmtest.Fake) {
+		srv := llmtest.NewAnthropicServer(backend)
+		t.Cleanup(srv.Close)
+		m, err := anthropic.New(anthropic.Config{APIKey: "sk-ant-test", BaseURL: srv.URL, Model: "claude-test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, &srv.Fake
+	}},
+}
+
+// send opens a session of a and sends it one message.
+func send(t *testing.T, a agent.Agent, text string) (*agent.Reply, error) {
+	t.Helper()
+	s, err := a.Open(t.Context(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(t.Context())
+	return s.Send(t.Context(), agent.Message{Text: text})
+}
+
+// A reply cut off by the token limit holds tool calls whose arguments may
+// be cut too (a llama.cpp server sent `{ "order_id" : "`): they are not
+// run, and the agent fails saying why, keeping the tokens spent.
+func TestBuiltinDoesNotRunToolCallsCutOffByTheTokenLimit(t *testing.T) {
+	for _, v := range vendors {
+		t.Run(v.name, func(t *testing.T) {
+			backend := &llmtest.Scripted{Rules: []llmtest.Rule{{ToolCalls: []llm.ToolCall{toolCall("get_order_status", `{"order_id":"12345"}`)}}}}
+			model, fake := v.open(t, backend)
+			fake.TruncateNext()
+			desk := &orderDesk{}
+			reply, err := send(t, newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{desk}, MaxTokens: 50}), "where's my order #12345?")
+			for _, want := range []string{"cut off by the token limit (finish_reason length)", "get_order_status", "not run", "raise the agent's max_tokens (now 50)"} {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("error = %v, want one containing %q", err, want)
+				}
+			}
+			if desk.called() != 0 {
+				t.Errorf("the tool was called %d times, want never", desk.called())
+			}
+			if fake.Requests() != 1 {
+				t.Errorf("the server got %d requests, want 1: nothing is sent after the cut reply", fake.Requests())
+			}
+			if reply == nil || reply.FinishReason != "length" || reply.Usage.OutputTokens == 0 || len(reply.ToolCalls) != 0 {
+				t.Errorf("reply = %+v, want the cut reply: finish reason length, its tokens, no calls run", reply)
+			}
+		})
+	}
+}
+
+// Arguments that are not a JSON object are not given to the tool: the call
+// fails, the model is told why, and the history it is sent back in holds
+// {} in their place, never the broken text.
+func TestBuiltinInvalidArgumentsAreAFailedCall(t *testing.T) {
+	const broken = `{ "order_id" : "`
+	backend := &llmtest.Scripted{Rules: []llmtest.Rule{
+		{When: func(r *llm.Request) bool { return r.Messages[len(r.Messages)-1].Role == llm.RoleTool }, Text: "Sorry, let me try again later."},
+		{ToolCalls: []llm.ToolCall{toolCall("get_order_status", broken)}},
+	}}
+	model, fake := vendors[0].open(t, backend) // OpenAI's wire carries arguments as text, broken or not
+	desk := &orderDesk{}
+	reply, err := send(t, newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{desk}}), "where's my order?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if desk.called() != 0 {
+		t.Errorf("the tool was called %d times, want never", desk.called())
+	}
+	if len(reply.ToolCalls) != 1 {
+		t.Fatalf("tool calls = %+v, want the one failed call", reply.ToolCalls)
+	}
+	call := reply.ToolCalls[0]
+	var kept string
+	if !call.IsError || json.Unmarshal(call.Arguments, &kept) != nil || kept != broken || !strings.Contains(call.Result, "not a JSON object") {
+		t.Errorf("call = %+v, want a failed call keeping the raw arguments as a JSON string and saying they are not a JSON object", call)
+	}
+	bodies := fake.Bodies()
+	if len(bodies) != 2 {
+		t.Fatalf("the server got %d requests, want 2", len(bodies))
+	}
+	var second struct {
+		Messages []struct {
+			Role      string `json:"role"`
+			Content   string `json:"content"`
+			ToolCalls []struct {
+				Function struct {
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(bodies[1], &second); err != nil {
+		t.Fatal(err)
+	}
+	msgs := second.Messages
+	if n := len(msgs); n < 2 || len(msgs[n-2].ToolCalls) != 1 || msgs[n-2].ToolCalls[0].Function.Arguments != "{}" || !strings.Contains(msgs[n-1].Content, "not a JSON object") {
+		t.Errorf("the second request ends with %+v, want the call with {} and a tool error saying why", msgs)
+	}
+}
+
+func TestBuiltinArgumentsMustBeAnObject(t *testing.T) {
+	for _, args := range []string{`{ "order_id" : "`, `"{ \"order_id\""`, `[1,2]`, `7`, `null`} {
+		t.Run(args, func(t *testing.T) {
+			var history [][]llm.Message
+			model := llm.Func(func(_ context.Context, req *llm.Request) (*llm.Response, error) {
+				history = append(history, req.Messages)
+				if len(history) == 1 {
+					return &llm.Response{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "get_order_status", Arguments: json.RawMessage(args)}}, FinishReason: llm.FinishToolCalls}, nil
+				}
+				return &llm.Response{Text: "Sorry.", FinishReason: llm.FinishStop}, nil
+			})
+			desk := &orderDesk{}
+			reply, err := send(t, newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{desk}}), "go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if desk.called() != 0 || len(reply.ToolCalls) != 1 || !reply.ToolCalls[0].IsError {
+				t.Fatalf("desk called %d times, calls %+v; want one failed call and no tool run", desk.called(), reply.ToolCalls)
+			}
+			if !json.Valid(reply.ToolCalls[0].Arguments) {
+				t.Errorf("recorded arguments %s are not JSON: the transcript could not be stored", reply.ToolCalls[0].Arguments)
+			}
+			sent := history[1][len(history[1])-2]
+			if len(sent.ToolCalls) != 1 || string(sent.ToolCalls[0].Arguments) != "{}" {
+				t.Errorf("the call sent back is %+v, want its arguments as {}", sent.ToolCalls)
+			}
+		})
+	}
+}
+
+// A loop that fails half-way returns what it did with the error: the calls
+// made and the tokens spent are real, and the transcript keeps them.
+func TestBuiltinFailureKeepsThePartialReply(t *testing.T) {
+	down := &llm.APIError{Provider: "openai", StatusCode: 500, Message: "server error"}
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{
+		{Match: `"status":"shipped"`, Err: down},
+		{ToolCalls: []llm.ToolCall{toolCall("get_order_status", `{"order_id":"12345"}`)}},
+	}}
+	reply, err := send(t, newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{&orderDesk{}}}), "where's my order #12345?")
+	if !errors.Is(err, down) {
+		t.Fatalf("error = %v, want the model's error", err)
+	}
+	if reply == nil || len(reply.ToolCalls) != 1 || reply.Usage.InputTokens == 0 || reply.FinishReason != "tool_calls" {
+		t.Errorf("reply = %+v, want the call made and the tokens of the first model call", reply)
+	}
+}
+
+func TestBuiltinFinishReason(t *testing.T) {
+	tests := []struct {
+		name    string
+		reasons []llm.FinishReason // of the model calls of one message; all but the last call a tool
+		want    string
+	}{
+		{"a plain answer", []llm.FinishReason{llm.FinishStop}, "stop"},
+		{"an answer after a tool", []llm.FinishReason{llm.FinishToolCalls, llm.FinishStop}, "stop"},
+		{"a cut answer", []llm.FinishReason{llm.FinishToolCalls, llm.FinishLength}, "length"},
+		{"an earlier abnormal call stays visible", []llm.FinishReason{llm.FinishFiltered, llm.FinishStop}, "filtered"},
+		{"a server that says stop with tool calls", []llm.FinishReason{llm.FinishStop, llm.FinishStop}, "stop"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			model := llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) {
+				resp := &llm.Response{Text: "ok", FinishReason: tc.reasons[n]}
+				if n++; n < len(tc.reasons) {
+					resp.ToolCalls = []llm.ToolCall{{ID: fmt.Sprint("c", n), Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`)}}
+				}
+				return resp, nil
+			})
+			reply, err := send(t, newBuiltin(t, model, agent.BuiltinConfig{Tools: []agent.Toolbox{&orderDesk{}}}), "go")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reply.FinishReason != tc.want {
+				t.Errorf("FinishReason = %q, want %q", reply.FinishReason, tc.want)
+			}
+		})
 	}
 }

@@ -29,4 +29,18 @@
 //     docs/exec-protocol.md), so an agent in any language fits.
 //   - Builtin: an agent defined in configuration: a system prompt, a
 //     model, MCP tools and a ReAct loop, with a checkpoint saved on close.
+//
+// # Replies as they came
+//
+// A session that fails part-way returns, with its error, the reply it had
+// (the tool calls made, the tokens spent), and the conversation records
+// it: the builtin agent does on a model error, on a reply cut off by the
+// token limit and at its turn limit. The builtin agent reports each
+// reply's FinishReason (see judge.Turn.FinishReason); it does not run tool
+// calls from a reply cut off by the token limit (finish_reason length),
+// and a call whose arguments are not a JSON object is a failed call the
+// model is told about, sent back to the provider with {} as its
+// arguments. The HTTP and exec adapters read at most 16 MiB of an answer
+// (a larger one is an error), and a reply whose text, token counts or
+// cost have the wrong type is an error naming the field.
 package agent

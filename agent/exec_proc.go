@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -186,7 +187,10 @@ func (p *execProc) read(stdout *io.PipeReader) {
 			break
 		}
 	}
-	if err := sc.Err(); err != nil {
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		p.kill(fmt.Errorf("protocol error: a line of the agent's stdout is longer than %d MiB, the most an answer may be: it was read no further%s", maxExecLine>>20, p.stderr.tail()))
+	case err != nil:
 		p.kill(fmt.Errorf("protocol error: reading the agent's stdout: %w", err))
 	}
 	_, _ = io.Copy(io.Discard, stdout) // keep the output flowing until the process is gone

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -415,5 +416,28 @@ func TestNewExecErrors(t *testing.T) {
 				t.Error("got an agent with the error")
 			}
 		})
+	}
+}
+
+// An answer line is read up to 16 MiB: a longer one is a protocol error
+// that says so, and what is past the cap is never held in memory.
+func TestExecOversizedLine(t *testing.T) {
+	s := mustOpen(t, newEcho(t, ExecConfig{}), "s")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := s.Send(testContext(t), Message{Text: "flood 256"})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Errorf("error = %v, want one saying the line is longer than 16 MiB", err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated >= 128<<20 {
+		t.Errorf("reading it allocated %d MiB, want well under the line's 256 MiB", allocated>>20)
+	}
+}
+
+func TestExecNumericText(t *testing.T) {
+	_, err := mustOpen(t, newEcho(t, ExecConfig{}), "s").Send(testContext(t), Message{Text: "number"})
+	if err == nil || !strings.Contains(err.Error(), "/text is a number, want a string") {
+		t.Errorf("error = %v, want one naming the text field", err)
 	}
 }

@@ -9,7 +9,8 @@ import (
 // Func adapts a Go function to an Agent: an agent written in Go, run in
 // process. The function gets the session id with every message and keeps
 // whatever state it needs by that id, so a revived session (Open with the
-// same id) finds its conversation again.
+// same id) finds its conversation again. A function that fails part-way
+// may return its partial reply with the error (see Session.Send).
 type Func func(ctx context.Context, sessionID string, msg Message) (*Reply, error)
 
 // Open returns a session that calls f with id.
@@ -31,16 +32,14 @@ func (s funcSession) Send(ctx context.Context, msg Message) (*Reply, error) {
 func (s funcSession) Close(context.Context) error { return nil }
 
 // finish checks what an adapter got from an agent and fills in the
-// latency the agent did not report.
+// latency the agent did not report. A partial reply returned with an error
+// is kept.
 func finish(reply *Reply, err error, start time.Time) (*Reply, error) {
-	if err != nil {
-		return nil, err
-	}
-	if reply == nil {
+	if reply == nil && err == nil {
 		return nil, errors.New("the agent returned no reply and no error")
 	}
-	if reply.Latency == 0 {
+	if reply != nil && reply.Latency == 0 {
 		reply.Latency = time.Since(start)
 	}
-	return reply, nil
+	return reply, err
 }

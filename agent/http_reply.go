@@ -35,7 +35,8 @@ type ReplyMapping struct {
 	OutputTokens string
 	// CachedTokens points to the number of input tokens read from a prompt
 	// cache, an integer; CostUSD to what the reply cost, a number. Default
-	// to "/usage/cached_tokens" and "/usage/cost_usd".
+	// to "/usage/cached_tokens" and "/usage/cost_usd". Counts and cost
+	// below 0 are errors: they would be summed into the run's usage.
 	CachedTokens string
 	CostUSD      string
 }
@@ -125,8 +126,8 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 		}
 	}
 	if raw, ok := r.costUSD.find(doc); ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &reply.Usage.CostUSD); err != nil {
-			return nil, fmt.Errorf("the reply's cost at %s is %s, want a number", r.costUSD, excerptJSON(raw))
+		if err := json.Unmarshal(raw, &reply.Usage.CostUSD); err != nil || reply.Usage.CostUSD < 0 {
+			return nil, fmt.Errorf("the reply's cost at %s is %s, want a non-negative number", r.costUSD, excerptJSON(raw))
 		}
 	}
 	return reply, nil

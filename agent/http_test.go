@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -349,6 +350,9 @@ func TestHTTPBadReply(t *testing.T) {
 		{"tool calls not an array", `{"reply": "x", "tool_calls": {"name": "a"}}`, []string{"tool calls at /tool_calls", "want an array"}},
 		{"tool call without name", `{"reply": "x", "tool_calls": [{"arguments": {}}]}`, []string{"call 0 has no name"}},
 		{"tokens not an integer", `{"reply": "x", "usage": {"input_tokens": "many"}}`, []string{"/usage/input_tokens", "want a non-negative integer"}},
+		{"negative tokens", `{"reply": "x", "usage": {"output_tokens": -1999150}}`, []string{"/usage/output_tokens is -1999150, want a non-negative integer"}},
+		{"negative cost", `{"reply": "x", "usage": {"cost_usd": -0.5}}`, []string{"/usage/cost_usd is -0.5, want a non-negative number"}},
+		{"text an object", `{"reply": {"text": "hi"}}`, []string{"/reply is an object, want a string"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, _ := serve(t, http.StatusOK, tc.body)
@@ -362,6 +366,33 @@ func TestHTTPBadReply(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An answer is read up to 16 MiB: a longer one is an error that says so,
+// and what is past the cap is never read.
+func TestHTTPOversizedReply(t *testing.T) {
+	const size = 256 << 20
+	srv, _ := serveFunc(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"reply": "`)
+		chunk := []byte(strings.Repeat("a", 64<<10))
+		for written := 0; written < size; written += len(chunk) {
+			if _, err := w.Write(chunk); err != nil {
+				return // the client stopped reading
+			}
+		}
+		io.WriteString(w, `"}`)
+	})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := mustOpen(t, mustNewHTTP(t, HTTPConfig{URL: srv.URL}), "s").Send(testContext(t), Message{Text: "hello"})
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "the answer is larger than 16 MiB") {
+		t.Errorf("error = %v, want one saying the answer is larger than 16 MiB", err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated >= 128<<20 {
+		t.Errorf("reading it allocated %d MiB, want well under the answer's 256 MiB", allocated>>20)
 	}
 }
 

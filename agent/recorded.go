@@ -65,7 +65,8 @@ func (s *recordedDispatcher) Dispatch(ctx context.Context, e Event) (*Reply, err
 }
 
 // answer runs one turn of the agent alone and gives its reply the calls
-// logged meanwhile. Waiting for its turn ends with ctx.
+// logged meanwhile; a turn that fails keeps them too, in a partial reply
+// returned with the error. Waiting for its turn ends with ctx.
 func (r *recordedAgent) answer(ctx context.Context, turn func() (*Reply, error)) (*Reply, error) {
 	select {
 	case r.turn <- struct{}{}:
@@ -76,11 +77,11 @@ func (r *recordedAgent) answer(ctx context.Context, turn func() (*Reply, error))
 	r.log.Take() // calls made before this turn are not its reply's
 	reply, err := turn()
 	calls := r.log.Take()
-	if err != nil {
-		return nil, err
+	if reply == nil && err != nil && len(calls) > 0 {
+		reply = &Reply{}
 	}
-	if len(reply.ToolCalls) == 0 {
+	if reply != nil && len(reply.ToolCalls) == 0 {
 		reply.ToolCalls = calls
 	}
-	return reply, nil
+	return reply, err
 }

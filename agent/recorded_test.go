@@ -82,3 +82,20 @@ func TestRecordedWaitEndsWithContext(t *testing.T) {
 		t.Errorf("got %v, want the wait to end with the context", err)
 	}
 }
+
+// An agent that fails after calling tools (it crashed, it timed out) made
+// those calls all the same: the proxy saw them, and they are kept in a
+// partial reply returned with the error.
+func TestRecordedKeepsTheCallsOfAFailedTurn(t *testing.T) {
+	log := &mcp.Log{}
+	crash := errors.New("exit status 2")
+	a := agent.Recorded(agent.Func(func(context.Context, string, agent.Message) (*agent.Reply, error) {
+		log.Record(judge.ToolCall{Name: "cancel_order"})
+		return nil, crash
+	}), log)
+	s, _ := a.Open(context.Background(), "s")
+	reply, err := s.Send(context.Background(), agent.Message{Text: "hi"})
+	if !errors.Is(err, crash) || reply == nil || len(reply.ToolCalls) != 1 || reply.ToolCalls[0].Name != "cancel_order" {
+		t.Errorf("reply %+v, %v: want the call the proxy saw, with the error", reply, err)
+	}
+}

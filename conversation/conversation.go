@@ -195,14 +195,15 @@ func (d *driver) revive(ctx context.Context) error {
 }
 
 // send says text to the agent and records both turns. The user's turn is
-// kept when the agent does not answer.
+// kept when the agent does not answer, and so is the partial reply an
+// agent that failed part-way returns with its error.
 func (d *driver) send(ctx context.Context, n int, text string, origin judge.Origin, meta map[string]string) error {
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleUser, Content: text, Time: d.c.Now(), Round: n, Origin: origin})
 	reply, err := d.session.Send(ctx, agent.Message{Text: text, Metadata: meta})
+	d.record(n, reply, err)
 	if err != nil {
 		return fmt.Errorf("the agent did not answer: %w", err)
 	}
-	d.record(n, reply)
 	return nil
 }
 
@@ -217,23 +218,32 @@ func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleEvent, Content: content, Time: d.c.Now(), Round: n})
 	reply, err := dispatcher.Dispatch(ctx, e)
+	d.record(n, reply, err)
 	if err != nil {
 		return fmt.Errorf("the agent did not take the event %q: %w", e.Name, err)
 	}
-	d.record(n, reply)
 	return nil
 }
 
-// record adds the agent's reply as a turn.
-func (d *driver) record(n int, reply *agent.Reply) {
+// record adds the agent's reply as a turn: a whole reply (err is nil), or
+// the partial one an agent that failed with err returned, when it holds
+// anything (text, tool calls, tokens, a finish reason).
+func (d *driver) record(n int, reply *agent.Reply, err error) {
+	if reply == nil {
+		return
+	}
+	if err != nil && reply.Text == "" && len(reply.ToolCalls) == 0 && reply.Usage == (judge.Usage{}) && reply.FinishReason == "" {
+		return
+	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{
-		Role:      judge.RoleAgent,
-		Content:   reply.Text,
-		Time:      d.c.Now(),
-		Latency:   reply.Latency,
-		ToolCalls: reply.ToolCalls,
-		Usage:     reply.Usage,
-		Round:     n,
+		Role:         judge.RoleAgent,
+		Content:      reply.Text,
+		Time:         d.c.Now(),
+		Latency:      reply.Latency,
+		ToolCalls:    reply.ToolCalls,
+		Usage:        reply.Usage,
+		FinishReason: reply.FinishReason,
+		Round:        n,
 	})
 	d.t.Usage = d.t.Usage.Add(reply.Usage)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 	"github.com/gavelhq/gavel/llmjudge"
 	"github.com/gavelhq/gavel/sim"
@@ -398,5 +399,77 @@ func TestValidate(t *testing.T) {
 	}
 	if err := (conversation.Script{}).Validate(); err == nil {
 		t.Error("a script without rounds is valid")
+	}
+}
+
+// An agent that fails part-way (a model error after some tool calls, its
+// turn limit, a reply cut off by the token limit) returns what it did with
+// its error: the transcript keeps that reply as the agent's turn, its
+// calls and tokens included, and ends FAILED with the error.
+func TestAFailedAgentKeepsItsPartialReply(t *testing.T) {
+	partial := &agent.Reply{
+		ToolCalls:    []judge.ToolCall{{Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`), Result: `{"status":"shipped"}`}},
+		Usage:        judge.Usage{InputTokens: 120, OutputTokens: 30},
+		FinishReason: "length",
+	}
+	fails := agent.Func(func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+		if msg.Text == "1" {
+			return &agent.Reply{Text: "ok", Usage: judge.Usage{InputTokens: 10, OutputTokens: 5}, FinishReason: "stop"}, nil
+		}
+		return partial, errors.New("builtin agent: the model's reply was cut off by the token limit (finish_reason length)")
+	})
+	tr := conversation.Run(t.Context(), fails, conversation.Script{Rounds: []conversation.Round{{Prompt: "1"}, {Prompt: "2"}}}, conversation.Config{}).Transcript
+	if tr.Status != judge.ExecFailed || !strings.Contains(tr.Error, "round 2: the agent did not answer: builtin agent: the model's reply was cut off") {
+		t.Errorf("status %s %q, want FAILED with the agent's error", tr.Status, tr.Error)
+	}
+	if len(tr.Turns) != 4 || tr.Turns[3].Role != judge.RoleAgent || tr.Turns[3].Round != 2 {
+		t.Fatalf("turns = %+v, want both rounds' user and agent turns, the partial reply last", tr.Turns)
+	}
+	last := tr.Turns[3]
+	if len(last.ToolCalls) != 1 || last.Usage != partial.Usage || last.FinishReason != "length" {
+		t.Errorf("last turn = %+v, want the partial reply's call, usage and finish reason", last)
+	}
+	if tr.Turns[1].FinishReason != "stop" {
+		t.Errorf("first agent turn's finish reason = %q, want stop", tr.Turns[1].FinishReason)
+	}
+	if want := (judge.Usage{InputTokens: 130, OutputTokens: 35}); tr.Usage != want {
+		t.Errorf("usage = %+v, want %+v: the failed turn's tokens were spent", tr.Usage, want)
+	}
+}
+
+// The builtin agent at its turn limit: the calls it made are in the
+// transcript, not "Tool calls: none".
+func TestTheBuiltinAgentsTurnLimitKeepsItsCalls(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{ToolCalls: []llm.ToolCall{{Name: "lookup", Arguments: json.RawMessage(`{}`)}}}}}
+	b, err := agent.NewBuiltin(agent.BuiltinConfig{Model: model, MaxTurns: 2, Tools: []agent.Toolbox{lookupTool{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := conversation.Run(t.Context(), b, conversation.Script{Rounds: []conversation.Round{{Prompt: "go"}}}, conversation.Config{}).Transcript
+	if tr.Status != judge.ExecFailed || !strings.Contains(tr.Error, "turn limit") {
+		t.Errorf("status %s %q, want FAILED at the turn limit", tr.Status, tr.Error)
+	}
+	if calls := tr.ToolCalls(); len(calls) != 2 || tr.Usage.InputTokens == 0 {
+		t.Errorf("calls %+v, usage %+v; want the 2 calls made and their tokens", calls, tr.Usage)
+	}
+}
+
+// lookupTool is a toolbox with one tool that always answers.
+type lookupTool struct{}
+
+func (lookupTool) Tools(context.Context) ([]llm.Tool, error) {
+	return []llm.Tool{{Name: "lookup"}}, nil
+}
+
+func (lookupTool) Call(_ context.Context, name string, args json.RawMessage) (judge.ToolCall, error) {
+	return judge.ToolCall{Name: name, Arguments: args, Result: "found"}, nil
+}
+
+// An empty answer is an answer: it is recorded, and judged as empty.
+func TestAnEmptyReplyIsATurn(t *testing.T) {
+	silent := agent.Func(func(context.Context, string, agent.Message) (*agent.Reply, error) { return &agent.Reply{}, nil })
+	tr := conversation.Run(t.Context(), silent, conversation.Script{Rounds: []conversation.Round{{Prompt: "hi"}}}, conversation.Config{}).Transcript
+	if tr.Status != judge.ExecSuccess || len(tr.Turns) != 2 || tr.Turns[1].Role != judge.RoleAgent {
+		t.Errorf("status %s, turns %+v; want the user's turn and the agent's empty one", tr.Status, tr.Turns)
 	}
 }

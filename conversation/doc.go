@@ -26,5 +26,9 @@
 // Run never fails: what went wrong (the agent crashed, timed out, cannot
 // take events) is the transcript's status and error, with every turn up to
 // that point kept, so that a runner reports it as an ERROR of this case
-// and goes on with the others.
+// and goes on with the others. An agent that failed part-way and returned
+// its partial reply with the error (the builtin agent's tool calls and
+// tokens before a model error, its turn limit, or a reply cut off by the
+// token limit) has that reply recorded as its last turn, with the
+// reply's finish reason.
 package conversation

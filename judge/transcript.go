@@ -80,6 +80,15 @@ type Turn struct {
 	// Usage is what producing this turn cost.
 	Usage Usage `json:"usage,omitzero"`
 
+	// FinishReason is why the model stopped writing an agent turn, when the
+	// agent says (the builtin agent does): "stop" (a natural end),
+	// "tool_calls", "length" (cut off by the token limit), "filtered" (a
+	// content filter or a refusal), or a vendor's own reason. For a turn made
+	// of several model calls (a ReAct loop), it is the last call's reason,
+	// unless an earlier call stopped abnormally (see AbnormalFinish): the
+	// first such reason is kept, so that it stays visible.
+	FinishReason string `json:"finish_reason,omitempty"`
+
 	// Round is the round of the case the turn belongs to, counting from 1;
 	// 0 when the conversation was not divided into rounds.
 	Round int `json:"round,omitempty"`
@@ -120,6 +129,18 @@ const (
 	// FollowUpByModel: the follow-up detector's model decided.
 	FollowUpByModel = "model"
 )
+
+// AbnormalFinish reports whether the model stopped writing the turn for a
+// reason other than a natural end or a tool call: cut off by the token
+// limit, filtered, or a reason Gavel does not know. A turn whose agent does
+// not say (FinishReason empty) finished normally as far as anyone knows.
+func (t Turn) AbnormalFinish() bool {
+	switch t.FinishReason {
+	case "", "stop", "tool_calls":
+		return false
+	}
+	return true
+}
 
 // Origin says who wrote a user turn that the case did not spell out.
 type Origin string

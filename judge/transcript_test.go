@@ -34,7 +34,8 @@ func fullTranscript() *judge.Transcript {
 					{ID: "call_1", Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`), Result: `{"status":"shipped"}`, Duration: 20 * time.Millisecond},
 					{ID: "call_2", Name: "cancel_order", Arguments: json.RawMessage(`{"confirmation":true,"order_id":"12345"}`), Result: "order already shipped", IsError: true, Duration: 31 * time.Millisecond},
 				},
-				Usage: judge.Usage{InputTokens: 900, OutputTokens: 40, CachedTokens: 512, CostUSD: 0.0012},
+				Usage:        judge.Usage{InputTokens: 900, OutputTokens: 40, CachedTokens: 512, CostUSD: 0.0012},
+				FinishReason: "stop",
 			},
 			{Role: judge.RoleUser, Content: "yes, cancel it", Round: 2, Origin: judge.OriginFollowUp},
 			{Role: judge.RoleEvent, Content: "reminder: meeting tomorrow", Time: start.Add(time.Hour)},
@@ -201,5 +202,13 @@ func TestRound(t *testing.T) {
 	_ = append(ctx, judge.Turn{Content: "x"})
 	if tr.Turns[2].Content != "cancel it" {
 		t.Error("Round shares its context's spare capacity with the transcript")
+	}
+}
+
+func TestAbnormalFinish(t *testing.T) {
+	for reason, want := range map[string]bool{"": false, "stop": false, "tool_calls": false, "length": true, "filtered": true, "pause_turn": true} {
+		if got := (judge.Turn{FinishReason: reason}).AbnormalFinish(); got != want {
+			t.Errorf("AbnormalFinish with %q = %v, want %v", reason, got, want)
+		}
 	}
 }

@@ -16,6 +16,14 @@
 // A provider that needs a key reports it missing with a *MissingKeyError,
 // naming the variable, when it is opened: before anything runs.
 //
+// Providers read what a vendor sends with suspicion. LimitBody caps a
+// response's body (DefaultMaxResponseBytes, 32 MiB, or MaxResponseEnv):
+// past it, a *TooLargeError, and nothing more is read. CheckText and
+// CheckCounts find what a vendor's SDK would have taken too kindly: a
+// number or an object where text belongs, a negative token count. A
+// Response's FinishReason says when a reply was cut off by the token limit
+// (FinishLength): its tool calls are then incomplete, not to be run.
+//
 // # Middleware
 //
 // Middleware wraps a Model in another Model. Chain them outermost first:

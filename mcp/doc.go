@@ -25,6 +25,11 @@
 // the tail of its stderr; a URL that cannot be reached (header values are
 // never printed; a password in the URL is masked).
 //
+// A server's message is read up to 16 MiB, whatever the transport: a stdio
+// line and an SSE event as the SDK bounds them, and a streamable server's
+// JSON answer by the client's own HTTP transport. Past that, the session
+// fails with an error saying so, and nothing more is read.
+//
 // A stdio server runs in a process group of its own (on Unix). Close
 // closes its stdin, as the MCP spec asks, then sends SIGTERM after two
 // seconds and SIGKILL after two more, and kills whatever is left of the

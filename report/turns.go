@@ -8,10 +8,12 @@ import (
 )
 
 // speaker says who spoke a turn, marking the user turns the case did not
-// write and the turns Gavel's cache answered in whole or in part:
-// "agent", "user (automatic follow-up)", "user (simulated)", "agent
-// (answered from the cache)", "agent (1 of 2 model calls answered from
-// the cache)". It is cleaned: a stored transcript may hold any role.
+// write, the agent turns Gavel's cache answered in whole or in part, and
+// the agent turns whose model stopped abnormally: "agent", "user
+// (automatic follow-up)", "user (simulated)", "agent (answered from the
+// cache)", "agent (1 of 2 model calls answered from the cache)", "agent
+// (cut off by the token limit: finish_reason length)". It is cleaned: a
+// stored transcript may hold any role.
 func speaker(t judge.Turn) string {
 	s := string(t.Role)
 	switch t.Origin {
@@ -25,6 +27,13 @@ func speaker(t judge.Turn) string {
 	}
 	if note := fromCache(t.Usage); note != "" {
 		s += " (" + note + ")"
+	}
+	switch {
+	case !t.AbnormalFinish():
+	case t.FinishReason == "length":
+		s += " (cut off by the token limit: finish_reason length)"
+	default:
+		s += " (finish_reason " + t.FinishReason + ")"
 	}
 	return oneLine(s)
 }
@@ -59,7 +68,9 @@ func call(c judge.ToolCall) string {
 
 // Speaker says who spoke a turn, as every report writes it: "agent",
 // "user (automatic follow-up)", "user (simulated)", "agent (answered
-// from the cache)".
+// from the cache)", and an agent turn whose model stopped for a reason
+// other than a natural end or a tool call with that reason, "agent (cut
+// off by the token limit: finish_reason length)".
 func Speaker(t judge.Turn) string { return speaker(t) }
 
 // followUpNote formats the check of whether a reply asked for

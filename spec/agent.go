@@ -133,7 +133,7 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.A
 	}
 	ag, err := agent.NewBuiltin(agent.BuiltinConfig{
 		SystemPrompt: bs.SystemPrompt, Vars: bs.Vars, Locale: bs.Locale, Model: m, Tools: tools, MaxTurns: bs.MaxTurns,
-		Checkpoints: agent.MemoryCheckpoints(),
+		MaxTokens: bs.MaxTokens, Checkpoints: agent.MemoryCheckpoints(),
 	})
 	return b.keepAgent("agent.builtin", ag, err)
 }

@@ -84,7 +84,8 @@ type BuiltinSpec struct {
 	Model        string            `yaml:"model" doc:"The agent's model, as provider:model. ${VAR} and ${VAR:-default} read the environment."`
 	Vars         map[string]string `yaml:"vars" doc:"Values for {name} placeholders of the system prompt."`
 	Locale       string            `yaml:"locale" doc:"The locale for {locale}."`
-	MaxTurns     int               `yaml:"max_turns" doc:"Model calls per user message at most. Defaults to 10."`
+	MaxTurns     int               `yaml:"max_turns" doc:"Model calls per user message at most. Defaults to 6."`
+	MaxTokens    int               `yaml:"max_tokens" doc:"The most tokens one model call may write. A reply cut off by it while calling tools ends the trial as an ERROR, its calls not run. Defaults to the provider's limit (4096 for anthropic; the server's own for openai)."`
 	MCP          []MCPSpec         `yaml:"mcp" doc:"The MCP servers whose tools the agent may call."`
 }
 

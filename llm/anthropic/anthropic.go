@@ -34,6 +34,10 @@ type Config struct {
 	Provider string
 	// HTTPClient sends the requests. Defaults to http.DefaultClient.
 	HTTPClient *http.Client
+	// MaxResponseBytes bounds a response's body: a larger one is an
+	// *llm.TooLargeError, read no further. Defaults to
+	// llm.DefaultMaxResponseBytes (Open reads GAVEL_MAX_RESPONSE_MB).
+	MaxResponseBytes int64
 }
 
 // A Model generates responses with Anthropic's Messages API. It is safe
@@ -63,6 +67,7 @@ func New(c Config) (*Model, error) {
 		option.WithBaseURL(c.BaseURL),
 		// llm.Retry retries, with the same policy for every vendor.
 		option.WithMaxRetries(0),
+		option.WithMiddleware(limitBody(c.MaxResponseBytes)),
 	}
 	if c.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(c.APIKey))
@@ -71,6 +76,18 @@ func New(c Config) (*Model, error) {
 		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
 	}
 	return &Model{client: sdk.NewClient(opts...), model: c.Model, provider: c.Provider}, nil
+}
+
+// limitBody caps the body of every response at limit bytes (see
+// llm.LimitBody), so a server that answers without end is not read whole.
+func limitBody(limit int64) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(req)
+		if resp != nil && resp.Body != nil {
+			resp.Body = llm.LimitBody(resp.Body, resp.ContentLength, limit)
+		}
+		return resp, err
+	}
 }
 
 // Generate sends req as one Messages request. A vendor's error answer is

@@ -13,7 +13,9 @@
 // API, and reported missing (a *llm.MissingKeyError) when the model is
 // opened; another server, such as a gateway, may do without. New takes a
 // Config instead, and the SDK reads nothing from the environment (no
-// ANTHROPIC_AUTH_TOKEN, no profile).
+// ANTHROPIC_AUTH_TOKEN, no profile). Open also reads GAVEL_MAX_RESPONSE_MB,
+// the cap on a response's body in MiB (default 32,
+// llm.DefaultMaxResponseBytes).
 //
 // # Mapping
 //
@@ -23,7 +25,8 @@
 //   - every system message, wherever it is, joins the top-level system
 //     (separated by blank lines);
 //   - an assistant's tool calls are tool_use blocks whose input is the
-//     call's arguments (a JSON object);
+//     call's arguments, which must be a JSON object (anything else is an
+//     error, and the request is not sent);
 //   - consecutive tool messages become one user message of tool_result
 //     blocks (tool_use_id, content, is_error), and a user message right
 //     after them joins that message, after the results;
@@ -49,7 +52,10 @@
 // message, a body excerpt, the request-id and the retry-after. The SDK's
 // own retries are off: wrap the model in llm.Retry, whose policy is the
 // same for every vendor. A 200 whose body is not a message is an error
-// quoting the body.
+// quoting the body, and so is one whose text is not a string (a number, an
+// object: the SDK would take them as text) or whose token counts are
+// negative. A body larger than the cap is an *llm.TooLargeError, read no
+// further.
 //
 // # Tests
 //

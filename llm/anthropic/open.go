@@ -16,7 +16,8 @@ import (
 // for another server, such as a gateway. It is sent only to Anthropic's API
 // or to the ANTHROPIC_BASE_URL server: a base URL written in a model
 // reference gets no key (llm.KeyAllowed). Errors are labelled with
-// ref.Provider ("anthropic").
+// ref.Provider ("anthropic"). GAVEL_MAX_RESPONSE_MB, when set, caps a
+// response's body (Config.MaxResponseBytes).
 func Open(ref llm.Ref, getenv func(string) string) (llm.Model, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -37,7 +38,11 @@ func Open(ref llm.Ref, getenv func(string) string) (llm.Model, error) {
 	if provider == "" {
 		provider = "anthropic"
 	}
-	return New(Config{APIKey: key, BaseURL: base, Model: ref.Model, Provider: provider})
+	limit, err := llm.MaxResponseBytes(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return New(Config{APIKey: key, BaseURL: base, Model: ref.Model, Provider: provider, MaxResponseBytes: limit})
 }
 
 // isAnthropic reports whether base is Anthropic's own API ("" is the

@@ -106,3 +106,24 @@ func TestNewReadsNothingFromTheEnvironment(t *testing.T) {
 		t.Errorf("error = %v, want a 401: a Config without a key sends none", err)
 	}
 }
+
+func TestResponseCap(t *testing.T) {
+	s := llmtest.NewAnthropicServer(&llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}})
+	defer s.Close()
+	m, err := anthropic.Open(llm.Ref{Provider: "anthropic", Model: "m"}, env(map[string]string{"ANTHROPIC_BASE_URL": s.URL, "ANTHROPIC_API_KEY": "k", llm.MaxResponseEnv: "1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.OversizedNext(2 << 20)
+	_, err = generate(t, m, ask("hi"))
+	var tooLarge *llm.TooLargeError
+	if !errors.As(err, &tooLarge) || tooLarge.Limit != 1<<20 {
+		t.Errorf("error = %v, want a TooLargeError at 1 MiB", err)
+	}
+	if resp, err := generate(t, m, ask("hi")); err != nil || resp.Text != "ok" {
+		t.Errorf("a small answer: %v, %v; want ok", resp, err)
+	}
+	if _, err := anthropic.Open(llm.Ref{Provider: "anthropic", Model: "m"}, env(map[string]string{"ANTHROPIC_API_KEY": "k", llm.MaxResponseEnv: "0"})); err == nil || !strings.Contains(err.Error(), llm.MaxResponseEnv) {
+		t.Errorf("error = %v, want one naming %s", err, llm.MaxResponseEnv)
+	}
+}

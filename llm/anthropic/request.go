@@ -157,7 +157,7 @@ func toolInput(args json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage("{}"), nil
 	}
 	if !isObject(args) {
-		return nil, fmt.Errorf("arguments are not a JSON object: %.80s", args)
+		return nil, fmt.Errorf("the arguments are not a JSON object: %.80s", args)
 	}
 	return args, nil
 }

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,7 +30,52 @@ func (m *Model) response(body []byte, schema *llm.Schema) (*llm.Response, error)
 	if err := json.Unmarshal(body, &msg); err != nil {
 		return nil, fmt.Errorf("%s: malformed response: %v: %s", m.provider, err, llm.BodyExcerpt(body))
 	}
+	if problem := checkWire(body); problem != "" {
+		return nil, fmt.Errorf("%s: malformed response: %s: %s", m.provider, problem, llm.BodyExcerpt(body))
+	}
 	return toResponse(&msg, schema), nil
+}
+
+// wireMessage holds the parts of a message that the SDK reads too kindly:
+// it takes a number where text belongs as its digits, and a negative count
+// as it is.
+type wireMessage struct {
+	Content []struct {
+		Type json.RawMessage `json:"type"`
+		Text json.RawMessage `json:"text"`
+		Name json.RawMessage `json:"name"`
+	} `json:"content"`
+	Usage struct {
+		InputTokens              json.RawMessage `json:"input_tokens"`
+		OutputTokens             json.RawMessage `json:"output_tokens"`
+		CacheReadInputTokens     json.RawMessage `json:"cache_read_input_tokens"`
+		CacheCreationInputTokens json.RawMessage `json:"cache_creation_input_tokens"`
+	} `json:"usage"`
+}
+
+// checkWire says what is wrong with the content blocks and the usage of a
+// message (body, valid JSON), or returns "": block types, text and tool
+// names that are not strings, token counts that are not whole numbers of
+// at least 0.
+func checkWire(body []byte) string {
+	var w wireMessage
+	if err := json.Unmarshal(body, &w); err != nil {
+		return err.Error()
+	}
+	var texts []llm.WireField
+	for i, b := range w.Content {
+		at := fmt.Sprintf("content[%d]", i)
+		texts = append(texts,
+			llm.WireField{Path: at + ".type", Value: b.Type},
+			llm.WireField{Path: at + ".text", Value: b.Text},
+			llm.WireField{Path: at + ".name", Value: b.Name})
+	}
+	return cmp.Or(llm.CheckText(texts...), llm.CheckCounts(
+		llm.WireField{Path: "usage.input_tokens", Value: w.Usage.InputTokens},
+		llm.WireField{Path: "usage.output_tokens", Value: w.Usage.OutputTokens},
+		llm.WireField{Path: "usage.cache_read_input_tokens", Value: w.Usage.CacheReadInputTokens},
+		llm.WireField{Path: "usage.cache_creation_input_tokens", Value: w.Usage.CacheCreationInputTokens},
+	))
 }
 
 // toResponse maps a message. When the request asked for structured output

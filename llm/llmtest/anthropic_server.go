@@ -149,7 +149,7 @@ type (
 	}
 )
 
-func (s *AnthropicServer) serve(w http.ResponseWriter, r *http.Request, body []byte, id string) {
+func (s *AnthropicServer) serve(w http.ResponseWriter, r *http.Request, body []byte, id string, x fault) {
 	if r.URL.Path != "/v1/messages" || r.Method != http.MethodPost {
 		writeAnthropicError(w, http.StatusNotFound, "Not Found")
 		return
@@ -184,7 +184,27 @@ func (s *AnthropicServer) serve(w http.ResponseWriter, r *http.Request, body []b
 		})
 		return
 	}
-	writeJSON(w, http.StatusOK, anthropicMessage(resp, lreq, id))
+	if x.kind == faultTruncate {
+		resp = truncated(resp)
+	}
+	writeAnswer(w, anthropicMessage(resp, lreq, id), x, spoilAnthropic)
+}
+
+// spoilAnthropic puts the wrong value a fault asks for in a message.
+func spoilAnthropic(doc map[string]any, kind faultKind) {
+	switch kind {
+	case faultNumericContent:
+		content, _ := doc["content"].([]any)
+		for _, b := range content {
+			if block := b.(map[string]any); block["type"] == "text" {
+				block["text"] = numericContent
+				return
+			}
+		}
+		doc["content"] = append([]any{map[string]any{"type": "text", "text": numericContent}}, content...)
+	case faultNegativeUsage:
+		doc["usage"].(map[string]any)["input_tokens"] = negativeTokens
+	}
 }
 
 // anthropicToolName is the pattern Anthropic wants of tool names.
@@ -512,8 +532,8 @@ func anthropicMessage(resp *llm.Response, req *llm.Request, id string) anAnswer 
 			if b.ID == "" {
 				b.ID = fmt.Sprintf("toolu_%s_%d", suffix, i+1)
 			}
-			if len(b.Input) == 0 {
-				b.Input = json.RawMessage("{}")
+			if _, ok := jsonObject(b.Input); !ok {
+				b.Input = json.RawMessage("{}") // the wire carries objects only: none, or cut off
 			}
 			out.Content = append(out.Content, b)
 		}

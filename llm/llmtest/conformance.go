@@ -2,7 +2,9 @@ package llmtest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,8 +25,12 @@ const hangGuard = 30 * time.Second
 // an answer and its usage come back; under llm.Retry a rate limit is
 // waited out for at least its Retry-After, server errors are retried and
 // bad requests or keys are not (the provider itself never retries); a 200
-// with a malformed body is a plain error quoting the body; and a server
-// that hangs gives up at the context's deadline.
+// with a malformed body is a plain error quoting the body; a server that
+// hangs gives up at the context's deadline; a reply cut off by the token
+// limit says so (FinishLength); and a 200 that is not a true answer is an
+// error, read no further than needed: a number where the text should be,
+// negative usage, a body larger than the provider's cap (tested with one of
+// 256 MiB, which must not be read whole).
 func TestProvider(t *testing.T, open Provider) {
 	t.Run("answer", func(t *testing.T) {
 		m, _ := open(t, &Scripted{Rules: []Rule{{Text: "ok"}}})
@@ -99,6 +105,69 @@ func TestProvider(t *testing.T, open Provider) {
 		var api *llm.APIError
 		if errors.As(err, &api) {
 			t.Errorf("error is an APIError %v, want a plain error: the status was 200", api)
+		}
+	})
+
+	t.Run("a reply cut off by the token limit", func(t *testing.T) {
+		m, fake := open(t, &Scripted{Rules: []Rule{{Text: "Let me look.", ToolCalls: []llm.ToolCall{
+			{Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`)},
+		}}}})
+		fake.TruncateNext()
+		resp, err := generate(t, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.FinishReason != llm.FinishLength {
+			t.Errorf("FinishReason = %q, want %q", resp.FinishReason, llm.FinishLength)
+		}
+	})
+
+	t.Run("spoiled answers", func(t *testing.T) {
+		tests := []struct {
+			name   string
+			inject func(*Fake)
+			wantIn []string // substrings of the error
+		}{
+			{"numeric content", (*Fake).NumericContentNext, []string{"a number", "want a string"}},
+			{"negative usage", (*Fake).NegativeUsageNext, []string{"usage", "-999999", "want a count of at least 0"}},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				m, fake := open(t, &Scripted{Rules: []Rule{{Text: "ok"}}})
+				tc.inject(fake)
+				resp, err := generate(t, m)
+				if err == nil {
+					t.Fatalf("got %+v, want an error", resp)
+				}
+				for _, want := range tc.wantIn {
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("error = %v, want one containing %q", err, want)
+					}
+				}
+			})
+		}
+	})
+
+	t.Run("oversized body", func(t *testing.T) {
+		m, fake := open(t, &Scripted{Rules: []Rule{{Text: "ok"}}})
+		const size = 8 * llm.DefaultMaxResponseBytes
+		fake.OversizedNext(size)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		resp, err := generate(t, m)
+		runtime.ReadMemStats(&after)
+		var tooLarge *llm.TooLargeError
+		if !errors.As(err, &tooLarge) {
+			t.Fatalf("got %v, %v; want an *llm.TooLargeError", resp, err)
+		}
+		if !strings.Contains(err.Error(), "larger than") {
+			t.Errorf("error = %v, want one saying the response is too large", err)
+		}
+		// Reading up to the cap allocates a few times the cap (a growing
+		// buffer, and twice that under the race detector), far less than
+		// reading the whole body would.
+		if allocated := after.TotalAlloc - before.TotalAlloc; allocated >= 6*llm.DefaultMaxResponseBytes {
+			t.Errorf("reading it allocated %d MiB, want less than 6 times the cap of %d MiB: read no further than the cap (the body is %d MiB)", allocated>>20, llm.DefaultMaxResponseBytes>>20, size>>20)
 		}
 	})
 

@@ -1,6 +1,7 @@
 package llmtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gavelhq/gavel/llm"
 )
@@ -22,7 +24,9 @@ import (
 //
 // A request meets, in order: the MaxInFlight limit, the Latency, the next
 // scripted fault, and only then the vendor's own checks (key, validation)
-// and the backing model.
+// and the backing model. The faults that spoil an answer (TruncateNext,
+// NumericContentNext, NegativeUsageNext, OversizedNext) apply to the
+// backing model's answer to that request.
 type Fake struct {
 	// Latency delays every answer by this long.
 	Latency time.Duration
@@ -37,7 +41,7 @@ type Fake struct {
 	srv        *httptest.Server
 	idHeader   string // the header carrying the request id
 	writeError func(w http.ResponseWriter, status int)
-	serve      func(w http.ResponseWriter, r *http.Request, body []byte, id string)
+	serve      func(w http.ResponseWriter, r *http.Request, body []byte, id string, x fault)
 
 	closing   chan struct{} // closed by Close, to release hanging requests
 	closeOnce sync.Once
@@ -56,6 +60,11 @@ const (
 	faultFail faultKind = iota + 1
 	faultMalformed
 	faultHang
+	// The faults below spoil the answer of the backing model.
+	faultTruncate
+	faultNumericContent
+	faultNegativeUsage
+	faultOversized
 )
 
 // A fault is one scripted failure, consumed by one request.
@@ -63,10 +72,11 @@ type fault struct {
 	kind       faultKind
 	status     int
 	retryAfter time.Duration
+	size       int64 // the body size of faultOversized
 }
 
 // start serves the vendor's handler on a loopback port.
-func (f *Fake) start(idHeader string, writeError func(http.ResponseWriter, int), serve func(http.ResponseWriter, *http.Request, []byte, string)) {
+func (f *Fake) start(idHeader string, writeError func(http.ResponseWriter, int), serve func(http.ResponseWriter, *http.Request, []byte, string, fault)) {
 	f.idHeader, f.writeError, f.serve = idHeader, writeError, serve
 	f.closing = make(chan struct{})
 	f.srv = httptest.NewServer(http.HandlerFunc(f.handle))
@@ -86,6 +96,29 @@ func (f *Fake) MalformedNext() { f.push(fault{kind: faultMalformed}) }
 // HangNext makes the next request never answer, until the client gives up
 // or the server is closed; then its connection is dropped.
 func (f *Fake) HangNext() { f.push(fault{kind: faultHang}) }
+
+// TruncateNext makes the next answer one cut off by the token limit, as a
+// server that reached max_tokens sends it: finish_reason "length" (OpenAI)
+// or stop_reason "max_tokens" (Anthropic), the text cut in half and each
+// tool call's arguments cut in the middle. OpenAI's wire carries arguments
+// as a string, so they come as the broken JSON they are (a llama.cpp server
+// was seen sending `{ "order_id" : "`); Anthropic's carries an object, so a
+// call whose cut arguments are no longer one comes with {}.
+func (f *Fake) TruncateNext() { f.push(fault{kind: faultTruncate}) }
+
+// NumericContentNext makes the next answer carry a number where the
+// vendor's text is: OpenAI's message content, Anthropic's text block.
+func (f *Fake) NumericContentNext() { f.push(fault{kind: faultNumericContent}) }
+
+// NegativeUsageNext makes the next answer count a negative number of input
+// tokens in its usage.
+func (f *Fake) NegativeUsageNext() { f.push(fault{kind: faultNegativeUsage}) }
+
+// OversizedNext makes the next answer a body of more than size bytes: the
+// answer with a padding field of size bytes in front, streamed as it is
+// written, so a test of a 300 MB reply allocates nothing of the kind.
+// Whatever the client does not read is never written.
+func (f *Fake) OversizedNext(size int64) { f.push(fault{kind: faultOversized, size: size}) }
 
 func (f *Fake) push(x fault) {
 	f.mu.Lock()
@@ -160,7 +193,8 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request) {
 	if latency > 0 && !f.wait(r.Context(), latency) {
 		panic(http.ErrAbortHandler)
 	}
-	switch x := f.pop(); x.kind {
+	x := f.pop()
+	switch x.kind {
 	case faultFail:
 		f.fail(w, x.status, x.retryAfter)
 		return
@@ -173,7 +207,7 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request) {
 		f.wait(r.Context(), -1)
 		panic(http.ErrAbortHandler) // drop the connection without an answer
 	}
-	f.serve(w, r, body, id)
+	f.serve(w, r, body, id, x)
 }
 
 // malformedBody is a response cut off in the middle.
@@ -254,6 +288,74 @@ func (f *Fake) modelFailed(ctx context.Context, w http.ResponseWriter, err error
 // d is not whole seconds.
 func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+// truncated returns resp as cut off by the token limit (TruncateNext): its
+// text and each tool call's arguments cut in half.
+func truncated(resp *llm.Response) *llm.Response {
+	cut := *resp
+	cut.FinishReason = llm.FinishLength
+	cut.Text = half(resp.Text)
+	cut.ToolCalls = make([]llm.ToolCall, len(resp.ToolCalls))
+	for i, c := range resp.ToolCalls {
+		c.Arguments = json.RawMessage(half(string(c.Arguments)))
+		cut.ToolCalls[i] = c
+	}
+	return &cut
+}
+
+// half returns the first half of s, cut on a character boundary.
+func half(s string) string {
+	n := len(s) / 2
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// negativeTokens is the count NegativeUsageNext puts in an answer's usage.
+const negativeTokens = -999_999
+
+// numericContent is the number NumericContentNext puts where the text is.
+const numericContent = 42
+
+// writeAnswer answers 200 with the vendor's answer v, spoiled as x says:
+// spoil changes the decoded document for the faults that put a wrong value
+// in it (numeric content, negative usage), and an oversized answer gets its
+// padding in front.
+func writeAnswer(w http.ResponseWriter, v any, x fault, spoil func(doc map[string]any, kind faultKind)) {
+	if x.kind != faultNumericContent && x.kind != faultNegativeUsage && x.kind != faultOversized {
+		writeJSON(w, http.StatusOK, v)
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("llmtest: encoding an answer: %v", err))
+	}
+	if x.kind != faultOversized {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber() // counts stay integers
+		var doc map[string]any
+		if err := dec.Decode(&doc); err != nil {
+			panic(fmt.Sprintf("llmtest: decoding an answer: %v", err))
+		}
+		spoil(doc, x.kind)
+		writeJSON(w, http.StatusOK, doc)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	if _, err := io.WriteString(w, `{"llmtest_padding":"`); err != nil {
+		return
+	}
+	chunk := bytes.Repeat([]byte("a"), 64<<10)
+	for left := x.size; left > 0; left -= int64(len(chunk)) {
+		if _, err := w.Write(chunk[:min(left, int64(len(chunk)))]); err != nil {
+			return // the client stopped reading
+		}
+	}
+	io.WriteString(w, `",`)
+	w.Write(b[1:])
 }
 
 // writeJSON answers status with v as JSON.

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
@@ -297,4 +300,112 @@ func TestFakeModelErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFakeSpoiledAnswers checks the faults real servers were seen to
+// commit in a 200 answer, on both vendors' fakes.
+func TestFakeSpoiledAnswers(t *testing.T) {
+	lookup := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "Let me look.", ToolCalls: []llm.ToolCall{
+		{ID: "call_1", Name: "get_order_status", Arguments: json.RawMessage(`{ "order_id" : "12345" }`)},
+	}}}}
+	vendors := []struct {
+		name  string
+		start func(t *testing.T) (*llmtest.Fake, func() (answer, error))
+		// The wire paths of what the faults spoil.
+		finish, wantLength, text, args, usage string
+	}{
+		{"openai", func(t *testing.T) (*llmtest.Fake, func() (answer, error)) {
+			s := newOpenAI(t, lookup)
+			return &s.Fake, func() (answer, error) {
+				return post(t, t.Context(), s.URL+"/chat/completions", openAIAuth, helloRequest)
+			}
+		}, "choices.0.finish_reason", "length", "choices.0.message.content", "choices.0.message.tool_calls.0.function.arguments", "usage.prompt_tokens"},
+		{"anthropic", func(t *testing.T) (*llmtest.Fake, func() (answer, error)) {
+			s := newAnthropic(t, lookup)
+			return &s.Fake, func() (answer, error) {
+				return post(t, t.Context(), s.URL+"/v1/messages", anthropicAuth, anthropicHello)
+			}
+		}, "stop_reason", "max_tokens", "content.0.text", "content.1.input", "usage.input_tokens"},
+	}
+	for _, v := range vendors {
+		t.Run(v.name+"/truncated", func(t *testing.T) {
+			fake, ask := v.start(t)
+			fake.TruncateNext()
+			got, err := ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if finish := at(got.body, v.finish); finish != v.wantLength {
+				t.Errorf("%s = %v, want %s", v.finish, finish, v.wantLength)
+			}
+			if text := at(got.body, v.text); text != "Let me" {
+				t.Errorf("%s = %v, want the text cut in half, %q", v.text, text, "Let me")
+			}
+			wantArgs := any(`{ "order_id"`) // a string holding the cut JSON
+			if v.name == "anthropic" {
+				wantArgs = map[string]any{} // the wire holds objects only
+			}
+			if diff := cmp.Diff(wantArgs, at(got.body, v.args)); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", v.args, diff)
+			}
+		})
+		t.Run(v.name+"/numeric content", func(t *testing.T) {
+			fake, ask := v.start(t)
+			fake.NumericContentNext()
+			got, err := ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text := at(got.body, v.text); text != float64(42) {
+				t.Errorf("%s = %#v, want the number 42; body %s", v.text, text, got.raw)
+			}
+		})
+		t.Run(v.name+"/negative usage", func(t *testing.T) {
+			fake, ask := v.start(t)
+			fake.NegativeUsageNext()
+			got, err := ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, _ := at(got.body, v.usage).(float64); n >= 0 {
+				t.Errorf("%s = %v, want a negative count", v.usage, at(got.body, v.usage))
+			}
+		})
+		t.Run(v.name+"/oversized", func(t *testing.T) {
+			fake, ask := v.start(t)
+			fake.OversizedNext(1 << 20)
+			got, err := ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.raw) <= 1<<20 || at(got.body, v.usage) == nil {
+				t.Errorf("got %d bytes with usage %v, want more than 1 MiB holding the whole answer", len(got.raw), at(got.body, v.usage))
+			}
+			// A fault is consumed by one request: the next is answered.
+			again, err := ask()
+			if err != nil || len(again.raw) > 4096 {
+				t.Errorf("next request: %d bytes, %v; want a plain answer", len(again.raw), err)
+			}
+		})
+	}
+}
+
+// at returns the value at a dotted path (object keys and array indexes) of
+// a decoded JSON document, or nil.
+func at(doc any, path string) any {
+	for _, key := range strings.Split(path, ".") {
+		switch v := doc.(type) {
+		case map[string]any:
+			doc = v[key]
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i >= len(v) {
+				return nil
+			}
+			doc = v[i]
+		default:
+			return nil
+		}
+	}
+	return doc
 }

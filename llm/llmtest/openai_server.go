@@ -140,7 +140,7 @@ type (
 	}
 )
 
-func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request, body []byte, id string) {
+func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request, body []byte, id string, x fault) {
 	if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/chat/completions" || r.Method != http.MethodPost {
 		writeOpenAIError(w, http.StatusNotFound, invalidRequest("Invalid URL (%s %s)", r.Method, r.URL.Path))
 		return
@@ -166,7 +166,23 @@ func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request, body []byte
 		})
 		return
 	}
-	writeJSON(w, http.StatusOK, openAICompletion(resp, lreq.Model, id))
+	if x.kind == faultTruncate {
+		resp = truncated(resp)
+	}
+	writeAnswer(w, openAICompletion(resp, lreq.Model, id), x, spoilOpenAI)
+}
+
+// spoilOpenAI puts the wrong value a fault asks for in a chat completion.
+func spoilOpenAI(doc map[string]any, kind faultKind) {
+	switch kind {
+	case faultNumericContent:
+		choice := doc["choices"].([]any)[0].(map[string]any)
+		choice["message"].(map[string]any)["content"] = numericContent
+	case faultNegativeUsage:
+		usage := doc["usage"].(map[string]any)
+		usage["prompt_tokens"] = negativeTokens
+		usage["total_tokens"] = negativeTokens
+	}
 }
 
 func (s *OpenAIServer) authorize(r *http.Request) *openAIError {

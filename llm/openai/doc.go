@@ -14,8 +14,9 @@
 // variable. The key is required for OpenAI's own API, and reported missing
 // (a *llm.MissingKeyError) when the model is opened; another server may do
 // without. OpenOllama reads OLLAMA_HOST as Ollama does (default
-// 127.0.0.1:11434) and needs no key. New takes a Config instead of the
-// environment.
+// 127.0.0.1:11434) and needs no key. Both read GAVEL_MAX_RESPONSE_MB, the
+// cap on a response's body in MiB (default 32, llm.DefaultMaxResponseBytes).
+// New takes a Config instead of the environment.
 //
 // # Mapping
 //
@@ -28,9 +29,11 @@
 // Ollama, which reads only that).
 //
 // Invalid JSON arguments from a model are kept as a JSON string, so a
-// ToolCall's Arguments is always valid JSON; sent back, the call carries
-// the model's own text again. A refusal is FinishFiltered, with the refusal
-// as the text.
+// ToolCall's Arguments is always valid JSON. Sent back, arguments must be a
+// JSON object: anything else is an error and the request is not sent (a
+// llama.cpp server given a model's broken JSON back answered 500 to every
+// later request). A refusal is FinishFiltered, with the refusal as the
+// text; finish_reason length is FinishLength.
 //
 // # Errors and retries
 //
@@ -38,7 +41,9 @@
 // body excerpt, the x-request-id and the Retry-After. The SDK's own retries
 // are off: wrap the model in llm.Retry, whose policy is the same for every
 // vendor. A 200 whose body is not a chat completion is an error quoting the
-// body.
+// body, and so is one whose text is not a string (a number, an object:
+// the SDK would take them as text) or whose token counts are negative. A
+// body larger than the cap is an *llm.TooLargeError, read no further.
 //
 // # Connections
 //

@@ -19,7 +19,8 @@ import (
 // server. It is sent only to OpenAI's API or to the OPENAI_BASE_URL server:
 // a base URL written in a model reference gets no key (llm.KeyAllowed), so
 // a shared suite file cannot send it elsewhere. Errors are labelled with
-// ref.Provider ("openai").
+// ref.Provider ("openai"). GAVEL_MAX_RESPONSE_MB, when set, caps a
+// response's body (Config.MaxResponseBytes).
 func Open(ref llm.Ref, getenv func(string) string) (llm.Model, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -40,7 +41,11 @@ func Open(ref llm.Ref, getenv func(string) string) (llm.Model, error) {
 	if provider == "" {
 		provider = "openai"
 	}
-	return New(Config{APIKey: key, BaseURL: base, Model: ref.Model, Provider: provider})
+	limit, err := llm.MaxResponseBytes(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return New(Config{APIKey: key, BaseURL: base, Model: ref.Model, Provider: provider, MaxResponseBytes: limit})
 }
 
 // isOpenAI reports whether base is OpenAI's own API ("" is the default).
@@ -63,7 +68,7 @@ const ollamaKey = "ollama"
 // read as Ollama reads it (default http://127.0.0.1:11434; a host:port
 // without scheme is http) with /v1 added. No key is needed. Errors are
 // labelled "ollama". MaxTokens is sent as max_tokens, the field Ollama
-// reads.
+// reads. GAVEL_MAX_RESPONSE_MB caps a response's body, as for Open.
 func OpenOllama(ref llm.Ref, getenv func(string) string) (llm.Model, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -72,7 +77,11 @@ func OpenOllama(ref llm.Ref, getenv func(string) string) (llm.Model, error) {
 	if base == "" {
 		base = ollamaURL(getenv("OLLAMA_HOST")) + "/v1"
 	}
-	m, err := New(Config{APIKey: ollamaKey, BaseURL: base, Model: ref.Model, Provider: "ollama"})
+	limit, err := llm.MaxResponseBytes(getenv)
+	if err != nil {
+		return nil, err
+	}
+	m, err := New(Config{APIKey: ollamaKey, BaseURL: base, Model: ref.Model, Provider: "ollama", MaxResponseBytes: limit})
 	if err != nil {
 		return nil, err
 	}

@@ -153,3 +153,35 @@ func TestOllamaErrorsAreLabelled(t *testing.T) {
 		t.Errorf("error = %v, want an APIError labelled ollama", err)
 	}
 }
+
+func TestResponseCap(t *testing.T) {
+	s := llmtest.NewOpenAIServer(&llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}})
+	defer s.Close()
+	vars := map[string]string{"OPENAI_BASE_URL": s.URL, "OPENAI_API_KEY": "sk-test", llm.MaxResponseEnv: "1"}
+	openers := map[string]llm.Opener{"openai": openai.Open, "ollama": func(ref llm.Ref, getenv func(string) string) (llm.Model, error) {
+		return openai.OpenOllama(llm.Ref{Provider: "ollama", Model: ref.Model, BaseURL: s.URL}, getenv)
+	}}
+	for name, open := range openers {
+		t.Run(name+" reads "+llm.MaxResponseEnv, func(t *testing.T) {
+			m, err := open(llm.Ref{Provider: name, Model: "m"}, env(vars))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.OversizedNext(2 << 20)
+			_, err = generate(t, m, ask("hi"))
+			var tooLarge *llm.TooLargeError
+			if !errors.As(err, &tooLarge) || tooLarge.Limit != 1<<20 {
+				t.Errorf("error = %v, want a TooLargeError at 1 MiB", err)
+			}
+			if resp, err := generate(t, m, ask("hi")); err != nil || resp.Text != "ok" {
+				t.Errorf("a small answer: %v, %v; want ok", resp, err)
+			}
+		})
+		t.Run(name+" refuses a bad "+llm.MaxResponseEnv, func(t *testing.T) {
+			bad := map[string]string{"OPENAI_BASE_URL": s.URL, llm.MaxResponseEnv: "lots"}
+			if _, err := open(llm.Ref{Provider: name, Model: "m"}, env(bad)); err == nil || !strings.Contains(err.Error(), llm.MaxResponseEnv) {
+				t.Errorf("error = %v, want one naming %s", err, llm.MaxResponseEnv)
+			}
+		})
+	}
+}

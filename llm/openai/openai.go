@@ -34,6 +34,10 @@ type Config struct {
 	// Model shares, which keeps enough connections open for a run's
 	// concurrent calls.
 	HTTPClient *http.Client
+	// MaxResponseBytes bounds a response's body: a larger one is an
+	// *llm.TooLargeError, read no further. Defaults to
+	// llm.DefaultMaxResponseBytes (Open reads GAVEL_MAX_RESPONSE_MB).
+	MaxResponseBytes int64
 }
 
 // A Model generates responses with the Chat Completions API of OpenAI or
@@ -66,9 +70,22 @@ func New(c Config) (*Model, error) {
 		option.WithAPIKey(c.APIKey),
 		// llm.Retry retries, with the same policy for every vendor.
 		option.WithMaxRetries(0),
+		option.WithMiddleware(limitBody(c.MaxResponseBytes)),
 	}
 	opts = append(opts, option.WithHTTPClient(cmp.Or(c.HTTPClient, defaultClient)))
 	return &Model{client: sdk.NewClient(opts...), model: c.Model, provider: c.Provider}, nil
+}
+
+// limitBody caps the body of every response at limit bytes (see
+// llm.LimitBody), so a server that answers without end is not read whole.
+func limitBody(limit int64) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(req)
+		if resp != nil && resp.Body != nil {
+			resp.Body = llm.LimitBody(resp.Body, resp.ContentLength, limit)
+		}
+		return resp, err
+	}
 }
 
 // Generate sends req as one chat completion request. A vendor's error

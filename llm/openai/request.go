@@ -30,7 +30,11 @@ func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
 		case llm.RoleUser:
 			p.Messages = append(p.Messages, sdk.UserMessage(msg.Content))
 		case llm.RoleAssistant:
-			p.Messages = append(p.Messages, assistantMessage(msg))
+			a, err := assistantMessage(msg)
+			if err != nil {
+				return p, fmt.Errorf("%s: message %d: %w", m.provider, i, err)
+			}
+			p.Messages = append(p.Messages, a)
 		case llm.RoleTool:
 			// Chat Completions has no flag for a failed tool: IsError is
 			// carried by the content alone.
@@ -79,8 +83,10 @@ func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
 }
 
 // assistantMessage maps an assistant message: its text, and its tool calls
-// as function calls whose arguments are a JSON string.
-func assistantMessage(msg llm.Message) sdk.ChatCompletionMessageParamUnion {
+// as function calls whose arguments are a JSON string. Arguments that are
+// not a JSON object are an error: sent back as they came (a model's broken
+// JSON), they made a llama.cpp server answer 500 to every later request.
+func assistantMessage(msg llm.Message) (sdk.ChatCompletionMessageParamUnion, error) {
 	var a sdk.ChatCompletionAssistantMessageParam
 	// The API refuses an assistant message with neither content nor tool
 	// calls, but takes an empty string.
@@ -88,31 +94,34 @@ func assistantMessage(msg llm.Message) sdk.ChatCompletionMessageParamUnion {
 		a.Content.OfString = param.NewOpt(msg.Content)
 	}
 	for _, c := range msg.ToolCalls {
+		args, err := wireArguments(c.Arguments)
+		if err != nil {
+			return sdk.ChatCompletionMessageParamUnion{}, fmt.Errorf("tool call %s (%s): %w", c.ID, c.Name, err)
+		}
 		a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
 			OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
 				ID: c.ID,
 				Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{
 					Name:      c.Name,
-					Arguments: wireArguments(c.Arguments),
+					Arguments: args,
 				},
 			},
 		})
 	}
-	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
 }
 
-// wireArguments is the arguments string of a tool call: the JSON, "{}"
-// when there is none, and the text itself when the model's invalid
-// arguments were kept as a JSON string.
-func wireArguments(args json.RawMessage) string {
+// wireArguments is the arguments string of a tool call: the JSON object,
+// "{}" when there is none. Anything else (the JSON string a model's invalid
+// arguments are kept as, an array, a number) is an error.
+func wireArguments(args json.RawMessage) (string, error) {
 	if len(args) == 0 {
-		return "{}"
+		return "{}", nil
 	}
-	var s string
-	if args[0] == '"' && json.Unmarshal(args, &s) == nil {
-		return s
+	if !isObject(args) {
+		return "", fmt.Errorf("the arguments are not a JSON object: %.80s", args)
 	}
-	return string(args)
+	return string(args), nil
 }
 
 // functionParameters is a tool's parameter schema as the SDK takes it; a

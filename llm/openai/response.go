@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -27,7 +28,62 @@ func (m *Model) response(body []byte) (*llm.Response, error) {
 	if len(cc.Choices) == 0 {
 		return nil, fmt.Errorf("%s: malformed response, no choices: %s", m.provider, llm.BodyExcerpt(body))
 	}
+	if problem := checkWire(body); problem != "" {
+		return nil, fmt.Errorf("%s: malformed response: %s: %s", m.provider, problem, llm.BodyExcerpt(body))
+	}
 	return toResponse(&cc), nil
+}
+
+// wireCompletion holds the parts of a chat completion that the SDK reads
+// too kindly: it takes a number where text belongs as its digits, and a
+// negative count as it is.
+type wireCompletion struct {
+	Choices []struct {
+		Message struct {
+			Content   json.RawMessage `json:"content"`
+			Refusal   json.RawMessage `json:"refusal"`
+			ToolCalls []struct {
+				Function struct {
+					Name      json.RawMessage `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens        json.RawMessage `json:"prompt_tokens"`
+		CompletionTokens    json.RawMessage `json:"completion_tokens"`
+		PromptTokensDetails struct {
+			CachedTokens json.RawMessage `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+	} `json:"usage"`
+}
+
+// checkWire says what is wrong with the first choice's text and the usage
+// of a chat completion (body, valid JSON), or returns "": text that is not
+// a string (or null), tool call names and arguments that are not strings,
+// token counts that are not whole numbers of at least 0.
+func checkWire(body []byte) string {
+	var w wireCompletion
+	if err := json.Unmarshal(body, &w); err != nil {
+		return err.Error()
+	}
+	msg := w.Choices[0].Message
+	texts := []llm.WireField{
+		{Path: "choices[0].message.content", Value: msg.Content},
+		{Path: "choices[0].message.refusal", Value: msg.Refusal},
+	}
+	for i, c := range msg.ToolCalls {
+		at := fmt.Sprintf("choices[0].message.tool_calls[%d].function", i)
+		texts = append(texts,
+			llm.WireField{Path: at + ".name", Value: c.Function.Name},
+			llm.WireField{Path: at + ".arguments", Value: c.Function.Arguments})
+	}
+	return cmp.Or(llm.CheckText(texts...), llm.CheckCounts(
+		llm.WireField{Path: "usage.prompt_tokens", Value: w.Usage.PromptTokens},
+		llm.WireField{Path: "usage.completion_tokens", Value: w.Usage.CompletionTokens},
+		llm.WireField{Path: "usage.prompt_tokens_details.cached_tokens", Value: w.Usage.PromptTokensDetails.CachedTokens},
+	))
 }
 
 // toResponse maps the first choice of a chat completion.

@@ -91,14 +91,21 @@ func TestErrorMessage(t *testing.T) {
 }
 
 func TestWireArguments(t *testing.T) {
-	tests := []struct{ args, want string }{
-		{``, `{}`},
-		{`{"x":1}`, `{"x":1}`},
-		{`"{\"x\":"`, `{"x":`},
+	tests := []struct {
+		args, want string
+		wantErr    bool
+	}{
+		{``, `{}`, false},
+		{`{"x":1}`, `{"x":1}`, false},
+		{`"{\"x\":"`, ``, true}, // invalid arguments, kept as a JSON string
+		{`{"x":`, ``, true},     // invalid arguments, raw
+		{`[1,2]`, ``, true},
+		{`7`, ``, true},
 	}
 	for _, tc := range tests {
-		if got := wireArguments(json.RawMessage(tc.args)); got != tc.want {
-			t.Errorf("wireArguments(%s) = %s, want %s", tc.args, got, tc.want)
+		got, err := wireArguments(json.RawMessage(tc.args))
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("wireArguments(%s) = %s, %v; want %s, error %v", tc.args, got, err, tc.want, tc.wantErr)
 		}
 	}
 }

@@ -15,6 +15,8 @@
 //	crash     writes 30 lines to stderr and exits with status 3
 //	hang      never answers
 //	garbage   prints a line that is not JSON
+//	number    a reply whose text is the number 42
+//	flood N   prints a line of N MiB that never ends, until stdout closes
 //
 // With ECHOAGENT_START_DELAY set to a duration, the agent sleeps that long
 // before it reads anything.
@@ -179,6 +181,21 @@ func (a *agent) message(req request) {
 		os.Exit(3)
 	case "hang":
 		select {}
+	case "number":
+		a.send(map[string]any{"type": "reply", "id": req.ID, "text": 42})
+	case "flood":
+		mib, _ := strconv.Atoi(arg)
+		chunk := []byte(strings.Repeat("a", 1<<20))
+		a.outMu.Lock()
+		defer a.outMu.Unlock()
+		a.out.WriteString(`{"type":"reply","id":"` + req.ID + `","text":"`)
+		for range mib {
+			if _, err := a.out.Write(chunk); err != nil {
+				return // the reader stopped reading
+			}
+		}
+		a.out.WriteString("\"}\n")
+		a.out.Flush()
 	case "garbage":
 		a.outMu.Lock()
 		fmt.Fprintln(a.out, "this is not JSON")

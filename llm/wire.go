@@ -1,0 +1,71 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// A WireField is one value of a vendor's answer that a provider checks
+// before trusting it: where it is, as the vendor's documentation names it
+// ("usage.prompt_tokens"), and its raw JSON (nil when absent).
+type WireField struct {
+	Path  string
+	Value json.RawMessage
+}
+
+// CheckText says what is wrong with the first of fields that should hold
+// text, or returns "": a value present must be a string or null. Vendors'
+// SDKs take a number where text belongs as its digits; Gavel would then
+// judge the number as the model's words.
+func CheckText(fields ...WireField) string {
+	for _, f := range fields {
+		if kind := jsonKind(f.Value); kind != "a string" && kind != "null" && kind != "nothing" {
+			return fmt.Sprintf("%s is %s, want a string or null", f.Path, kind)
+		}
+	}
+	return ""
+}
+
+// CheckCounts says what is wrong with the first of fields that should hold
+// a token count, or returns "": a value present must be a whole number of
+// at least 0. A negative count would be summed into usage and budgets.
+func CheckCounts(fields ...WireField) string {
+	for _, f := range fields {
+		if jsonKind(f.Value) == "nothing" || jsonKind(f.Value) == "null" {
+			continue
+		}
+		var n int64
+		if err := json.Unmarshal(f.Value, &n); err != nil || n < 0 {
+			v := string(bytes.TrimSpace(f.Value))
+			if len(v) > 40 {
+				v = v[:40] + "…"
+			}
+			return fmt.Sprintf("%s is %s, want a count of at least 0", f.Path, v)
+		}
+	}
+	return ""
+}
+
+// jsonKind names the kind of a JSON value for an error message: "a
+// string", "a number", "an object", "an array", "a boolean", "null", or
+// "nothing" when absent.
+func jsonKind(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
