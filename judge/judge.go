@@ -31,7 +31,8 @@ func (f Func) Judge(ctx context.Context, t *Transcript) (Judgment, error) {
 
 // Run calls j and always returns a Judgment: an error from j, a panic in j
 // or a judgment with an invalid status or score becomes a StatusError
-// judgment whose reasoning says why. A judgment without a duration gets the
+// judgment whose reasoning says why (and whose Cause classifies j's
+// error: see CauseOf). A judgment without a duration gets the
 // time Run measured.
 //
 // Composites call their parts through Run, so one broken part never hides
@@ -52,7 +53,7 @@ func Run(ctx context.Context, j Judge, t *Transcript) (out Judgment) {
 	got, err := j.Judge(ctx, t)
 	if err != nil {
 		errored := Errored(err.Error())
-		errored.Name = got.Name
+		errored.Name, errored.Cause = got.Name, CauseOf(err)
 		return errored
 	}
 	if err := got.Validate(); err != nil {

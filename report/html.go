@@ -44,7 +44,7 @@ type htmlPage struct {
 	Cases, Trials                    int
 	Tokens, Cost, ByRole, PassHatK   string
 	Outcomes, Flaky                  string
-	Interrupted                      bool
+	Incomplete                       string
 	Rows                             []htmlCase
 	Breakdowns                       []htmlBreakdown
 }
@@ -119,8 +119,8 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 	p := htmlPage{
 		Suite:       clean(suiteName(run)),
 		Version:     clean(opts.Version),
-		Passed:      run.Met(),
-		Verdict:     verdictWord(run.Met()),
+		Passed:      run.Passed(),
+		Verdict:     runVerdict(run),
 		PassRate:    percent(stats.PassRate),
 		Threshold:   percent(threshold(run)),
 		Duration:    elapsed(run.Duration),
@@ -130,7 +130,7 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		Cost:        cost(total.CostUSD),
 		ByRole:      inParens(byRole(stats.Usage, costAndTokens)),
 		PassHatK:    passHatK(stats),
-		Interrupted: run.Interrupted,
+		Incomplete:  clean(incomplete(run)),
 	}
 	if !run.Started.IsZero() {
 		p.Started = run.Started.UTC().Format("2006-01-02 15:04:05 MST")

@@ -129,7 +129,7 @@ func newRunData(sr *store.StoredRun) runData {
 		Class:       statusClass(string(info.Status)),
 		Finished:    info.Status != store.Running,
 		Met:         stats.PassRate >= threshold,
-		Interrupted: run.Interrupted,
+		Interrupted: !run.Complete(),
 		PassRate:    percent(stats.PassRate),
 		Threshold:   percent(threshold),
 		Cases:       len(run.Cases),

@@ -112,7 +112,7 @@ func (r *recorder) finish(run *gavel.Run, code int) error {
 	<-r.written
 	status := store.Passed
 	switch {
-	case run.Interrupted || r.err != nil:
+	case !run.Complete() || r.err != nil:
 		status = store.Interrupted
 	case code == exitInfra:
 		status = store.Errored

@@ -44,7 +44,7 @@ func TestStoredRuns(t *testing.T) {
 	// greeting fails; with --fail-fast, one at a time, returns_policy never runs.
 	first := savedRun(t, exitFailed, "--db", db, "--fail-fast", "--concurrency", "1", dir)
 	code, out, _ := gavelCmd(t, "runs", "--db", db)
-	if code != exitPassed || !strings.Contains(out, first) || !strings.Contains(out, "failed") {
+	if code != exitPassed || !strings.Contains(out, first) || !strings.Contains(out, "interrupted") {
 		t.Errorf("runs: exit %d\n%s", code, out)
 	}
 

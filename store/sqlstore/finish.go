@@ -62,7 +62,7 @@ func (db *DB) finishRun(ctx context.Context, runID string, f store.RunEnd) error
 			pass_rate = ?, trials = ?, cost_usd = ?, input_tokens = ?, output_tokens = ?,
 			cases_pass = ?, cases_fail = ?, cases_error = ?, cases_flaky = ?, cases_skipped = ?, stats = ?
 			WHERE id = ?`),
-			string(f.Status), micros(normalTime(ended)), int64(run.Duration), boolInt(run.Interrupted || f.Status == store.Interrupted),
+			string(f.Status), micros(normalTime(ended)), int64(run.Duration), boolInt(!run.Complete() || f.Status == store.Interrupted),
 			stats.PassRate, stats.Trials, total.CostUSD, total.InputTokens, total.OutputTokens,
 			stats.Cases[gavel.Passed], stats.Cases[gavel.Failed], stats.Cases[gavel.Errored], stats.Cases[gavel.Flaky], stats.Cases[gavel.Skipped],
 			string(statsJSON), runID)

@@ -64,8 +64,8 @@ func TestFinishRunAfterACrash(t *testing.T) {
 	if d := cmp.Diff(want, got.Info.Stats); d != "" {
 		t.Errorf("stats (-want +got):\n%s", d)
 	}
-	if got.Info.Status != store.Interrupted || got.Info.Ended.IsZero() || !got.Run.Interrupted {
-		t.Errorf("status %s, ended %v, interrupted %v: want interrupted, ended now", got.Info.Status, got.Info.Ended, got.Run.Interrupted)
+	if got.Info.Status != store.Interrupted || got.Info.Ended.IsZero() || got.Run.Stopped != gavel.StopInterrupted {
+		t.Errorf("status %s, ended %v, stopped %q: want interrupted, ended now", got.Info.Status, got.Info.Ended, got.Run.Stopped)
 	}
 	var ids []string
 	for _, c := range got.Run.Cases {

@@ -71,11 +71,13 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 			return err
 		}
 		run := &gavel.Run{
-			Suite:       &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Models: info.Models},
-			Started:     info.Started,
-			Duration:    time.Duration(duration),
-			Interrupted: interrupted != 0,
-			Models:      info.Stats.Models,
+			Suite:    &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Models: info.Models},
+			Started:  info.Started,
+			Duration: time.Duration(duration),
+			Models:   info.Stats.Models,
+		}
+		if interrupted != 0 {
+			run.Stopped = gavel.StopInterrupted
 		}
 		if run.Duration == 0 && !info.Ended.IsZero() {
 			run.Duration = info.Ended.Sub(info.Started)

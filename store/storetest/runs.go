@@ -70,9 +70,9 @@ func testRoundTrip(t *testing.T, s store.Store) {
 	diff(t, "Info", got.Info, wantInfo)
 	diff(t, "case results", viewResults(got.Run.Cases), viewResults(run.Cases))
 	diff(t, "stats of the stored run", got.Run.Stats(), run.Stats())
-	if !got.Run.Started.Equal(storedTime(run.Started)) || got.Run.Duration != run.Duration || got.Run.Interrupted != run.Interrupted {
-		t.Errorf("run: started %v, duration %v, interrupted %v; want %v, %v, %v",
-			got.Run.Started, got.Run.Duration, got.Run.Interrupted, run.Started, run.Duration, run.Interrupted)
+	if !got.Run.Started.Equal(storedTime(run.Started)) || got.Run.Duration != run.Duration || got.Run.Stopped != run.Stopped {
+		t.Errorf("run: started %v, duration %v, stopped %q; want %v, %v, %q",
+			got.Run.Started, got.Run.Duration, got.Run.Stopped, run.Started, run.Duration, run.Stopped)
 	}
 	diff(t, "models", got.Run.Models, run.Models)
 	if s := got.Run.Suite; s == nil || s.Name != suite.Name || s.Threshold != suite.Threshold {
@@ -106,10 +106,10 @@ func storeMixedRun(t *testing.T, s store.Store) (store.RunInfo, *gavel.Run) {
 			result(cases[2], trial("case_003", 1, trialSpec{helpfulness: 5})),
 			skipped(cases[3], "the budget ran out"),
 		},
-		Started:     base,
-		Duration:    2 * time.Minute,
-		Interrupted: true,
-		Models:      map[string]judge.Usage{"openai:gpt-5-mini": {InputTokens: 10, CostUSD: 0.25}},
+		Started:  base,
+		Duration: 2 * time.Minute,
+		Stopped:  gavel.StopInterrupted,
+		Models:   map[string]judge.Usage{"openai:gpt-5-mini": {InputTokens: 10, CostUSD: 0.25}},
 	}
 	info, err := s.CreateRun(ctx, runInfo(suite.Name, base))
 	check(t, "CreateRun", err)
