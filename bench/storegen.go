@@ -197,7 +197,7 @@ func (p runPlan) build(trialsPerRun int) (*gavel.Run, []gavel.Trial, store.Statu
 	case p.Errored:
 		status = store.Errored
 	case p.Interrupted:
-		status = store.Interrupted
+		status = store.Incomplete
 	case run.Stats().PassRate < benchThreshold:
 		status = store.Failed
 	}

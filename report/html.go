@@ -117,20 +117,20 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 	stats := run.Stats()
 	total := stats.Usage.Total()
 	p := htmlPage{
-		Suite:       clean(suiteName(run)),
-		Version:     clean(opts.Version),
-		Passed:      run.Passed(),
-		Verdict:     runVerdict(run),
-		PassRate:    percent(stats.PassRate),
-		Threshold:   percent(threshold(run)),
-		Duration:    elapsed(run.Duration),
-		Cases:       len(run.Cases),
-		Trials:      stats.Trials,
-		Tokens:      count(total.Tokens()),
-		Cost:        cost(total.CostUSD),
-		ByRole:      inParens(byRole(stats.Usage, costAndTokens)),
-		PassHatK:    passHatK(stats),
-		Incomplete:  clean(incomplete(run)),
+		Suite:      clean(suiteName(run)),
+		Version:    clean(opts.Version),
+		Passed:     run.Passed(),
+		Verdict:    runVerdict(run),
+		PassRate:   percent(stats.PassRate),
+		Threshold:  percent(threshold(run)),
+		Duration:   elapsed(run.Duration),
+		Cases:      len(run.Cases),
+		Trials:     stats.Trials,
+		Tokens:     count(total.Tokens()),
+		Cost:       cost(total.CostUSD),
+		ByRole:     inParens(byRole(stats.Usage, costAndTokens)),
+		PassHatK:   passHatK(stats),
+		Incomplete: clean(incomplete(run)),
 	}
 	if !run.Started.IsZero() {
 		p.Started = run.Started.UTC().Format("2006-01-02 15:04:05 MST")

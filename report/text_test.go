@@ -47,4 +47,3 @@ func TestTextHasNoControlCharacters(t *testing.T) {
 		}
 	}
 }
-

@@ -18,8 +18,10 @@ import (
 )
 
 // TestMigrateFromSchema1 opens a database that a Gavel knowing only
-// schema 1 wrote: Migrate brings it to the latest schema, what it held
-// reads back as it was, and the accounts (schema 2) work.
+// schema 1 wrote, holding a run it left running with a trial: Migrate
+// brings it to the latest schema, the trial reads back as it was saved,
+// the run (last heard of when it started, an hour ago) is abandoned, and
+// the accounts (schema 2) work.
 func TestMigrateFromSchema1(t *testing.T) {
 	for _, d := range []Dialect{SQLite, Postgres} {
 		t.Run(d.String(), func(t *testing.T) {
@@ -35,24 +37,25 @@ func TestMigrateFromSchema1(t *testing.T) {
 			if err := s.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			info, err := s.CreateRun(ctx, store.RunInfo{Suite: "support-desk", Started: time.Now()})
+			started := time.Now().Add(-time.Hour).UnixMicro()
+			_, err = s.sql.ExecContext(ctx, s.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
+				filters, models, settings, threshold, status, started_us)
+				VALUES ('old-run', 'support-desk', 'gavel.yaml', 'ada', 'ci-7', '', '', '[]', '{}', '{}', 0.8, 'running', ?)`), started)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tr := gavel.Trial{CaseID: "case_001", N: 1, Transcript: &judge.Transcript{Goal: "hello", FinalResponse: "hi"}, Verdict: judge.Verdict(true, "fine")}
-			if err := s.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: tr}); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Passed, Ended: time.Now()}); err != nil {
-				t.Fatal(err)
-			}
-			before, err := s.Run(ctx, info.ID)
+			row, err := newTrialRow(store.TrialRecord{Trial: tr})
 			if err != nil {
+				t.Fatal(err)
+			}
+			// saveTrial writes the tables of schema 1 only.
+			if err := s.write(ctx, func(tx *sql.Tx) error { return s.saveTrial(ctx, tx, "old-run", row) }); err != nil {
 				t.Fatal(err)
 			}
 
 			s.migrations = all // this Gavel
-			if current, latest, err := s.Version(ctx); err != nil || current != 1 || latest != len(all) || latest < 2 {
+			if current, latest, err := s.Version(ctx); err != nil || current != 1 || latest != len(all) || latest < 3 {
 				t.Fatalf("Version before migrating: %d, %d, %v; want 1 and %d", current, latest, err, len(all))
 			}
 			if err := s.Migrate(ctx); err != nil {
@@ -61,12 +64,15 @@ func TestMigrateFromSchema1(t *testing.T) {
 			if current, latest, err := s.Version(ctx); err != nil || current != latest {
 				t.Errorf("Version after migrating: %d, %d, %v; want the latest", current, latest, err)
 			}
-			after, err := s.Run(ctx, info.ID)
+			after, err := s.Run(ctx, "old-run")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(before, after); d != "" {
-				t.Errorf("the run changed when the schema did (-before +after):\n%s", d)
+			if after.Info.Status != store.Abandoned || len(after.Run.Cases) != 1 || len(after.Run.Cases[0].Trials) != 1 {
+				t.Fatalf("the old run: %s with %d cases; want abandoned, with its one case", after.Info.Status, len(after.Run.Cases))
+			}
+			if d := cmp.Diff(tr, after.Run.Cases[0].Trials[0]); d != "" {
+				t.Errorf("the trial changed when the schema did (-before +after):\n%s", d)
 			}
 			u, err := s.CreateUser(ctx, "ada", store.Admin, "hash")
 			if err != nil {
@@ -102,4 +108,64 @@ func freshDB(t *testing.T, d Dialect) *sql.DB {
 		t.Fatal(err)
 	}
 	return db
+}
+
+// TestMigrateFromSchema2 opens a database that a Gavel knowing schema 2
+// wrote, with a run it stored as interrupted and one it left running when
+// it crashed: after migrating, the first reads as incomplete (stopped:
+// interrupted), and the second as abandoned, having not been heard of
+// since it started.
+func TestMigrateFromSchema2(t *testing.T) {
+	for _, d := range []Dialect{SQLite, Postgres} {
+		t.Run(d.String(), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+			defer cancel()
+			s, err := New(freshDB(t, d), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			all := s.migrations
+			s.migrations = all[:2] // a Gavel that knows schema 2
+			if err := s.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			started := time.Now().Add(-time.Hour).UnixMicro()
+			for _, r := range []struct {
+				id, status  string
+				interrupted int
+			}{{"interrupted-run", "interrupted", 1}, {"crashed-run", "running", 0}} {
+				_, err := s.sql.ExecContext(ctx, s.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
+					filters, models, settings, threshold, status, started_us, interrupted)
+					VALUES (?, 'support-desk', 'gavel.yaml', 'ada', 'ci-7', '', '', '[]', '{}', '{}', 0.8, ?, ?, ?)`),
+					r.id, r.status, started, r.interrupted)
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			s.migrations = all // this Gavel
+			if err := s.Migrate(ctx); err != nil {
+				t.Fatalf("Migrate from schema 2: %v", err)
+			}
+			interrupted, err := s.RunInfo(ctx, "interrupted-run")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if interrupted.Status != store.Incomplete || interrupted.Stopped != gavel.StopInterrupted || interrupted.StopReason == "" {
+				t.Errorf("the interrupted run: %s, stopped %q (%q); want incomplete, stopped interrupted, with a reason", interrupted.Status, interrupted.Stopped, interrupted.StopReason)
+			}
+			crashed, err := s.RunInfo(ctx, "crashed-run")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if crashed.Status != store.Abandoned || !crashed.Heartbeat.Equal(fromMicros(started)) {
+				t.Errorf("the crashed run: %s, heard of %v; want abandoned, heard of when it started", crashed.Status, crashed.Heartbeat)
+			}
+			listed, err := s.Runs(ctx, store.RunFilter{Status: store.Incomplete})
+			if err != nil || len(listed) != 1 || listed[0].ID != "interrupted-run" {
+				t.Errorf("Runs(incomplete) = %v, %v; want the interrupted run", listed, err)
+			}
+		})
+	}
 }
