@@ -125,3 +125,21 @@ func TestExitCodeOfProviders(t *testing.T) {
 		})
 	}
 }
+
+// A run cut by its budget is incomplete: exit 5, and its report does not
+// pass, though every case that ran passed.
+func TestBudgetMakesAnIncompleteRun(t *testing.T) {
+	dir, db := starterSuite(t)
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--db", db, "--id", "returns_policy", "--trials", "3", "--concurrency", "1", "--max-tokens", "1", dir)
+	if code != exitIncomplete {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitIncomplete, out, errs)
+	}
+	for _, want := range []string{"Pass rate: 100% over 1 cases", "overall INCOMPLETE", "Incomplete: the budget of 1 tokens was spent"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "is incomplete (the budget of 1 tokens was spent") {
+		t.Errorf("no word of the incomplete run:\n%s", errs)
+	}
+}
