@@ -16,8 +16,9 @@
 // Text (the default of the CLI) follows the seeds: a table of cases (id,
 // tools, response, overall outcome, trials passed, mean score, cost: tools
 // and response grade the tool-call rules and the other checks apart), then the pass rate against the
-// suite's threshold with PASS or FAIL, the trials, the tokens and cost by
-// role, pass^k when every case ran several trials, and the flaky cases;
+// suite's threshold with PASS, FAIL or INCOMPLETE (a run that did not
+// run every selected trial never passes; a line says why), the trials,
+// the tokens and cost by role, pass^k when every case ran several trials, and the flaky cases;
 // then two small tables, each when it has rows: every criterion's mean and
 // lowest score over the run (see gavel.CriterionStat), and the tokens and
 // cost of every model (gavel.Run.Models). Then, for each case that did not
@@ -37,10 +38,11 @@
 // conversation ended, TIMEOUT say), SKIPPED cases <skipped>. The message is
 // the first reason a judge gave; the body is the text report's detail of
 // the case. It keeps to what Jenkins, GitLab and GitHub's reporters all
-// read.
+// read. An incomplete run adds a <testcase> of its own with an <error>
+// typed INCOMPLETE, so that CI pages show it.
 //
-// Markdown is for $GITHUB_STEP_SUMMARY or a pull request comment: a ✅ or
-// ❌ heading, the numbers and the flaky cases, a table of the cases and
+// Markdown is for $GITHUB_STEP_SUMMARY or a pull request comment: a ✅,
+// ❌ or ⚠️ (incomplete) heading, the numbers and the flaky cases, a table of the cases and
 // the text report's tables of criteria and models, then each case that did
 // not pass folded in a <details> block with its conversation turn by turn
 // (rounds, automatic follow-ups, simulated turns and revivals marked) and
