@@ -131,7 +131,7 @@ func newRunData(sr *store.StoredRun) runData {
 		Status:     string(info.Status),
 		Class:      statusClass(string(info.Status)),
 		Finished:   info.Status != store.Running,
-		Met:        stats.PassRate >= threshold,
+		Met:        stats.PassRate >= threshold && run.Complete(), // an incomplete run never passes
 		PassRate:   percent(stats.PassRate),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),

@@ -54,7 +54,7 @@ func TestRunsThatEnded(t *testing.T) {
 		{"running runs", "/runs?status=running", []string{f.running}, []string{crashed.ID}},
 		{"the abandoned run", "/runs/" + crashed.ID, []string{"Abandoned: the process that ran it (pid", "gavel run --resume " + crashed.ID, "(abandoned: what it saved)"},
 			[]string{"hx-trigger=\"every", "still running"}},
-		{"the incomplete run", "/runs/" + incomplete, []string{`<span class="badge skipped">incomplete</span>`,
+		{"the incomplete run", "/runs/" + incomplete, []string{`<span class="badge skipped">incomplete</span>`, `<strong class="unmet">Pass rate 100%</strong>`,
 			"Incomplete: interrupted (SIGTERM). Not every selected trial ran, so the run does not pass, whatever its pass rate."}, nil},
 		{"the run that carries it on", "/runs/" + carriesOn, []string{`Carries on run <a href="/runs/` + incomplete + `">`}, nil},
 	} {

@@ -154,7 +154,7 @@ func newRunRow(info store.RunInfo) runRow {
 	if finished {
 		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total().CostUSD)
 		row.PassRate = percent(info.Stats.PassRate)
-		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold)
+		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold) && info.Status != store.Incomplete // an incomplete run never passes
 	}
 	return row
 }
