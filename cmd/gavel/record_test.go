@@ -45,7 +45,9 @@ func TestDatabaseThatStopsTakingWrites(t *testing.T) {
 	suite := &gavel.Suite{Name: "disk", Agent: waits}
 	for _, id := range []string{"a", "b", "c"} {
 		suite.Cases = append(suite.Cases, &gavel.Case{ID: id, Script: conversation.Script{Rounds: []conversation.Round{{Prompt: id}}},
-			Judge: judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) { return judge.Verdict(true, "ok"), nil })})
+			Judge: judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+				return judge.Verdict(true, "ok"), nil
+			})})
 	}
 	b := &spec.Built{Suite: suite}
 	rec, err := record(t.Context(), fullDisk{st}, b, store.RunInfo{Suite: suite.Name}, d.stop, io.Discard)
