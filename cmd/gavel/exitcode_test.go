@@ -2,6 +2,8 @@ package main
 
 import (
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,6 +106,11 @@ func TestExitCodeOfProviders(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir, db := starterSuite(t)
+			// No follow-up detector, which would call the judge's model in
+			// the conversation: the judge's model is called by the judge alone.
+			suite := filepath.Join(dir, "gavel.yaml")
+			data, _ := os.ReadFile(suite)
+			os.WriteFile(suite, []byte(strings.Replace(string(data), "\nmodels:", "\nmax_followups: -1\nmodels:", 1)), 0o644)
 			srv := llmtest.NewOpenAIServer(&llmtest.Scripted{})
 			t.Cleanup(srv.Close)
 			url := srv.URL
