@@ -21,6 +21,34 @@ type Trial struct {
 	Duration time.Duration `json:"duration_ns"`
 }
 
+// Cause says what made the trial ERROR when it was the world around the
+// agent and the judges: judge.CauseCancelled when the run was stopped at
+// once while it ran (it did not finish: --resume runs it again), else
+// judge.CauseUnreachable when a service could not be reached (the agent,
+// or a model it, a simulated user or a judge needed), as the ERRORs of its
+// verdict say. It is "" for any other ERROR, and for a trial that is not
+// ERROR.
+func (t Trial) Cause() judge.Cause {
+	if t.Verdict.Status != judge.StatusError {
+		return ""
+	}
+	var found judge.Cause
+	var walk func(j judge.Judgment)
+	walk = func(j judge.Judgment) {
+		if j.Status != judge.StatusError {
+			return
+		}
+		if j.Cause == judge.CauseCancelled || (j.Cause != "" && found == "") {
+			found = j.Cause
+		}
+		for _, p := range j.Parts {
+			walk(p)
+		}
+	}
+	walk(t.Verdict)
+	return found
+}
+
 // RoleUsage is what a trial spent, by who spent it.
 type RoleUsage struct {
 	// Agent is what the agent under test spent (as its replies report it).

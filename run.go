@@ -17,8 +17,14 @@ type Run struct {
 
 	Started  time.Time     `json:"started"`
 	Duration time.Duration `json:"duration_ns"`
-	// Interrupted is true when the run was stopped before every case ran.
-	Interrupted bool `json:"interrupted,omitempty"`
+
+	// Stopped says what stopped the run before every selected trial ran,
+	// "" when every one ran. A stopped run is incomplete: it does not
+	// pass, whatever its pass rate (see Passed).
+	Stopped StopCause `json:"stopped,omitempty"`
+	// StopReason says why in words, for reports: "interrupted (SIGTERM)",
+	// "the budget of $0.005 was spent ($0.0061)".
+	StopReason string `json:"stop_reason,omitempty"`
 
 	// Models is what the run spent per model, keyed by the model's
 	// reference (provider:model) or name. No trial knows it: it is filled
@@ -26,6 +32,21 @@ type Run struct {
 	// when they did not.
 	Models map[string]judge.Usage `json:"models,omitempty"`
 }
+
+// A StopCause is what stopped a run before every selected trial ran.
+type StopCause string
+
+// The causes of an incomplete run.
+const (
+	// StopInterrupted: stopped from outside: Ctrl-C, SIGTERM, the caller,
+	// or a results store that stopped taking writes.
+	StopInterrupted StopCause = "interrupted"
+	// StopBudget: what the trials spent reached the run's budget.
+	StopBudget StopCause = "budget"
+	// StopFailFast: a trial did not pass, and the run was to stop at the
+	// first that did not.
+	StopFailFast StopCause = "fail-fast"
+)
 
 // Stats are a run's numbers.
 type Stats struct {
@@ -184,10 +205,20 @@ func choose(n, k int) float64 {
 	return out
 }
 
-// Met reports whether the run reached the suite's threshold.
+// Met reports whether the cases that ran reached the suite's threshold.
+// It says nothing of the cases that did not run: see Passed.
 func (r *Run) Met() bool {
 	return r.Stats().PassRate >= r.threshold()
 }
+
+// Complete reports whether the run ran every selected trial: nothing
+// stopped it.
+func (r *Run) Complete() bool { return r.Stopped == "" }
+
+// Passed reports whether the run passes its gate: it is complete and met
+// its threshold. An incomplete run never passes, whatever its pass rate:
+// the trials that did not run might have failed.
+func (r *Run) Passed() bool { return r.Complete() && r.Met() }
 
 func (r *Run) threshold() float64 {
 	if r.Suite == nil || r.Suite.Threshold == 0 {

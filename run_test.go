@@ -184,3 +184,81 @@ func TestStatsPassAtK(t *testing.T) {
 		t.Errorf("pass rates (-want +got):\n%s", diff)
 	}
 }
+
+// The pass rate is over the cases that ran: skipped cases neither pass nor
+// fail, and trials count only those that ran.
+func TestStatsPassRateOverCasesThatRan(t *testing.T) {
+	pass, fail := judge.Verdict(true, "ok"), judge.Verdict(false, "no")
+	run := runOf([]judge.Judgment{pass}, []judge.Judgment{fail}, nil, nil, []judge.Judgment{pass, fail})
+	for _, i := range []int{2, 3} {
+		run.Cases[i].SkipReason = "the budget was spent"
+	}
+	stats := run.Stats()
+	want := gavel.Stats{PassRate: (1 + 0 + 0.5) / 3, Trials: 4, Cases: map[gavel.Outcome]int{gavel.Passed: 1, gavel.Failed: 1, gavel.Skipped: 2, gavel.Flaky: 1}}
+	got := gavel.Stats{PassRate: stats.PassRate, Trials: stats.Trials, Cases: stats.Cases}
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+		t.Errorf("stats of 3 cases judged and 2 skipped (-want +got):\n%s", diff)
+	}
+}
+
+// A run passes only when it ran every selected trial and reached its
+// threshold: an incomplete run does not pass, whatever its pass rate.
+func TestRunPassed(t *testing.T) {
+	pass, fail := judge.Verdict(true, "ok"), judge.Verdict(false, "no")
+	tests := []struct {
+		name              string
+		run               *gavel.Run
+		stopped           gavel.StopCause
+		met, passed, done bool
+	}{
+		{"complete, every case passed", runOf([]judge.Judgment{pass}), "", true, true, true},
+		{"complete, below the threshold", runOf([]judge.Judgment{fail}), "", false, false, true},
+		{"interrupted after passing cases", runOf([]judge.Judgment{pass}, nil), gavel.StopInterrupted, true, false, false},
+		{"out of budget after passing cases", runOf([]judge.Judgment{pass}, nil), gavel.StopBudget, true, false, false},
+		{"stopped by fail-fast", runOf([]judge.Judgment{fail}, nil), gavel.StopFailFast, false, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.run.Stopped = tc.stopped
+			if got := tc.run.Met(); got != tc.met {
+				t.Errorf("Met() = %v, want %v", got, tc.met)
+			}
+			if got := tc.run.Complete(); got != tc.done {
+				t.Errorf("Complete() = %v, want %v", got, tc.done)
+			}
+			if got := tc.run.Passed(); got != tc.passed {
+				t.Errorf("Passed() = %v, want %v", got, tc.passed)
+			}
+		})
+	}
+}
+
+// A trial's cause is the cause of an ERROR in its verdict: a cancellation
+// wins over an unreachable service; a trial that is not ERROR has none.
+func TestTrialCause(t *testing.T) {
+	unreachable := judge.Judgment{Name: "rubric", Status: judge.StatusError, Cause: judge.CauseUnreachable}
+	cancelled := judge.Judgment{Name: "traits", Status: judge.StatusError, Cause: judge.CauseCancelled}
+	malformed := judge.Judgment{Name: "rubric", Status: judge.StatusError, Reasoning: "malformed answer"}
+	errored := func(parts ...judge.Judgment) judge.Judgment {
+		return judge.Judgment{Name: "all", Status: judge.StatusError, Parts: parts}
+	}
+	tests := []struct {
+		name    string
+		verdict judge.Judgment
+		want    judge.Cause
+	}{
+		{"a pass", judge.Verdict(true, "ok"), ""},
+		{"a fail beside an unreachable judge", judge.Judgment{Status: judge.StatusFail, Parts: []judge.Judgment{judge.Verdict(false, "no"), unreachable}}, ""},
+		{"the conversation could not reach the agent", judge.Judgment{Name: "conversation", Status: judge.StatusError, Cause: judge.CauseUnreachable}, judge.CauseUnreachable},
+		{"a judge deep in the tree could not be reached", errored(judge.Verdict(true, "ok"), errored(unreachable)), judge.CauseUnreachable},
+		{"a judge answered badly", errored(malformed), ""},
+		{"a cut judge beside an unreachable one", errored(unreachable, cancelled), judge.CauseCancelled},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (gavel.Trial{Verdict: tc.verdict}).Cause(); got != tc.want {
+				t.Errorf("Cause() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

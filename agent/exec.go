@@ -310,7 +310,7 @@ func (x *Exec) startLocked() (*execProc, error) {
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		cancel()
-		return nil, fmt.Errorf("%s: start: %w", x.name, err)
+		return nil, notStarted{fmt.Errorf("%s: start: %w", x.name, err)}
 	}
 	x.procs[p] = struct{}{}
 	go p.wait(pw)
@@ -379,3 +379,14 @@ func (s *execSession) Close(ctx context.Context) error {
 	}
 	return err
 }
+
+// notStarted is the error of an agent process that could not be started
+// (no such program, not executable): the agent could not be reached, as
+// judge.CauseOf reads it.
+type notStarted struct{ error }
+
+func (e notStarted) Unwrap() error { return e.error }
+
+// Unreachable says that the agent could not be reached (see
+// judge.CauseOf).
+func (notStarted) Unreachable() bool { return true }

@@ -177,7 +177,7 @@ func TestPlanRun(t *testing.T) {
 	if !near(branches[mainBranch], 0.7) || !near(branches[releaseBranch], 0.1) || !near(branches["feature"], 0.2) {
 		t.Errorf("branches %v, want about 70%% main, 10%% release, 20%% feature", branches)
 	}
-	if statuses[store.Passed] == 0 || statuses[store.Failed] == 0 || statuses[store.Errored] == 0 || statuses[store.Interrupted] == 0 {
+	if statuses[store.Passed] == 0 || statuses[store.Failed] == 0 || statuses[store.Errored] == 0 || statuses[store.Incomplete] == 0 {
 		t.Errorf("statuses %v, want some of each", statuses)
 	}
 }

@@ -167,9 +167,11 @@ var sentences = []string{
 // order they finish: shuffled), and the status it ends with.
 func (p runPlan) build(trialsPerRun int) (*gavel.Run, []gavel.Trial, store.Status) {
 	run := &gavel.Run{
-		Suite:       &gavel.Suite{Name: p.Suite.Name, File: "suites/" + p.Suite.Name + "/gavel.yaml", Threshold: benchThreshold},
-		Started:     p.Started,
-		Interrupted: p.Interrupted,
+		Suite:   &gavel.Suite{Name: p.Suite.Name, File: "suites/" + p.Suite.Name + "/gavel.yaml", Threshold: benchThreshold},
+		Started: p.Started,
+	}
+	if p.Interrupted {
+		run.Stopped, run.StopReason = gavel.StopInterrupted, "the run was interrupted"
 	}
 	var all []gavel.Trial
 	for c := range casesPerRun(trialsPerRun) {
@@ -195,7 +197,7 @@ func (p runPlan) build(trialsPerRun int) (*gavel.Run, []gavel.Trial, store.Statu
 	case p.Errored:
 		status = store.Errored
 	case p.Interrupted:
-		status = store.Interrupted
+		status = store.Incomplete
 	case run.Stats().PassRate < benchThreshold:
 		status = store.Failed
 	}

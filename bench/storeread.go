@@ -54,7 +54,7 @@ func readOps(h []seededRun) []readOp {
 		{Name: "Runs: status errored", Target: true, Do: runs(store.RunFilter{Status: store.Errored})},
 		{Name: "Runs: branch main", Target: true, Do: runs(store.RunFilter{Branch: mainBranch})},
 		{Name: "Runs: branch " + rare, Target: true, Do: runs(store.RunFilter{Branch: rare})},
-		{Name: "Runs: suite " + small + ", interrupted", Target: true, Do: runs(store.RunFilter{Suite: small, Status: store.Interrupted})},
+		{Name: "Runs: suite " + small + ", interrupted", Target: true, Do: runs(store.RunFilter{Suite: small, Status: store.Incomplete})},
 		{Name: "Runs: page 101 (Before)", Target: true, Do: runs(store.RunFilter{Before: page})},
 		{Name: "RunInfo: a random run", Target: true, Do: func(ctx context.Context, s store.Store, rng *rand.Rand) (int, error) {
 			_, err := s.RunInfo(ctx, random(rng))

@@ -81,9 +81,9 @@ func Run(ctx context.Context, a agent.Agent, s Script, c Config) Outcome {
 		}
 		cancel()
 	}
-	d.t.Status, d.t.Error = status(ctx, err), ""
+	d.t.Status, d.t.Error, d.t.Cause = status(ctx, err), "", ""
 	if err != nil {
-		d.t.Error = err.Error()
+		d.t.Error, d.t.Cause = err.Error(), cause(d.t.Status, err)
 	}
 	d.t.Duration = c.Now().Sub(d.t.Started)
 	d.out.Transcript = d.t
@@ -101,6 +101,19 @@ func status(ctx context.Context, err error) judge.ExecStatus {
 		return judge.ExecCancelled
 	}
 	return judge.ExecFailed
+}
+
+// cause classifies why an execution that ended with status and err
+// failed (see judge.CauseOf): running out of the trial's time is a
+// timeout, so the agent could not be reached in time.
+func cause(status judge.ExecStatus, err error) judge.Cause {
+	switch status {
+	case judge.ExecTimeout:
+		return judge.CauseUnreachable
+	case judge.ExecCancelled:
+		return judge.CauseCancelled
+	}
+	return judge.CauseOf(err)
 }
 
 func newSessionID(caseID string, trial int) string {

@@ -20,7 +20,10 @@
 // A Judgment has one of four statuses. PASS and FAIL mean the judge judged.
 // ABSTAIN means it had nothing to say (aggregates leave it out). ERROR means
 // it could not judge: a provider down, a command missing, malformed model
-// output. ERROR is never read as a pass.
+// output. ERROR is never read as a pass. An ERROR's Cause says when it was
+// a service that could not be reached or a run stopped at once, as
+// CauseOf classifies the error where it happened: Gavel's exit code tells
+// "the judge's provider was down" from "it answered badly" by it.
 //
 // The verdict is always computed in code from scores and statuses; a model
 // may weigh, but never decides by itself.

@@ -31,11 +31,12 @@ func (f Func) Judge(ctx context.Context, t *Transcript) (Judgment, error) {
 
 // Run calls j and always returns a Judgment: an error from j, a panic in j
 // or a judgment with an invalid status or score becomes a StatusError
-// judgment whose reasoning says why. A judgment returned together with an
-// error is an ERROR whatever its status, and keeps its name, usage and
-// duration: a judge that could not judge may still have spent tokens (an
-// LLM judge whose answers stayed malformed), and they are counted. A
-// judgment without a duration gets the time Run measured.
+// judgment whose reasoning says why (and whose Cause classifies j's
+// error: see CauseOf). A judgment returned together with an error is an
+// ERROR whatever its status, and keeps its name, usage and duration: a
+// judge that could not judge may still have spent tokens (an LLM judge
+// whose answers stayed malformed), and they are counted. A judgment
+// without a duration gets the time Run measured.
 //
 // Composites call their parts through Run, so one broken part never hides
 // the verdicts of its siblings.
@@ -54,7 +55,9 @@ func Run(ctx context.Context, j Judge, t *Transcript) (out Judgment) {
 	}
 	got, err := j.Judge(ctx, t)
 	if err != nil {
-		return erredAs(got, err.Error())
+		errored := erredAs(got, err.Error())
+		errored.Cause = CauseOf(err)
+		return errored
 	}
 	if err := got.Validate(); err != nil {
 		return erredAs(got, fmt.Sprintf("judge %q returned an invalid judgment: %v", got.Name, err))

@@ -16,6 +16,10 @@ type Judgment struct {
 	// judge does not score (Normalized then falls back to the status).
 	Score     Score  `json:"score,omitzero"`
 	Reasoning string `json:"reasoning,omitempty"`
+	// Cause, on an ERROR judgment, says what kept the judge from judging
+	// when it was a service that could not be reached or a run stopped at
+	// once (see CauseOf); "" otherwise.
+	Cause Cause `json:"cause,omitempty"`
 
 	// Checks are named sub-assertions, each with its own outcome, for
 	// finer-grained reports ("turn 2: 4 questions, at most 1 allowed").

@@ -53,6 +53,11 @@ type Transcript struct {
 	// succeed.
 	Status ExecStatus `json:"status,omitempty"`
 	Error  string     `json:"error,omitempty"`
+	// Cause, when the execution did not succeed, says whether a service
+	// could not be reached (the agent, or a model it or a simulated user
+	// needed; a timeout counts) or the run was stopped at once (see
+	// CauseOf); "" for any other failure.
+	Cause Cause `json:"cause,omitempty"`
 
 	Started  time.Time     `json:"started,omitzero"`
 	Duration time.Duration `json:"duration_ns,omitempty"`

@@ -61,6 +61,16 @@ func (e *APIError) Retryable() bool {
 	return false
 }
 
+// Unreachable reports whether the answer says the vendor cannot serve now:
+// a rate limit (429), a timeout (408) or a server error (5xx). Retry sends
+// those again, so one that reaches the caller came back every time: the
+// vendor could not be reached (judge.CauseOf reads this method). Any other
+// error answer came from a vendor that was reached and refused the
+// request.
+func (e *APIError) Unreachable() bool {
+	return e.StatusCode == http.StatusTooManyRequests || e.StatusCode == http.StatusRequestTimeout || e.StatusCode >= 500
+}
+
 // RateLimited reports whether err is a vendor's rate limit (429).
 func RateLimited(err error) bool {
 	var api *APIError

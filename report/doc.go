@@ -16,21 +16,23 @@
 // Text (the default of the CLI) follows the seeds: a table of cases (id,
 // tools, response, overall outcome, trials passed, mean score, cost: tools
 // and response grade the tool-call rules and the other checks apart), then the pass rate against the
-// suite's threshold with PASS or FAIL, the trials, the tokens and cost by
-// role with the model calls and how many Gavel's cache answered ("Tokens:
-// 1,234 (agent 1,000, judge 234; 12 calls, 4 answered from the cache)"),
-// pass^k when every case ran several trials, and the flaky cases; then two
-// small tables, each when it has rows: every criterion's mean and lowest
-// score over the run (see gavel.CriterionStat), and the calls (when they
-// were counted), tokens and cost of every model (gavel.Run.Models). Then,
-// for each case that did not pass, what it was asked and expected, the
-// tool calls it made round by round (failed calls marked), the reply, the
-// error when the conversation did not complete, and the judges' reasons in
-// one place: the branches of the verdict that failed, down to the
-// judgments that say why. Skipped cases close the report, with the reason.
-// It has no colour. Every report that shows a conversation marks the turns
-// Gavel's cache answered: "agent (answered from the cache)", "agent (1 of
-// 3 model calls answered from the cache)".
+// suite's threshold with PASS, FAIL or INCOMPLETE (a run that did not
+// run every selected trial never passes; a line says why), the trials, the
+// tokens and cost by role with the model calls and how many Gavel's cache
+// answered ("Tokens: 1,234 (agent 1,000, judge 234; 12 calls, 4 answered
+// from the cache)"), pass^k when every case ran several trials, and the
+// flaky cases; then two small tables, each when it has rows: every
+// criterion's mean and lowest score over the run (see
+// gavel.CriterionStat), and the calls (when they were counted), tokens and
+// cost of every model (gavel.Run.Models). Then, for each case that did not
+// pass, what it was asked and expected, the tool calls it made round by
+// round (failed calls marked), the reply, the error when the conversation
+// did not complete, and the judges' reasons in one place: the branches of
+// the verdict that failed, down to the judgments that say why. Skipped
+// cases close the report, with the reason. It has no colour. Every report
+// that shows a conversation marks the turns Gavel's cache answered: "agent
+// (answered from the cache)", "agent (1 of 3 model calls answered from the
+// cache)".
 //
 // JSON is the complete record: the suite, the numbers, and every trial
 // with its transcript and verdict. Its schema is versioned
@@ -42,10 +44,11 @@
 // conversation ended, TIMEOUT say), SKIPPED cases <skipped>. The message is
 // the first reason a judge gave; the body is the text report's detail of
 // the case. It keeps to what Jenkins, GitLab and GitHub's reporters all
-// read.
+// read. An incomplete run adds a <testcase> of its own with an <error>
+// typed INCOMPLETE, so that CI pages show it.
 //
-// Markdown is for $GITHUB_STEP_SUMMARY or a pull request comment: a ✅ or
-// ❌ heading, the numbers and the flaky cases, a table of the cases and
+// Markdown is for $GITHUB_STEP_SUMMARY or a pull request comment: a ✅,
+// ❌ or ⚠️ (incomplete) heading, the numbers and the flaky cases, a table of the cases and
 // the text report's tables of criteria and models, then each case that did
 // not pass folded in a <details> block with its conversation turn by turn
 // (rounds, automatic follow-ups, simulated turns and revivals marked) and

@@ -45,7 +45,7 @@ type htmlPage struct {
 	Tokens, Calls, Cost, ByRole, PassHatK string
 	Unpriced                              string // which models have no price, and how to give it
 	Outcomes, Flaky                       string
-	Interrupted                           bool
+	Incomplete                            string
 	Rows                                  []htmlCase
 	Breakdowns                            []htmlBreakdown
 }
@@ -119,22 +119,22 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 	stats := run.Stats()
 	total := stats.Usage.Total()
 	p := htmlPage{
-		Suite:       clean(suiteName(run)),
-		Version:     clean(opts.Version),
-		Passed:      run.Met(),
-		Verdict:     verdictWord(run.Met()),
-		PassRate:    percent(stats.PassRate),
-		Threshold:   percent(threshold(run)),
-		Duration:    elapsed(run.Duration),
-		Cases:       len(run.Cases),
-		Trials:      stats.Trials,
-		Tokens:      count(total.Tokens()),
-		Calls:       inParens(calls(total)),
-		Cost:        cost(total),
-		Unpriced:    clean(unpricedNote(stats)),
-		ByRole:      inParens(byRole(stats.Usage, costAndTokens)),
-		PassHatK:    passHatK(stats),
-		Interrupted: run.Interrupted,
+		Suite:      clean(suiteName(run)),
+		Version:    clean(opts.Version),
+		Passed:     run.Passed(),
+		Verdict:    runVerdict(run),
+		PassRate:   percent(stats.PassRate),
+		Threshold:  percent(threshold(run)),
+		Duration:   elapsed(run.Duration),
+		Cases:      len(run.Cases),
+		Trials:     stats.Trials,
+		Tokens:     count(total.Tokens()),
+		Calls:      inParens(calls(total)),
+		Cost:       cost(total),
+		Unpriced:   clean(unpricedNote(stats)),
+		ByRole:     inParens(byRole(stats.Usage, costAndTokens)),
+		PassHatK:   passHatK(stats),
+		Incomplete: clean(incomplete(run)),
 	}
 	if !run.Started.IsZero() {
 		p.Started = run.Started.UTC().Format("2006-01-02 15:04:05 MST")

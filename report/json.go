@@ -27,9 +27,18 @@ type JSONReport struct {
 	Suite         JSONSuite `json:"suite"`
 	Started       time.Time `json:"started"`
 	// Duration is encoded in nanoseconds.
-	Duration    time.Duration `json:"duration_ns"`
-	Interrupted bool          `json:"interrupted"`
-	// Passed is true when the run reached the suite's threshold.
+	Duration time.Duration `json:"duration_ns"`
+	// Incomplete is true when the run did not run every selected trial;
+	// Stopped says what stopped it (interrupted, budget, fail-fast) and
+	// StopReason why, in words. Interrupted is true when it was stopped
+	// from outside (Ctrl-C, SIGTERM, a results store that stopped taking
+	// writes).
+	Incomplete  bool            `json:"incomplete"`
+	Stopped     gavel.StopCause `json:"stopped"`
+	StopReason  string          `json:"stop_reason"`
+	Interrupted bool            `json:"interrupted"`
+	// Passed is true when the run is complete and reached the suite's
+	// threshold: an incomplete run never passes.
 	Passed bool        `json:"passed"`
 	Stats  gavel.Stats `json:"stats"`
 	Cases  []JSONCase  `json:"cases"`
@@ -83,8 +92,11 @@ func newJSONReport(run *gavel.Run, opts Options) JSONReport {
 		Suite:         JSONSuite{Name: suiteName(run), Threshold: threshold(run), Models: map[string]string{}},
 		Started:       run.Started,
 		Duration:      run.Duration,
-		Interrupted:   run.Interrupted,
-		Passed:        run.Met(),
+		Incomplete:    !run.Complete(),
+		Stopped:       run.Stopped,
+		StopReason:    run.StopReason,
+		Interrupted:   run.Stopped == gavel.StopInterrupted,
+		Passed:        run.Passed(),
 		Stats:         run.Stats(),
 		Cases:         make([]JSONCase, len(run.Cases)),
 	}

@@ -96,7 +96,7 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	s.Properties = []junitProperty{
 		{Name: "pass_rate", Value: decimal(stats.PassRate)},
 		{Name: "threshold", Value: decimal(threshold(run))},
-		{Name: "passed", Value: strconv.FormatBool(run.Met())},
+		{Name: "passed", Value: strconv.FormatBool(run.Passed())},
 		{Name: "cost_usd", Value: decimal(stats.Usage.Total().CostUSD)},
 	}
 	if stats.Usage.Total().Unpriced {
@@ -119,6 +119,15 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 			s.Skipped++
 		}
 		s.Cases = append(s.Cases, c)
+	}
+	if !run.Complete() {
+		// CI pages show test cases, not properties: the run's being
+		// incomplete is an error of its own.
+		s.Properties = append(s.Properties, junitProperty{Name: "incomplete", Value: clean(oneLine(run.StopReason))})
+		s.Tests++
+		s.Errors++
+		s.Cases = append(s.Cases, junitCase{ClassName: name, Name: "gavel: the run is incomplete", Time: "0",
+			Error: &junitProblem{Type: "INCOMPLETE", Message: clean(incomplete(run))}})
 	}
 	doc := junitSuites{Name: "gavel", Tests: s.Tests, Failures: s.Failures, Errors: s.Errors, Time: s.Time, Suite: s}
 

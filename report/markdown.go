@@ -18,12 +18,14 @@ import (
 // anything; so do amounts of money, since GitHub reads $…$ as math.
 func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	stats := run.Stats()
-	met := run.Met()
 	icon := "❌"
-	if met {
+	switch {
+	case !run.Complete():
+		icon = "⚠️"
+	case run.Met():
 		icon = "✅"
 	}
-	fmt.Fprintf(b, "## %s %s: %s\n\n", icon, mdText(suiteName(run)), verdictWord(met))
+	fmt.Fprintf(b, "## %s %s: %s\n\n", icon, mdText(suiteName(run)), runVerdict(run))
 
 	total := stats.Usage.Total()
 	fmt.Fprintf(b, "Pass rate **%s** against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
@@ -44,8 +46,8 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if flaky := flakyCases(facts); len(flaky) > 0 {
 		fmt.Fprintf(b, "⚠️ Flaky: %s\n\n", mdText(strings.Join(flaky, ", ")))
 	}
-	if run.Interrupted {
-		b.WriteString("⚠️ The run was interrupted before every case ran.\n\n")
+	if line := incomplete(run); line != "" {
+		b.WriteString("⚠️ " + mdText(line) + "\n\n")
 	}
 
 	b.WriteString("| Case | Name | Tools | Response | Overall | Trials passed | Score | Cost |\n")

@@ -143,7 +143,7 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	if skipped > 0 {
 		fmt.Fprintf(b, " (%d skipped)", skipped)
 	}
-	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), verdictWord(run.Met()))
+	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), runVerdict(run))
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
 	total := stats.Usage.Total()
 	roles := byRole(stats.Usage, func(u judge.Usage) string { return count(u.Tokens()) })
@@ -158,8 +158,8 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	for _, f := range flakyCases(facts) {
 		fmt.Fprintf(b, "Flaky: %s\n", oneLine(f))
 	}
-	if run.Interrupted {
-		b.WriteString("Interrupted: the run was stopped before every case ran.\n")
+	if line := incomplete(run); line != "" {
+		b.WriteString(line + "\n")
 	}
 	for _, bd := range breakdowns(stats) {
 		table := [][]string{bd.header}
@@ -177,6 +177,28 @@ func verdictWord(met bool) string {
 		return "PASS"
 	}
 	return "FAIL"
+}
+
+// runVerdict is the run's verdict: PASS, FAIL, or INCOMPLETE for a run
+// that did not run every selected trial, whatever its pass rate.
+func runVerdict(run *gavel.Run) string {
+	if !run.Complete() {
+		return "INCOMPLETE"
+	}
+	return verdictWord(run.Met())
+}
+
+// incomplete says why a run is incomplete, and what that means, on one
+// line; "" for a complete run.
+func incomplete(run *gavel.Run) string {
+	if run.Complete() {
+		return ""
+	}
+	why := oneLine(run.StopReason)
+	if why == "" {
+		why = string(run.Stopped)
+	}
+	return "Incomplete: " + why + ". Not every selected trial ran, so the run does not pass, whatever its pass rate."
 }
 
 // byRole formats usage role by role, "agent 1,200, judge 800", leaving

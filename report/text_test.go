@@ -47,11 +47,3 @@ func TestTextHasNoControlCharacters(t *testing.T) {
 		}
 	}
 }
-
-func TestTextInterrupted(t *testing.T) {
-	run := fixture(t)
-	run.Interrupted = true
-	if out := write(t, Text, run, Options{}); !strings.Contains(out, "Interrupted: the run was stopped before every case ran.") {
-		t.Errorf("no word of the interruption:\n%s", out)
-	}
-}

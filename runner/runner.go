@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,12 +34,18 @@ type Config struct {
 	// Budget stops scheduling trials once what finished trials spent
 	// reaches it; the cases not started are reported as skipped.
 	Budget Budget
-	// FailFast stops scheduling after the first trial that does not pass.
+	// FailFast stops scheduling after the first trial that does not pass
+	// (FAIL or ERROR).
 	FailFast bool
 	// Stop, when closed, stops scheduling: trials in flight finish, the
-	// rest are skipped and the run is marked interrupted. Cancelling the
-	// context of Run cancels the trials in flight too.
+	// rest are skipped. Cancelling the context of Run stops the run at
+	// once: the trials in flight are cancelled too, and come back as
+	// ERRORs whose cause is judge.CauseCancelled.
 	Stop <-chan struct{}
+	// Why, if set, says why Stop was closed or the context cancelled
+	// ("interrupted (SIGTERM)"), for the run's StopReason and the skipped
+	// cases. Defaults to "the run was interrupted".
+	Why func() string
 
 	// Reuse, if set, gives the trials that are already done (those of a
 	// run being resumed): a trial it returns is reported as it is, not
@@ -62,11 +70,33 @@ type Budget struct {
 func (b Budget) exceeded(u judge.Usage) string {
 	switch {
 	case b.MaxCostUSD > 0 && u.CostUSD >= b.MaxCostUSD:
-		return fmt.Sprintf("the budget of $%.2f was spent ($%.4f)", b.MaxCostUSD, u.CostUSD)
+		limit := dollars(b.MaxCostUSD, 2)
+		return fmt.Sprintf("the budget of %s was spent (%s)", limit, dollars(u.CostUSD, max(4, decimals(limit)+1)))
 	case b.MaxTokens > 0 && u.Tokens() >= b.MaxTokens:
 		return fmt.Sprintf("the budget of %d tokens was spent (%d)", b.MaxTokens, u.Tokens())
 	}
 	return ""
+}
+
+// dollars formats an amount with at least minDecimals decimals, and as
+// many more as it has: a cap of $0.005 is shown as such, never rounded to
+// $0.01. Amounts summed from many calls are cut at minDecimals+4 at most.
+func dollars(v float64, minDecimals int) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if d := decimals(s); d < minDecimals {
+		s = strconv.FormatFloat(v, 'f', minDecimals, 64)
+	} else if d > minDecimals+4 {
+		s = strconv.FormatFloat(v, 'f', minDecimals+4, 64)
+	}
+	return "$" + s
+}
+
+// decimals counts the digits after the point of a formatted number.
+func decimals(s string) int {
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return len(s) - i - 1
+	}
+	return 0
 }
 
 // Progress is the state of a run after a trial finished.
@@ -133,8 +163,8 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 			for j := range queue {
 				// Checked again here: the budget may have run out while
 				// the job waited for a worker.
-				if why := r.stopReason(ctx); why != "" {
-					r.skip([]job{j}, why)
+				if cause, why := r.stopReason(ctx); cause != "" {
+					r.skip([]job{j}, cause, why)
 					continue
 				}
 				started := c.Now()
@@ -153,17 +183,17 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 		})
 	}
 	for i, j := range jobs {
-		why := r.stopReason(ctx)
-		if why == "" {
+		cause, why := r.stopReason(ctx)
+		if cause == "" {
 			select {
 			case queue <- j:
 				continue
 			case <-ctx.Done():
 			case <-c.Stop:
 			}
-			why = r.stopReason(ctx)
+			cause, why = r.stopReason(ctx)
 		}
-		r.skip(jobs[i:], why)
+		r.skip(jobs[i:], cause, why)
 		break
 	}
 	close(queue)
@@ -225,7 +255,7 @@ type runState struct {
 	mu       sync.Mutex
 	run      *gavel.Run
 	progress Progress
-	failed   bool // a trial did not pass, for FailFast
+	failed   string // the first trial that did not pass, for FailFast
 }
 
 // finish records a trial, run or reused, and reports progress.
@@ -244,8 +274,12 @@ func (r *runState) finish(j job, t gavel.Trial, reused bool) {
 	default:
 		p.Errored++
 	}
-	if !t.Verdict.Passed() {
-		r.failed = true
+	if !t.Verdict.Passed() && r.failed == "" {
+		r.failed = fmt.Sprintf("%s trial %d did not pass (%s)", t.CaseID, t.N, t.Verdict.Status)
+	}
+	if t.Cause() == judge.CauseCancelled {
+		// Cut short: the run did not finish this trial.
+		r.stopped(gavel.StopInterrupted, r.c.why())
 	}
 	p.Elapsed = r.c.Now().Sub(r.run.Started)
 	if r.c.Progress != nil {
@@ -254,38 +288,52 @@ func (r *runState) finish(j job, t gavel.Trial, reused bool) {
 }
 
 // stopReason says why no more trials may start, or "".
-func (r *runState) stopReason(ctx context.Context) string {
+func (r *runState) stopReason(ctx context.Context) (gavel.StopCause, string) {
 	select {
 	case <-r.c.Stop:
-		r.markInterrupted()
-		return "the run was interrupted"
+		return gavel.StopInterrupted, r.c.why()
 	default:
 	}
 	if ctx.Err() != nil {
-		r.markInterrupted()
-		return "the run was interrupted"
+		return gavel.StopInterrupted, r.c.why()
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if why := r.c.Budget.exceeded(r.progress.Usage.Total()); why != "" {
-		return why
+		return gavel.StopBudget, why
 	}
-	if r.c.FailFast && r.failed {
-		return "fail-fast: an earlier trial did not pass"
+	if r.c.FailFast && r.failed != "" {
+		return gavel.StopFailFast, "fail-fast: " + r.failed
 	}
-	return ""
+	return "", ""
 }
 
-func (r *runState) markInterrupted() {
-	r.mu.Lock()
-	r.run.Interrupted = true
-	r.mu.Unlock()
+// why says why the run was stopped from outside.
+func (c Config) why() string {
+	if c.Why != nil {
+		if why := c.Why(); why != "" {
+			return why
+		}
+	}
+	return "the run was interrupted"
 }
 
-// skip marks the cases of jobs that never ran as skipped, for why.
-func (r *runState) skip(jobs []job, why string) {
+// stopped records that the run is incomplete, for cause, unless it
+// already was; r.mu is held.
+func (r *runState) stopped(cause gavel.StopCause, why string) {
+	if r.run.Stopped == "" {
+		r.run.Stopped, r.run.StopReason = cause, why
+	}
+}
+
+// skip marks the cases of jobs that never ran as skipped, for why, and
+// the run as incomplete.
+func (r *runState) skip(jobs []job, cause gavel.StopCause, why string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if len(jobs) > 0 {
+		r.stopped(cause, why)
+	}
 	for _, j := range jobs {
 		if cr := &r.run.Cases[j.index]; cr.SkipReason == "" {
 			cr.SkipReason = why

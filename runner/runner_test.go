@@ -128,23 +128,25 @@ func TestStopScheduling(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	tests := []struct {
-		name            string
-		config          runner.Config
-		want            string
-		wantReason      string
-		wantInterrupted bool
+		name        string
+		config      runner.Config
+		want        string
+		wantReason  string
+		wantStopped gavel.StopCause
 	}{
 		{"budget in dollars", runner.Config{Budget: runner.Budget{MaxCostUSD: 0.02}},
-			"0:PASS 1:FAIL 2:SKIPPED 3:SKIPPED 4:SKIPPED", "the budget of $0.02 was spent", false},
+			"0:PASS 1:FAIL 2:SKIPPED 3:SKIPPED 4:SKIPPED", "the budget of $0.02 was spent ($0.0200)", gavel.StopBudget},
+		{"a budget in fractions of a cent is not rounded", runner.Config{Budget: runner.Budget{MaxCostUSD: 0.005}},
+			"0:PASS 1:SKIPPED 2:SKIPPED 3:SKIPPED 4:SKIPPED", "the budget of $0.005 was spent ($0.0100)", gavel.StopBudget},
 		{"budget in tokens", runner.Config{Budget: runner.Budget{MaxTokens: 300}},
-			"0:PASS 1:FAIL 2:PASS 3:SKIPPED 4:SKIPPED", "the budget of 300 tokens was spent", false},
+			"0:PASS 1:FAIL 2:PASS 3:SKIPPED 4:SKIPPED", "the budget of 300 tokens was spent (300)", gavel.StopBudget},
 		{"fail fast", runner.Config{FailFast: true},
-			"0:PASS 1:FAIL 2:SKIPPED 3:SKIPPED 4:SKIPPED", "fail-fast", false},
-		{"stopped", runner.Config{Stop: stop, Progress: func(p runner.Progress) {
+			"0:PASS 1:FAIL 2:SKIPPED 3:SKIPPED 4:SKIPPED", "fail-fast: 1 trial 1 did not pass (FAIL)", gavel.StopFailFast},
+		{"stopped", runner.Config{Stop: stop, Why: func() string { return "interrupted (SIGTERM)" }, Progress: func(p runner.Progress) {
 			if p.Done == 1 {
 				close(stop)
 			}
-		}}, "0:PASS 1:SKIPPED 2:SKIPPED 3:SKIPPED 4:SKIPPED", "interrupted", true},
+		}}, "0:PASS 1:SKIPPED 2:SKIPPED 3:SKIPPED 4:SKIPPED", "interrupted (SIGTERM)", gavel.StopInterrupted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,11 +155,11 @@ func TestStopScheduling(t *testing.T) {
 			if got := outcomes(run); got != tc.want {
 				t.Errorf("outcomes:\n got %s\nwant %s", got, tc.want)
 			}
-			if reason := run.Cases[4].SkipReason; !strings.Contains(reason, tc.wantReason) {
+			if reason := run.Cases[4].SkipReason; reason != tc.wantReason {
 				t.Errorf("skip reason %q, want %q", reason, tc.wantReason)
 			}
-			if run.Interrupted != tc.wantInterrupted {
-				t.Errorf("interrupted = %v", run.Interrupted)
+			if run.Stopped != tc.wantStopped || run.StopReason != tc.wantReason || run.Passed() {
+				t.Errorf("stopped %q (%q), passed %v; want %q (%q), not passed", run.Stopped, run.StopReason, run.Passed(), tc.wantStopped, tc.wantReason)
 			}
 		})
 	}
@@ -168,11 +170,12 @@ func TestCancelledRun(t *testing.T) {
 	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("a", "hang", says("x", nil)), prompt("b", "hi", says("hi", nil))}}
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
 	run := runner.Run(ctx, s, runner.Config{Concurrency: 1})
-	if got := outcomes(run); got != "a:ERROR b:SKIPPED" || !run.Interrupted {
-		t.Errorf("outcomes %s, interrupted %v", got, run.Interrupted)
+	if got := outcomes(run); got != "a:ERROR b:SKIPPED" || run.Stopped != gavel.StopInterrupted {
+		t.Errorf("outcomes %s, stopped %q", got, run.Stopped)
 	}
-	if st := run.Cases[0].Trials[0].Transcript.Status; st != judge.ExecCancelled {
-		t.Errorf("the trial in flight ended %s, want CANCELLED", st)
+	cut := run.Cases[0].Trials[0]
+	if cut.Transcript.Status != judge.ExecCancelled || cut.Cause() != judge.CauseCancelled {
+		t.Errorf("the trial in flight ended %s, cause %q; want CANCELLED, cancelled", cut.Transcript.Status, cut.Cause())
 	}
 }
 

@@ -58,7 +58,7 @@ func judgeTrial(ctx context.Context, j job, t gavel.Trial, started time.Time, c 
 // pass.
 func verdict(ctx context.Context, cs *gavel.Case, t *judge.Transcript, timeout time.Duration) judge.Judgment {
 	if t.Status != judge.ExecSuccess {
-		return judge.Judgment{Name: "conversation", Status: judge.StatusError,
+		return judge.Judgment{Name: "conversation", Status: judge.StatusError, Cause: t.Cause,
 			Reasoning: fmt.Sprintf("the conversation did not complete (%s): %s", t.Status, t.Error)}
 	}
 	if cs.Judge == nil {

@@ -11,6 +11,17 @@
 // one case of it (RunCase), its info and summary (RunInfo, Runs), a
 // suite's trend (Trend).
 //
+// A run is running from CreateRun to FinishRun, and ends passed, failed,
+// incomplete (stopped before every selected trial ran: its Stopped and
+// StopReason say why) or errored. A run its process left running (a
+// crash, kill -9) is shown as abandoned: it records its process's PID and
+// machine and when it was last heard of (CreateRun, SaveTrial and
+// Heartbeat, every HeartbeatInterval), and a reader shows it abandoned
+// when that process is gone from the reader's machine or was not heard of
+// for StaleAfter. A run made by gavel run --resume or --retry-errors is a
+// new run that names the run it carries on (RunInfo.Continues), so that
+// the earlier run's record stays as it was.
+//
 // Stores may do more, found by type assertion: Migrator (schema versions,
 // for gavel migrate) and Accounts (the web app's users, sessions and API
 // tokens), which sqlstore both implements.

@@ -28,13 +28,18 @@ type Store interface {
 	CaseHistory(ctx context.Context, suite, caseID string) ([]CaseVersion, error)
 
 	// CreateRun records a run as it starts (status running) and returns it
-	// with its ID set.
+	// with its ID set, and its Heartbeat set to now unless given.
 	CreateRun(ctx context.Context, r RunInfo) (RunInfo, error)
 	// SaveTrial records a finished trial of a run at once, so that a crash
-	// loses only the trials in flight. Saving a trial again (same case and
-	// number) replaces it, keeping its labels: that is how
-	// --retry-errors redoes one. An unknown run is ErrNotFound.
+	// loses only the trials in flight, and counts as a heartbeat of the
+	// run. Saving a trial again (same case and number) replaces it,
+	// keeping its labels. An unknown run is ErrNotFound.
 	SaveTrial(ctx context.Context, runID string, t TrialRecord) error
+	// Heartbeat records that a running run's process is alive (now). The
+	// process running a run calls it every HeartbeatInterval, so that a
+	// run nobody is running any more is shown as Abandoned. An unknown
+	// run is ErrNotFound.
+	Heartbeat(ctx context.Context, runID string) error
 	// FinishRun records how a run ended: its status (a final one), its end
 	// time, the cases' outcomes (skipped ones included) and its
 	// statistics. Trials of f.Run not saved yet are saved. With f.Run nil
@@ -61,8 +66,13 @@ type Store interface {
 	RunInfo(ctx context.Context, id string) (RunInfo, error)
 	// Runs lists runs, newest first.
 	Runs(ctx context.Context, f RunFilter) ([]RunInfo, error)
+	//
+	// Every method that returns a RunInfo gives a running run whose
+	// process is gone the status Abandoned (see RunInfo.Abandoned); the
+	// database keeps it running, so that a run whose process was only
+	// paused shows as running again once it is heard of.
 	// Trend returns a suite's pass rate and per-criterion means over its
-	// last n finished runs (passed, failed or interrupted: an errored run
+	// last n finished runs (passed, failed or incomplete: an errored run
 	// measured nothing), oldest first.
 	Trend(ctx context.Context, suite string, n int) ([]TrendPoint, error)
 	// TrendTag is Trend over the same runs restricted to the cases that
@@ -125,12 +135,32 @@ type Status string
 
 // The states of a run.
 const (
-	Running     Status = "running"
-	Passed      Status = "passed"      // it met its threshold
-	Failed      Status = "failed"      // it did not
-	Interrupted Status = "interrupted" // stopped before every case ran (Ctrl-C, budget)
-	Errored     Status = "errored"     // the agent or a provider was unreachable
+	Running Status = "running"
+	Passed  Status = "passed" // it ran every selected trial and met its threshold
+	Failed  Status = "failed" // it ran every selected trial and missed it
+	// Incomplete: it was stopped before every selected trial ran (SIGINT,
+	// SIGTERM, a budget, fail-fast, a database that stopped taking
+	// writes): RunInfo.Stopped and StopReason say what stopped it. Runs
+	// stored as "interrupted" by Gavel before schema 3 read as incomplete.
+	Incomplete Status = "incomplete"
+	Errored    Status = "errored" // the agent or a provider was unreachable for the whole run
+	// Abandoned is never stored: it is how a running run whose process is
+	// gone is shown (a crash, kill -9, a lost machine). Its saved trials
+	// are kept; gavel run --resume carries it on.
+	Abandoned Status = "abandoned"
 )
+
+// Statuses are the states a run may be listed by, in the order a filter
+// offers them.
+var Statuses = []Status{Running, Passed, Failed, Incomplete, Errored, Abandoned}
+
+// HeartbeatInterval is how often the process running a run calls
+// Store.Heartbeat.
+const HeartbeatInterval = 30 * time.Second
+
+// StaleAfter is how long a running run may go unheard of (no heartbeat,
+// no trial saved) before it is shown as abandoned, wherever it ran.
+const StaleAfter = 10 * HeartbeatInterval
 
 // RunInfo is what describes a run, without its trials.
 type RunInfo struct {
@@ -155,6 +185,26 @@ type RunInfo struct {
 	Status  Status
 	Started time.Time
 	Ended   time.Time // zero while running
+
+	// PID and Machine say which process runs the run, on which machine
+	// (ThisMachine: the host name and, on Linux, the process namespace),
+	// so that a run whose process is gone is shown as Abandoned at once
+	// on that machine. Zero and "" when unknown.
+	PID     int
+	Machine string
+	// Heartbeat is when the run's process was last heard of: the run's
+	// creation, its last trial saved, or its last Heartbeat.
+	Heartbeat time.Time
+
+	// Stopped and StopReason say what stopped an incomplete run and why
+	// (gavel.Run's), set by FinishRun.
+	Stopped    gavel.StopCause
+	StopReason string
+
+	// Continues is the id of the run this one carries on (gavel run
+	// --resume or --retry-errors): the trials kept from it were copied
+	// into this run, and that run is left as it was. "" for a fresh run.
+	Continues string
 
 	// Stats are the run's numbers, set by FinishRun (pass rate, cases by
 	// outcome, usage by role and model, per-criterion means).
@@ -261,4 +311,19 @@ func (r RunInfo) Label() string {
 		return r.ID + " (" + g + ")"
 	}
 	return r.ID
+}
+
+// Abandoned reports whether a run stored as running is abandoned at now:
+// its process is gone (it ran on this machine and its PID is not alive),
+// or it has not been heard of for StaleAfter (a process on another
+// machine, or a PID reused by another program). Stores call it as they
+// read runs; a run that is not running is never abandoned.
+func (r RunInfo) Abandoned(now time.Time) bool {
+	switch {
+	case r.Status != Running:
+		return false
+	case now.Sub(r.Heartbeat) > StaleAfter:
+		return true
+	}
+	return r.PID > 0 && r.Machine != "" && r.Machine == ThisMachine() && !processAlive(r.PID)
 }

@@ -93,7 +93,7 @@ func statusClass(status string) string {
 		return "error"
 	case "FLAKY":
 		return "flaky"
-	case "SKIPPED", "ABSTAIN", "interrupted":
+	case "SKIPPED", "ABSTAIN", "incomplete", "abandoned":
 		return "skipped"
 	case "running":
 		return "running"

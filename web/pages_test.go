@@ -90,7 +90,7 @@ func testPages(t *testing.T, f *fixture) {
 		{"trends of a tag", "/trends?suite=support-desk&tag=refunds", 200, []string{
 			"<title>Trends of support-desk, tag refunds · Gavel</title>", "<h1>Trends of support-desk, tag refunds</h1>",
 			`<option value="refunds" selected>refunds</option>`, `<option value="">every case</option>`,
-			"The 3 of the suite's last 100 finished runs (passed, failed or interrupted) in which a case tagged refunds ran",
+			"The 3 of the suite's last 100 finished runs (passed, failed or incomplete) in which a case tagged refunds ran",
 			"counting only the cases tagged refunds", `<td class="num">50%</td>`, `href="/runs/` + f.older + `"`,
 		}, []string{`href="/runs/` + f.running + `"`, `<td class="num">37.5%</td>`}},
 		{"trends of an unknown tag", "/trends?suite=support-desk&tag=nope", 200, []string{

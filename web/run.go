@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -45,7 +46,9 @@ type runData struct {
 	ID, Href, Suite, SuiteFile    string
 	TrendsHref                    string
 	Status, Class                 string
-	Finished, Met, Interrupted    bool
+	Finished, Met                 bool
+	Incomplete, Abandoned         string
+	Continues, ContinuesHref      string
 	PassRate, Threshold           string
 	Cases, Trials                 int
 	Outcomes, Tokens, Calls, Cost string
@@ -121,36 +124,44 @@ func newRunData(sr *store.StoredRun) runData {
 	total := stats.Usage.Total()
 	threshold := thresholdOf(info.Threshold)
 	d := runData{
-		ID:          oneLine(info.ID),
-		Href:        runHref(info.ID),
-		Suite:       oneLine(info.Suite),
-		SuiteFile:   oneLine(info.SuiteFile),
-		TrendsHref:  "/trends?" + url.Values{"suite": {info.Suite}}.Encode(),
-		Status:      string(info.Status),
-		Class:       statusClass(string(info.Status)),
-		Finished:    info.Status != store.Running,
-		Met:         stats.PassRate >= threshold,
-		Interrupted: run.Interrupted,
-		PassRate:    percent(stats.PassRate),
-		Threshold:   percent(threshold),
-		Cases:       len(run.Cases),
-		Trials:      stats.Trials,
-		Tokens:      count(total.Tokens()),
-		Calls:       report.Calls(total),
-		Cost:        cost(total),
-		Unpriced:    report.UnpricedNote(stats),
-		PassHatK:    report.PassHatK(stats),
-		Started:     stamp(info.Started),
-		StartedISO:  machineTime(info.Started),
-		Ended:       stamp(info.Ended),
-		Git:         oneLine(info.Git()),
-		StartedBy:   oneLine(info.StartedBy),
-		Host:        oneLine(info.Host),
-		Filters:     oneLine(strings.Join(info.Filters, " ")),
-		ReportHref:  "/api" + runHref(info.ID),
+		ID:         oneLine(info.ID),
+		Href:       runHref(info.ID),
+		Suite:      oneLine(info.Suite),
+		SuiteFile:  oneLine(info.SuiteFile),
+		TrendsHref: "/trends?" + url.Values{"suite": {info.Suite}}.Encode(),
+		Status:     string(info.Status),
+		Class:      statusClass(string(info.Status)),
+		Finished:   info.Status != store.Running,
+		Met:        stats.PassRate >= threshold && run.Complete(), // an incomplete run never passes
+		PassRate:   percent(stats.PassRate),
+		Threshold:  percent(threshold),
+		Cases:      len(run.Cases),
+		Trials:     stats.Trials,
+		Tokens:     count(total.Tokens()),
+		Calls:      report.Calls(total),
+		Cost:       cost(total),
+		Unpriced:   report.UnpricedNote(stats),
+		PassHatK:   report.PassHatK(stats),
+		Started:    stamp(info.Started),
+		StartedISO: machineTime(info.Started),
+		Ended:      stamp(info.Ended),
+		Git:        oneLine(info.Git()),
+		StartedBy:  oneLine(info.StartedBy),
+		Host:       oneLine(info.Host),
+		Filters:    oneLine(strings.Join(info.Filters, " ")),
+		ReportHref: "/api" + runHref(info.ID),
 	}
 	if !info.Ended.IsZero() {
 		d.Duration = elapsed(info.Ended.Sub(info.Started))
+	}
+	if !run.Complete() {
+		d.Incomplete = oneLine(fmt.Sprintf("Incomplete: %s. Not every selected trial ran, so the run does not pass, whatever its pass rate.", cmp.Or(run.StopReason, string(run.Stopped))))
+	}
+	if info.Status == store.Abandoned {
+		d.Abandoned = oneLine(abandonedWhy(info))
+	}
+	if info.Continues != "" {
+		d.Continues, d.ContinuesHref = oneLine(info.Continues), runHref(info.Continues)
 	}
 	var outcomes []string
 	for _, o := range []gavel.Outcome{gavel.Passed, gavel.Failed, gavel.Flaky, gavel.Errored, gavel.Skipped} {
@@ -272,4 +283,15 @@ func (s *Server) apiRun(r *http.Request) (any, error) {
 		return nil, err
 	}
 	return rawJSON(b.Bytes()), nil
+}
+
+// abandonedWhy says why a run shown as abandoned is: its process is gone,
+// and what to do.
+func abandonedWhy(info store.RunInfo) string {
+	who := "the process that ran it"
+	if info.PID > 0 {
+		who += fmt.Sprintf(" (pid %d on %s)", info.PID, cmp.Or(info.Host, "its machine"))
+	}
+	return fmt.Sprintf("Abandoned: %s is gone, or was not heard of since %s. What it saved is below; gavel run --resume %s runs the rest.",
+		who, stamp(info.Heartbeat), info.ID)
 }

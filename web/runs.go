@@ -13,7 +13,7 @@ import (
 
 // statuses are the states a run may be filtered by, in the order the
 // filter offers them.
-var statuses = []store.Status{store.Running, store.Passed, store.Failed, store.Interrupted, store.Errored}
+var statuses = store.Statuses
 
 // runFilter reads a runs list's filter from the query string: suite,
 // status, branch, and before (a run's start, RFC 3339, for paging).
@@ -25,7 +25,7 @@ func runFilter(q url.Values, limit int) (store.RunFilter, error) {
 			known = known || s == st
 		}
 		if !known {
-			return f, errorf(http.StatusBadRequest, "status %q: want running, passed, failed, interrupted or errored", st)
+			return f, errorf(http.StatusBadRequest, "status %q: want running, passed, failed, incomplete, errored or abandoned", st)
 		}
 		f.Status = st
 	}
@@ -135,7 +135,7 @@ func (s *Server) runsPage(r *http.Request) (view, error) {
 
 // newRunRow formats a run for the list.
 func newRunRow(info store.RunInfo) runRow {
-	finished := info.Status != store.Running
+	finished := info.Status != store.Running && info.Status != store.Abandoned
 	row := runRow{
 		ID:         oneLine(info.ID),
 		Href:       runHref(info.ID),
@@ -154,7 +154,7 @@ func newRunRow(info store.RunInfo) runRow {
 	if finished {
 		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total())
 		row.PassRate = percent(info.Stats.PassRate)
-		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold)
+		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold) && info.Status != store.Incomplete // an incomplete run never passes
 	}
 	return row
 }
@@ -188,6 +188,12 @@ type RunSummary struct {
 	Started   time.Time    `json:"started"`
 	// Ended is null while the run is running.
 	Ended *time.Time `json:"ended"`
+	// StopReason says why an incomplete run was stopped ("interrupted
+	// (SIGTERM)"); "" for any other.
+	StopReason string `json:"stop_reason"`
+	// Continues is the id of the run this one carries on (--resume,
+	// --retry-errors); "" for a fresh run.
+	Continues string `json:"continues"`
 	// Threshold is the pass rate the run had to reach, 1 when the suite
 	// set none.
 	Threshold float64 `json:"threshold"`
@@ -225,6 +231,8 @@ func newRunSummary(info store.RunInfo) RunSummary {
 	out := RunSummary{
 		ID: info.ID, Suite: info.Suite, SuiteFile: info.SuiteFile, Status: info.Status,
 		Started:      info.Started,
+		StopReason:   info.StopReason,
+		Continues:    info.Continues,
 		Threshold:    thresholdOf(info.Threshold),
 		PassRate:     info.Stats.PassRate,
 		Cases:        info.Stats.CaseCount(),

@@ -29,7 +29,7 @@ type Trend struct {
 }
 
 // A TrendPoint is one finished run of a trend (passed, failed or
-// interrupted: a run that errored measured nothing).
+// incomplete: a run that errored measured nothing).
 type TrendPoint struct {
 	RunID    string    `json:"run_id"`
 	Started  time.Time `json:"started"`

@@ -7,39 +7,80 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"syscall"
 )
 
-// stopper turns Ctrl-C into a graceful stop (drain: no new trials), and a
-// second Ctrl-C into cancelling the trials in flight.
+// A drain stops a run from scheduling trials, once, for a reason: those
+// in flight finish, the others are skipped, and the run is incomplete.
+type drain struct {
+	ch     chan struct{} // runner.Config.Stop
+	once   sync.Once
+	mu     sync.Mutex
+	reason string
+}
+
+func newDrain() *drain { return &drain{ch: make(chan struct{})} }
+
+// stop drains for why ("interrupted (SIGTERM)"); later calls do nothing.
+func (d *drain) stop(why string) {
+	d.once.Do(func() {
+		d.mu.Lock()
+		d.reason = why
+		d.mu.Unlock()
+		close(d.ch)
+	})
+}
+
+// why says why the run was stopped: runner.Config.Why.
+func (d *drain) why() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.reason
+}
+
+// stopper turns SIGINT (Ctrl-C) and SIGTERM (what CI runners send to
+// cancel a job) into a graceful stop: no new trials, those in flight
+// finish. A second signal stops at once: the trials in flight are
+// cancelled (the context interrupts returns is). Either way the run ends
+// as usual: what finished is stored and reported, and the run is
+// incomplete (exit code 5).
 type stopper struct {
-	drain   chan struct{}
-	now     func() // drains, as a first Ctrl-C does
+	*drain
 	release func()
 }
 
 func interrupts(stderr io.Writer) (context.Context, stopper) {
 	ctx, cancel := context.WithCancel(context.Background())
 	signals := make(chan os.Signal, 2)
-	signal.Notify(signals, os.Interrupt)
-	s := stopper{drain: make(chan struct{})}
-	var once sync.Once
-	s.now = func() { once.Do(func() { close(s.drain) }) }
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	s := stopper{drain: newDrain()}
 	done := make(chan struct{})
 	go func() {
 		select {
-		case <-signals:
-			fmt.Fprintln(stderr, "\ngavel: stopping: trials in flight finish; press Ctrl-C again to cancel them")
-			s.now()
+		case sig := <-signals:
+			fmt.Fprintf(stderr, "\ngavel: %s: stopping: the trials in flight finish, no new one starts; send it again to cancel them\n", signalName(sig))
+			s.stop("interrupted (" + signalName(sig) + ")")
 		case <-done:
 			return
 		}
 		select {
-		case <-signals:
-			fmt.Fprintln(stderr, "gavel: cancelling the trials in flight")
+		case sig := <-signals:
+			fmt.Fprintf(stderr, "gavel: %s again: cancelling the trials in flight; what finished is kept\n", signalName(sig))
 			cancel()
 		case <-done:
 		}
 	}()
 	s.release = func() { signal.Stop(signals); close(done); cancel() }
 	return ctx, s
+}
+
+// signalName names the signals gavel stops on as people know them.
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
 }

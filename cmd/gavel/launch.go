@@ -27,7 +27,7 @@ type launcher struct {
 	log    io.Writer
 
 	mu      sync.Mutex
-	stops   []func() // each run's, to stop scheduling its trials
+	drains  []*drain // each run's, to stop scheduling its trials
 	running sync.WaitGroup
 }
 
@@ -80,25 +80,23 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 		b.Close()
 		return "", web.Refused("%v", err)
 	}
-	stop := make(chan struct{})
-	var once sync.Once
-	stopNow := func() { once.Do(func() { close(stop) }) }
+	d := newDrain()
 	f := &runFlags{tags: r.Tags, ids: r.IDs, trials: r.Trials}
 	info := runInfo(b, f, b.Suite.Threshold)
 	info.StartedBy = r.By
-	rec, err := record(ctx, l.st, b, info, "", stopNow, l.log)
+	rec, err := record(ctx, l.st, b, info, d.stop, l.log)
 	if err != nil {
 		b.Close()
 		return "", err
 	}
 	l.mu.Lock()
-	l.stops = append(l.stops, stopNow)
+	l.drains = append(l.drains, d)
 	l.mu.Unlock()
 	l.running.Go(func() {
 		defer b.Close()
 		run := runner.Run(context.Background(), b.Suite, runner.Config{
 			Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
-			Stop: stop, Progress: rec.trial,
+			Stop: d.ch, Why: d.why, Progress: rec.trial,
 		})
 		if _, err := (meteredSuite{b, meter}).end(run, rec); err != nil {
 			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.runID, err)
@@ -132,8 +130,8 @@ func (l *launcher) addWrittenCases(ctx context.Context, loaded *spec.Loaded, sui
 // flight to finish and be stored.
 func (l *launcher) Close() {
 	l.mu.Lock()
-	for _, stop := range l.stops {
-		stop()
+	for _, d := range l.drains {
+		d.stop("interrupted: the web app was stopped")
 	}
 	l.mu.Unlock()
 	l.running.Wait()

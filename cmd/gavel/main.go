@@ -14,14 +14,41 @@ import (
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "dev"
 
-// The exit codes, documented in README.
+// The exit codes, documented in README and gavel run -h.
 const (
-	exitPassed  = 0 // every threshold met
-	exitFailed  = 1 // a threshold was not met
-	exitUsage   = 2 // a usage or suite-file error: nothing ran
-	exitInfra   = 3 // the agent or a provider was unreachable for the whole run
-	exitUnknown = 4 // a bug: please report it
+	exitPassed     = 0 // every run complete and its threshold met
+	exitFailed     = 1 // a threshold was not met, or fail-fast stopped a run
+	exitUsage      = 2 // a usage or suite-file error: nothing ran
+	exitInfra      = 3 // the agent or a provider was unreachable for the whole run, or the results database failed
+	exitUnknown    = 4 // a bug: please report it
+	exitIncomplete = 5 // a run did not run every selected trial (interrupted, out of budget)
 )
+
+// worse returns the exit code that wins when several runs (or steps)
+// earn a and b: a bug, then a usage error, an unreachable service, a
+// threshold missed, an incomplete run, and a pass last. A known failure
+// says more than a run cut short.
+func worse(a, b int) int {
+	rank := func(code int) int {
+		switch code {
+		case exitPassed:
+			return 0
+		case exitIncomplete:
+			return 1
+		case exitFailed:
+			return 2
+		case exitInfra:
+			return 3
+		case exitUsage:
+			return 4
+		}
+		return 5
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
 
 // stdio are a command's standard streams.
 type stdio struct {

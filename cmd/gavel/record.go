@@ -18,20 +18,23 @@ import (
 )
 
 // A recorder writes a run to the store as it goes: the cases' definitions
-// first, then every trial as it finishes, then how the run ended. Trials
-// are written by a goroutine of their own, in the order they finished, so
-// that the runner never waits for the disk. If a write fails (a full or
-// read-only disk), it stops the run: results that cannot be kept are not
-// worth paying for.
+// first, then every trial as it finishes (those kept from a run it carries
+// on too), then how the run ended; and while it runs, a heartbeat every
+// store.HeartbeatInterval, so that a run whose process died is shown as
+// abandoned. Trials are written by a goroutine of their own, in the order
+// they finished, so that the runner never waits for the disk. If a write
+// fails (a full or read-only disk), it stops the run: results that cannot
+// be kept are not worth paying for.
 type recorder struct {
 	st    store.Store
 	runID string
 	keys  map[string]int64 // case id → version key
-	stop  func()           // stops scheduling trials
+	stop  func(why string) // stops scheduling trials
 	warn  io.Writer
 
 	trials  chan gavel.Trial // to write
 	written chan struct{}    // closed when every trial is written
+	beating chan struct{}    // closed to stop the heartbeat
 
 	mu  sync.Mutex
 	err error // the first failed write
@@ -41,11 +44,11 @@ type recorder struct {
 // the runner waits for the writer.
 const pendingTrials = 256
 
-// record saves b's case definitions and creates the run (or, given the id
-// of a run to resume, carries on writing to it).
-func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunInfo, resume string, stop func(), warn io.Writer) (*recorder, error) {
+// record saves b's case definitions and creates the run (info.Continues
+// names the run it carries on, if any: that run is left as it was).
+func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunInfo, stop func(why string), warn io.Writer) (*recorder, error) {
 	r := &recorder{st: st, keys: map[string]int64{}, stop: stop, warn: warn,
-		trials: make(chan gavel.Trial, pendingTrials), written: make(chan struct{})}
+		trials: make(chan gavel.Trial, pendingTrials), written: make(chan struct{}), beating: make(chan struct{})}
 	for _, c := range b.Suite.Cases {
 		v, err := st.SaveCase(ctx, store.CaseDef{Suite: b.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
 			Definition: b.Definitions[c.ID], Source: c.Source})
@@ -54,17 +57,32 @@ func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunIn
 		}
 		r.keys[c.ID] = v.Key
 	}
-	if resume != "" {
-		r.runID = resume
-	} else {
-		created, err := st.CreateRun(ctx, info)
-		if err != nil {
-			return nil, err
-		}
-		r.runID = created.ID
+	created, err := st.CreateRun(ctx, info)
+	if err != nil {
+		return nil, err
 	}
+	r.runID = created.ID
 	go r.write()
+	go r.beat()
 	return r, nil
+}
+
+// beat records a heartbeat every store.HeartbeatInterval until the run
+// ends. A heartbeat that fails is let go: the trials' writes say when the
+// database is gone.
+func (r *recorder) beat() {
+	tick := time.NewTicker(store.HeartbeatInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			ctx, cancel := context.WithTimeout(context.Background(), store.HeartbeatInterval)
+			_ = r.st.Heartbeat(ctx, r.runID)
+			cancel()
+		case <-r.beating:
+			return
+		}
+	}
 }
 
 // write saves the trials handed over, until there are no more.
@@ -94,28 +112,27 @@ func (r *recorder) fail(err error) {
 	if r.err == nil {
 		r.err = err
 		fmt.Fprintf(r.warn, "gavel: stopping: the results database cannot be written: %v\n", err)
-		r.stop()
+		r.stop(fmt.Sprintf("interrupted: the results database stopped taking writes (%v)", err))
 	}
 }
 
-// trial hands a finished trial to the writer; it is runner.Config.Progress's
-// helper.
+// trial hands a finished trial, or one kept from the run this one
+// carries on, to the writer; it is runner.Config.Progress's helper.
 func (r *recorder) trial(p runner.Progress) {
-	if !p.Reused { // a reused trial is stored already
-		r.trials <- p.Trial
-	}
+	r.trials <- p.Trial
 }
 
 // finish records how the run ended, and returns the first write error.
 func (r *recorder) finish(run *gavel.Run, code int) error {
 	close(r.trials)
 	<-r.written
+	close(r.beating)
 	status := store.Passed
 	switch {
-	case run.Interrupted || r.err != nil:
-		status = store.Interrupted
-	case code == exitInfra:
+	case code == exitInfra && r.err == nil:
 		status = store.Errored
+	case !run.Complete() || r.err != nil:
+		status = store.Incomplete
 	case code == exitFailed:
 		status = store.Failed
 	}
@@ -145,6 +162,7 @@ func runInfo(b *spec.Built, f *runFlags, threshold float64) store.RunInfo {
 		},
 	}
 	info.Host, _ = os.Hostname()
+	info.PID, info.Machine = os.Getpid(), store.ThisMachine()
 	info.GitCommit, info.GitBranch = gitInfo(dir)
 	for _, tag := range f.tags {
 		info.Filters = append(info.Filters, "--tag "+tag)

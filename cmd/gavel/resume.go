@@ -13,10 +13,13 @@ import (
 )
 
 // A prior run is the stored run that --resume or --retry-errors carries
-// on: its id, and the trials to keep.
+// on: its id, the flag that names it, and the trials to keep. The run
+// that carries it on is a new run that names it (store.RunInfo.Continues)
+// and holds copies of the kept trials; the prior run's record is never
+// changed.
 type prior struct {
-	id   string
-	kept map[trialKey]gavel.Trial
+	id, flag string
+	kept     map[trialKey]gavel.Trial
 }
 
 type trialKey struct {
@@ -31,11 +34,13 @@ func (p prior) reuse(caseID string, n int) (gavel.Trial, bool) {
 }
 
 // priorRun reads the run --resume or --retry-errors names, if either
-// does. --resume keeps every trial the run finished; --retry-errors keeps
-// those that did not end in ERROR. It returns a non-zero exit code after
-// printing why the flags cannot be followed.
+// does. --resume keeps every trial the run finished: not those cut short
+// by a stop (judge.CauseCancelled, or a conversation CANCELLED, as older
+// Gavels stored them), nor of course those it never ran.
+// --retry-errors keeps the trials that did not end in ERROR. It returns a
+// non-zero exit code after printing why the flags cannot be followed.
 func priorRun(ctx context.Context, st store.Store, f *runFlags, built []*spec.Built, stderr io.Writer) (prior, int) {
-	id, flag, keep := f.resume, "--resume", func(gavel.Trial) bool { return true }
+	id, flag, keep := f.resume, "--resume", finished
 	if f.retry != "" {
 		id, flag, keep = f.retry, "--retry-errors", func(t gavel.Trial) bool { return t.Verdict.Status != judge.StatusError }
 	}
@@ -61,14 +66,29 @@ func priorRun(ctx context.Context, st store.Store, f *runFlags, built []*spec.Bu
 		fmt.Fprintf(stderr, "gavel run: %s %s: that run is of suite %q, not %q\n", flag, id, stored.Info.Suite, suite)
 		return prior{}, exitUsage
 	}
-	p := prior{id: id, kept: map[trialKey]gavel.Trial{}}
+	if stored.Info.Status == store.Running {
+		fmt.Fprintf(stderr, "gavel run: %s %s: that run is still running (pid %d on %s): let it finish, or stop it first\n", flag, id, stored.Info.PID, stored.Info.Host)
+		return prior{}, exitUsage
+	}
+	p := prior{id: id, flag: flag, kept: map[trialKey]gavel.Trial{}}
+	dropped := 0
 	for _, cr := range stored.Run.Cases {
 		for _, t := range cr.Trials {
 			if keep(t) {
 				p.kept[trialKey{t.CaseID, t.N}] = t
+			} else {
+				dropped++
 			}
 		}
 	}
-	fmt.Fprintf(stderr, "gavel: %s %s: keeping %d finished trials\n", flag, id, len(p.kept))
+	fmt.Fprintf(stderr, "gavel: %s %s: a new run carries it on, keeping %d of its trials and running %d of them again (with any it never ran); run %s is left as it was\n",
+		flag, id, len(p.kept), dropped, id)
 	return p, exitPassed
+}
+
+// finished reports whether a stored trial finished: it was not cut short
+// by a run stopped at once.
+func finished(t gavel.Trial) bool {
+	cancelled := t.Transcript != nil && t.Transcript.Status == judge.ExecCancelled
+	return !cancelled && t.Cause() != judge.CauseCancelled
 }

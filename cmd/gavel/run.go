@@ -27,9 +27,21 @@ import (
 const runHelp = `Usage: gavel run [flags] [SUITE...]
 
 Runs suites (a suite file, or a directory holding gavel.yaml; default ".")
-and prints a report. The exit code is 0 when every suite reaches its
-threshold, 1 when one does not, 2 for a usage or suite error (nothing
-runs), 3 when the agent or a provider could not be reached at all.
+and prints a report. SIGINT (Ctrl-C) or SIGTERM stops starting trials:
+those in flight finish. A second one cancels them. Either way what
+finished is stored and reported, and the run is incomplete.
+
+Exit codes:
+  0  every run is complete and reached its threshold
+  1  a threshold was missed, --gate failed, or --fail-fast stopped a run
+  2  a usage or suite-file error: nothing ran
+  3  the agent or a provider could not be reached for the whole run (every
+     trial that ran was an ERROR for it), or the results database failed
+  4  a bug in Gavel: please report it
+  5  a run is incomplete: it was interrupted (SIGINT, SIGTERM) or ran out of
+     budget (--max-cost-usd, --max-tokens) before every selected trial ran;
+     gavel run --resume RUN runs the rest
+With several suites, the first of 4, 2, 3, 1, 5 that one of them earns wins.
 
 Examples:
   gavel run examples/support-desk
@@ -75,8 +87,8 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.Var(&f.ids, "id", "run only the case with this id (repeatable)")
 	fs.StringVar(&f.changedSince, "changed-since", "", "run only the cases whose paths match files changed since this git `ref` (all of them when a shared path changed; cases without paths always run)")
 	f.db = dbFlag(fs)
-	fs.StringVar(&f.resume, "resume", "", "carry on an interrupted `run` (its id): the trials it finished are kept, the others run")
-	fs.StringVar(&f.retry, "retry-errors", "", "run again the trials of `run` (its id) that ended in ERROR, keeping the others")
+	fs.StringVar(&f.resume, "resume", "", "carry on an incomplete or abandoned `run` (its id) in a new run: the trials it finished are copied, the others (skipped, cut short, never started) run; that run is left as it was")
+	fs.StringVar(&f.retry, "retry-errors", "", "run again, in a new run, the trials of `run` (its id) that ended in ERROR (and those that never ran), copying the others; that run, with its ERRORs, is left as it was")
 	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
 	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
 	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
@@ -159,7 +171,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	session := &runSession{f: f, st: st, stop: stop, prior: prior, bar: newProgress(progressTo),
 		format: format, outs: outs, stdout: stdout, stderr: stderr}
 	for _, s := range suites {
-		code = max(code, session.run(ctx, s))
+		code = worse(code, session.run(ctx, s))
 	}
 	return code
 }
@@ -277,7 +289,11 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 	if f.minPassRate > 0 {
 		s.Suite.Threshold = f.minPassRate
 	}
-	rec, err := record(ctx, r.st, s.Built, runInfo(s.Built, f, s.Suite.Threshold), r.prior.id, r.stop.now, r.stderr)
+	info := runInfo(s.Built, f, s.Suite.Threshold)
+	if r.prior.id != "" {
+		info.Continues, info.Settings["continues_with"] = r.prior.id, r.prior.flag
+	}
+	rec, err := record(ctx, r.st, s.Built, info, r.stop.stop, r.stderr)
 	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra
@@ -289,7 +305,8 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		FollowUps:   s.FollowUps,
 		Budget:      runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
 		FailFast:    f.failFast,
-		Stop:        r.stop.drain,
+		Stop:        r.stop.ch,
+		Why:         r.stop.why,
 		Reuse:       r.prior.reuse,
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
 	})
@@ -299,16 +316,19 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 	} else {
 		fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
+		if !run.Complete() {
+			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): gavel run --resume %s runs what did not finish\n", rec.runID, run.StopReason, rec.runID)
+		}
 	}
 	opts := report.Options{Verbose: f.verbose, Version: version}
 	if err := report.Write(r.stdout, r.format, run, opts); err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
-		code = max(code, exitUnknown)
+		code = worse(code, exitUnknown)
 	}
 	for _, o := range r.outs {
 		if err := writeReport(o, run, opts); err != nil {
 			fmt.Fprintln(r.stderr, "gavel run:", err)
-			code = max(code, exitInfra)
+			code = worse(code, exitInfra)
 		}
 	}
 	return code
@@ -354,22 +374,39 @@ func runGate(command string, stderr io.Writer) error {
 	return cmd.Run()
 }
 
-// exitCode is the exit code a run earns: 3 when no trial completed a
-// conversation (the agent or a provider was down for the whole run), 1
-// when the threshold was not met.
+// exitCode is the exit code a run earns:
+//
+//   - 3 (exitInfra) when trials ran and every one of them (but those cut
+//     short by a second signal) was an ERROR because a service could not
+//     be reached: the agent, or a model it, a simulated user or a judge
+//     needed (gavel.Trial.Cause). A service that answered badly (a 400, a
+//     malformed verdict) was reached: its ERRORs count as not passed.
+//   - 1 (exitFailed) when fail-fast stopped the run after a trial that did
+//     not pass, or the run is complete and missed its threshold.
+//   - 5 (exitIncomplete) when the run is otherwise incomplete
+//     (interrupted, out of budget): the trials that did not run might
+//     have failed, so it does not pass, whatever its pass rate.
+//   - 0 (exitPassed) when it is complete and met its threshold.
 func exitCode(run *gavel.Run) int {
-	ran, reached := 0, 0
+	ran, unreachable := 0, 0
 	for _, c := range run.Cases {
 		for _, t := range c.Trials {
-			ran++
-			if t.Transcript != nil && t.Transcript.Status == judge.ExecSuccess {
-				reached++
+			switch t.Cause() {
+			case judge.CauseCancelled:
+				continue
+			case judge.CauseUnreachable:
+				unreachable++
 			}
+			ran++
 		}
 	}
 	switch {
-	case ran > 0 && reached == 0:
+	case ran > 0 && unreachable == ran:
 		return exitInfra
+	case run.Stopped == gavel.StopFailFast:
+		return exitFailed
+	case !run.Complete():
+		return exitIncomplete
 	case !run.Met():
 		return exitFailed
 	}

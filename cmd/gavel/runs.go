@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/gavelhq/gavel/report"
@@ -15,7 +17,12 @@ import (
 const runsHelp = `Usage: gavel runs [flags]
 
 Lists the stored runs, newest first: id, suite, status, pass rate, cases,
-cost, when, and the git branch and commit they ran on.
+cost, when, the git branch and commit they ran on, and the run each
+carries on (gavel run --resume or --retry-errors). A run is running,
+passed, failed, incomplete (stopped before every selected trial ran:
+gavel show says why), errored (the agent or a provider could not be
+reached), or abandoned: left running by a process that is gone (it
+crashed, or was killed) or was not heard of for 5 minutes.
 
 Examples:
   gavel runs
@@ -33,17 +40,19 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 	var f store.RunFilter
 	var status string
 	fs.StringVar(&f.Suite, "suite", "", "only runs of this suite")
-	fs.StringVar(&status, "status", "", "only runs with this status: running, passed, failed, interrupted or errored")
+	fs.StringVar(&status, "status", "", "only runs with this status: running, passed, failed, incomplete, errored or abandoned")
 	fs.StringVar(&f.Branch, "branch", "", "only runs on this git branch")
 	fs.IntVar(&f.Limit, "limit", 20, "at most this many runs")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	switch s := store.Status(status); s {
-	case "", store.Running, store.Passed, store.Failed, store.Interrupted, store.Errored:
+	switch s := store.Status(status); {
+	case s == "interrupted": // the name of incomplete runs before schema 3
+		f.Status = store.Incomplete
+	case s == "" || slices.Contains(store.Statuses, s):
 		f.Status = s
 	default:
-		fmt.Fprintf(stderr, "gavel runs: --status %q: want running, passed, failed, interrupted or errored\n", status)
+		fmt.Fprintf(stderr, "gavel runs: --status %q: want running, passed, failed, incomplete, errored or abandoned\n", status)
 		return exitUsage
 	}
 	ctx := context.Background()
@@ -63,10 +72,16 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 		return exitPassed
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT")
+	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT\tCARRIES ON")
 	for _, r := range runs {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%.1f%%\t%d\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, 100*r.Stats.PassRate,
-			r.Stats.CaseCount(), report.Cost(r.Stats.Usage.Total()), r.Started.Local().Format("2006-01-02 15:04"), r.Git())
+		// A run that never finished has no numbers yet: none is shown.
+		rate, cases, cost := "-", "-", "-"
+		if r.Status != store.Running && r.Status != store.Abandoned {
+			rate = fmt.Sprintf("%.1f%%", 100*r.Stats.PassRate)
+			cases, cost = strconv.Itoa(r.Stats.CaseCount()), report.Cost(r.Stats.Usage.Total())
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, rate,
+			cases, cost, r.Started.Local().Format("2006-01-02 15:04"), r.Git(), r.Continues)
 	}
 	return exitOK(w.Flush())
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -136,7 +137,8 @@ func readRun(db, id, command string, stderr io.Writer, read func(store.Store, co
 	return stored, exitPassed
 }
 
-// runHeader is a line on who ran a run, where and when.
+// runHeader says who ran a run, where and when, and, on lines of their
+// own, which run it carries on and why it is abandoned, when it is.
 func runHeader(r store.RunInfo) string {
 	s := fmt.Sprintf("Run %s (%s)", r.ID, r.Status)
 	if g := r.Git(); g != "" {
@@ -144,6 +146,14 @@ func runHeader(r store.RunInfo) string {
 	}
 	if r.StartedBy != "" {
 		s += " by " + r.StartedBy
+	}
+	if r.Continues != "" {
+		s += fmt.Sprintf("\nCarries on run %s (%s): the trials kept from it were copied here; it is left as it was.",
+			r.Continues, cmp.Or(r.Settings["continues_with"], "--resume"))
+	}
+	if r.Status == store.Abandoned {
+		s += fmt.Sprintf("\nAbandoned: the process that ran it (pid %d on %s) is gone, or was not heard of since %s. "+
+			"What it saved is below; gavel run --resume %s runs the rest.", r.PID, cmp.Or(r.Host, "its machine"), r.Heartbeat.Local().Format("2006-01-02 15:04:05"), r.ID)
 	}
 	return s
 }

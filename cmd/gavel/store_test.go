@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/llm/llmtest"
+	"github.com/gavelhq/gavel/store"
 )
 
 // starterSuite writes the starter suite into a temporary directory, with
@@ -44,19 +47,35 @@ func TestStoredRuns(t *testing.T) {
 	// greeting fails; with --fail-fast, one at a time, returns_policy never runs.
 	first := savedRun(t, exitFailed, "--db", db, "--fail-fast", "--concurrency", "1", dir)
 	code, out, _ := gavelCmd(t, "runs", "--db", db)
-	if code != exitPassed || !strings.Contains(out, first) || !strings.Contains(out, "failed") {
+	if code != exitPassed || !strings.Contains(out, first) || !strings.Contains(out, "incomplete") {
 		t.Errorf("runs: exit %d\n%s", code, out)
 	}
 
-	// Resuming keeps greeting's trial and runs the skipped case.
+	// Resuming is a new run that keeps greeting's trial and runs the
+	// skipped case; the first run is left as it was.
 	code, _, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--resume", first, dir)
-	if code != exitFailed || !strings.Contains(errs, "keeping 1 finished trials") {
+	if code != exitFailed || !strings.Contains(errs, "keeping 1 of its trials") {
 		t.Errorf("resume: exit %d\n%s", code, errs)
 	}
-	code, out, _ = gavelCmd(t, "show", "--db", db, first)
-	if code != exitPassed || !strings.Contains(out, "returns_policy | -     | PASS") || !strings.Contains(out, "greeting       | -     | FAIL") {
-		t.Errorf("show after resume: exit %d\n%s", code, out)
+	m := runID.FindStringSubmatch(errs)
+	if m == nil || m[1] == first {
+		t.Fatalf("resume saved no new run:\n%s", errs)
 	}
+	resumed := m[1]
+	code, out, _ = gavelCmd(t, "show", "--db", db, resumed)
+	if code != exitPassed || !strings.Contains(out, "returns_policy | -     | PASS") || !strings.Contains(out, "greeting       | -     | FAIL") ||
+		!strings.Contains(out, "Carries on run "+first+" (--resume)") {
+		t.Errorf("show of the resumed run: exit %d\n%s", code, out)
+	}
+	code, out, _ = gavelCmd(t, "show", "--db", db, first)
+	if code != exitPassed || !strings.Contains(out, "returns_policy | -     | -        | SKIPPED") || !strings.Contains(out, "("+string(store.Incomplete)+")") {
+		t.Errorf("show of the first run after it was resumed: exit %d, want it as it was\n%s", code, out)
+	}
+	code, out, _ = gavelCmd(t, "runs", "--db", db)
+	if code != exitPassed || !regexp.MustCompile(resumed+`.* `+first+`\n`).MatchString(out) {
+		t.Errorf("runs: want %s listed as carrying on %s:\n%s", resumed, first, out)
+	}
+	first = resumed
 	code, out, _ = gavelCmd(t, "show", "--db", db, first, "greeting")
 	if code != exitPassed || !strings.Contains(out, `contains "goodbye"`) || !strings.Contains(out, "Hello! How can I help you today?") {
 		t.Errorf("show of a case: exit %d\n%s", code, out)
@@ -108,5 +127,37 @@ func TestUnreachableDatabase(t *testing.T) {
 	code, _, errs := gavelCmd(t, "run", "--db", "postgres://gavel:secret@127.0.0.1:1/gavel?connect_timeout=2", dir)
 	if code != exitInfra || !strings.Contains(errs, "127.0.0.1:1") || strings.Contains(errs, "secret") {
 		t.Errorf("exit %d, %q; want 3 naming the host, not the password", code, errs)
+	}
+}
+
+// --retry-errors runs the ERRORs again in a new run that says which run it
+// carries on, and leaves the earlier run, with its ERRORs, as it was.
+func TestRetryErrorsKeepsTheEarlierAttempt(t *testing.T) {
+	dir, db := starterSuite(t)
+	srv := llmtest.NewOpenAIServer(&llmtest.Scripted{})
+	t.Cleanup(srv.Close)
+	for range 20 {
+		srv.FailNext(400, 0)
+	}
+	t.Setenv("GAVEL_AGENT_MODEL", "openai:agent")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	first := savedRun(t, exitFailed, "--db", db, dir)
+	_, before, _ := gavelCmd(t, "report", "--verbose", "--db", db, first)
+	if strings.Count(before, "| ERROR") != 2 {
+		t.Fatalf("the first run: want both cases ERROR:\n%s", before)
+	}
+
+	t.Setenv("GAVEL_AGENT_MODEL", "") // the suite's scripted agent
+	retried := savedRun(t, exitFailed, "--db", db, "--retry-errors", first, dir)
+	if retried == first {
+		t.Fatalf("--retry-errors wrote into run %s", first)
+	}
+	code, out, _ := gavelCmd(t, "show", "--db", db, retried)
+	if code != exitPassed || !strings.Contains(out, "Carries on run "+first+" (--retry-errors)") || !strings.Contains(out, "returns_policy | -     | PASS") {
+		t.Errorf("show of the retried run: exit %d\n%s", code, out)
+	}
+	if _, after, _ := gavelCmd(t, "report", "--verbose", "--db", db, first); after != before {
+		t.Errorf("the first run changed when its ERRORs were retried:\n%s", after)
 	}
 }

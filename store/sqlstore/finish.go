@@ -31,9 +31,9 @@ func (db *DB) FinishRun(ctx context.Context, runID string, f store.RunEnd) error
 
 func (db *DB) finishRun(ctx context.Context, runID string, f store.RunEnd) error {
 	switch f.Status {
-	case store.Passed, store.Failed, store.Interrupted, store.Errored:
+	case store.Passed, store.Failed, store.Incomplete, store.Errored:
 	default:
-		return fmt.Errorf("status %q is not one of passed, failed, interrupted, errored", f.Status)
+		return fmt.Errorf("status %q is not one of passed, failed, incomplete, errored", f.Status)
 	}
 	ended := f.Ended
 	if ended.IsZero() {
@@ -57,12 +57,17 @@ func (db *DB) finishRun(ctx context.Context, runID string, f store.RunEnd) error
 		return err
 	}
 	total := stats.Usage.Total()
+	stopped, reason := run.Stopped, run.StopReason
+	if stopped == "" && f.Status == store.Incomplete {
+		stopped, reason = gavel.StopInterrupted, "the run was interrupted"
+	}
 	return db.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, db.q(`UPDATE runs SET status = ?, ended_us = ?, duration_ns = ?, interrupted = ?,
-			pass_rate = ?, trials = ?, cost_usd = ?, cost_unpriced = ?, input_tokens = ?, output_tokens = ?,
+			stopped = ?, stop_reason = ?, pass_rate = ?, trials = ?, cost_usd = ?, cost_unpriced = ?, input_tokens = ?, output_tokens = ?,
 			cases_pass = ?, cases_fail = ?, cases_error = ?, cases_flaky = ?, cases_skipped = ?, stats = ?
 			WHERE id = ?`),
-			string(f.Status), micros(normalTime(ended)), int64(run.Duration), boolInt(run.Interrupted || f.Status == store.Interrupted),
+			string(f.Status), micros(normalTime(ended)), int64(run.Duration), boolInt(stopped != ""),
+			string(stopped), reason,
 			stats.PassRate, stats.Trials, total.CostUSD, boolInt(total.Unpriced), total.InputTokens, total.OutputTokens,
 			stats.Cases[gavel.Passed], stats.Cases[gavel.Failed], stats.Cases[gavel.Errored], stats.Cases[gavel.Flaky], stats.Cases[gavel.Skipped],
 			string(statsJSON), runID)

@@ -49,7 +49,7 @@ func TestFinishRunAfterACrash(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Interrupted}); err != nil {
+	if err := s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Incomplete}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Run(ctx, info.ID)
@@ -64,8 +64,8 @@ func TestFinishRunAfterACrash(t *testing.T) {
 	if d := cmp.Diff(want, got.Info.Stats); d != "" {
 		t.Errorf("stats (-want +got):\n%s", d)
 	}
-	if got.Info.Status != store.Interrupted || got.Info.Ended.IsZero() || !got.Run.Interrupted {
-		t.Errorf("status %s, ended %v, interrupted %v: want interrupted, ended now", got.Info.Status, got.Info.Ended, got.Run.Interrupted)
+	if got.Info.Status != store.Incomplete || got.Info.Ended.IsZero() || got.Run.Stopped != gavel.StopInterrupted {
+		t.Errorf("status %s, ended %v, stopped %q: want interrupted, ended now", got.Info.Status, got.Info.Ended, got.Run.Stopped)
 	}
 	var ids []string
 	for _, c := range got.Run.Cases {
@@ -117,7 +117,7 @@ func TestFinishRunRefuses(t *testing.T) {
 		end  store.RunEnd
 		want string
 	}{
-		{"no status", store.RunEnd{Run: &gavel.Run{}}, `status "" is not one of passed, failed, interrupted, errored`},
+		{"no status", store.RunEnd{Run: &gavel.Run{}}, `status "" is not one of passed, failed, incomplete, errored`},
 		{"running", store.RunEnd{Status: store.Running, Run: &gavel.Run{}}, `status "running" is not one of`},
 		{"a case without an id", store.RunEnd{Status: store.Passed, Run: &gavel.Run{Cases: []gavel.CaseResult{{}}}}, "case result 1 has no case id"},
 	}

@@ -54,8 +54,7 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 			return err
 		}
 		var duration int64
-		var interrupted int
-		if err := tx.QueryRowContext(ctx, db.q("SELECT duration_ns, interrupted FROM runs WHERE id = ?"), id).Scan(&duration, &interrupted); err != nil {
+		if err := tx.QueryRowContext(ctx, db.q("SELECT duration_ns FROM runs WHERE id = ?"), id).Scan(&duration); err != nil {
 			return err
 		}
 		trials, keys, err := db.trials(ctx, tx, columns, "run_id = ? ORDER BY case_id, n", id)
@@ -71,12 +70,12 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 			return err
 		}
 		run := &gavel.Run{
-			Suite:       &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Models: info.Models},
-			Started:     info.Started,
-			Duration:    time.Duration(duration),
-			Interrupted: interrupted != 0,
-			Models:      info.Stats.Models,
+			Suite:    &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Models: info.Models},
+			Started:  info.Started,
+			Duration: time.Duration(duration),
+			Models:   info.Stats.Models,
 		}
+		run.Stopped, run.StopReason = info.Stopped, info.StopReason
 		if run.Duration == 0 && !info.Ended.IsZero() {
 			run.Duration = info.Ended.Sub(info.Started)
 		}

@@ -13,17 +13,22 @@ import (
 
 // runColumns are the columns scanRun reads: a run's info and summary.
 const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_branch, filters, models, settings,
-	threshold, status, started_us, ended_us, stats`
+	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues`
 
 // CreateRun records a run as it starts, with status running, and returns
-// it with its ID set (and its start set to now when it was zero). Times
-// are kept in UTC to the microsecond, as they are returned.
+// it with its ID set (and its start and heartbeat set to now when they
+// were zero). Times are kept in UTC to the microsecond, as they are
+// returned.
 func (db *DB) CreateRun(ctx context.Context, r store.RunInfo) (store.RunInfo, error) {
 	if r.Started.IsZero() {
 		r.Started = db.now()
 	}
-	r.Started = normalTime(r.Started)
+	if r.Heartbeat.IsZero() {
+		r.Heartbeat = db.now()
+	}
+	r.Started, r.Heartbeat = normalTime(r.Started), normalTime(r.Heartbeat)
 	r.Status, r.Ended, r.Stats = store.Running, normalTime(r.Ended), gavel.Stats{}
+	r.Stopped, r.StopReason = "", ""
 	filters, models, settings, err := marshalSettings(r)
 	if err != nil {
 		return store.RunInfo{}, fmt.Errorf("store: create run of suite %s: %w", r.Suite, err)
@@ -32,11 +37,12 @@ func (db *DB) CreateRun(ctx context.Context, r store.RunInfo) (store.RunInfo, er
 		for range 10 { // a new random part when two runs start in the same second with the same one
 			r.ID = runID(r.Started)
 			res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
-				filters, models, settings, threshold, status, started_us)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (id) DO NOTHING`),
 				r.ID, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch,
-				filters, models, settings, r.Threshold, string(r.Status), micros(r.Started))
+				filters, models, settings, r.Threshold, string(r.Status), micros(r.Started),
+				r.PID, r.Machine, micros(r.Heartbeat), r.Continues)
 			if err != nil {
 				return err
 			}
@@ -82,10 +88,22 @@ func (db *DB) runInfo(ctx context.Context, q querier, id string) (store.RunInfo,
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.RunInfo{}, notFound("no such run")
 	}
-	return r, err
+	return db.shown(r), err
 }
 
-// Runs lists runs, newest first.
+// shown is a run as readers see it: a running run whose process is gone
+// is abandoned.
+func (db *DB) shown(r store.RunInfo) store.RunInfo {
+	if r.Abandoned(db.now()) {
+		r.Status = store.Abandoned
+	}
+	return r
+}
+
+// Runs lists runs, newest first. Running and abandoned runs are both
+// stored as running: listing either reads every running run that matches
+// the other filters (there are few: those in progress and those that
+// crashed) and keeps those with the status asked for.
 func (db *DB) Runs(ctx context.Context, f store.RunFilter) ([]store.RunInfo, error) {
 	query := "SELECT " + runColumns + " FROM runs"
 	var where []string
@@ -97,7 +115,11 @@ func (db *DB) Runs(ctx context.Context, f store.RunFilter) ([]store.RunInfo, err
 	if f.Suite != "" {
 		add("suite = ?", f.Suite)
 	}
-	if f.Status != "" {
+	live := f.Status == store.Running || f.Status == store.Abandoned
+	switch {
+	case live:
+		add("status = ?", string(store.Running))
+	case f.Status != "":
 		add("status = ?", string(f.Status))
 	}
 	if f.Branch != "" {
@@ -117,8 +139,11 @@ func (db *DB) Runs(ctx context.Context, f store.RunFilter) ([]store.RunInfo, err
 	if limit <= 0 {
 		limit = 50
 	}
-	query += " ORDER BY started_us DESC, id DESC LIMIT ?"
-	args = append(args, limit)
+	query += " ORDER BY started_us DESC, id DESC"
+	if !live {
+		query += " LIMIT ?"
+		args = append(args, limit)
+	}
 
 	rows, err := db.sql.QueryContext(ctx, db.q(query), args...)
 	if err != nil {
@@ -131,7 +156,9 @@ func (db *DB) Runs(ctx context.Context, f store.RunFilter) ([]store.RunInfo, err
 		if err != nil {
 			return nil, fmt.Errorf("store: list runs: %w", err)
 		}
-		out = append(out, r)
+		if r = db.shown(r); (!live || r.Status == f.Status) && len(out) < limit {
+			out = append(out, r)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: list runs: %w", err)
@@ -143,15 +170,17 @@ func (db *DB) Runs(ctx context.Context, f store.RunFilter) ([]store.RunInfo, err
 func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 	var r store.RunInfo
 	var filters, models, settings, status string
-	var started int64
+	var started, heartbeat int64
 	var ended sql.NullInt64
 	var stats sql.NullString
+	var stopped string
 	err := row.Scan(&r.ID, &r.Suite, &r.SuiteFile, &r.StartedBy, &r.Host, &r.GitCommit, &r.GitBranch,
-		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats)
+		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats,
+		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues)
 	if err != nil {
 		return store.RunInfo{}, err
 	}
-	r.Status, r.Started = store.Status(status), fromMicros(started)
+	r.Status, r.Started, r.Heartbeat, r.Stopped = store.Status(status), fromMicros(started), fromMicros(heartbeat), gavel.StopCause(stopped)
 	if ended.Valid {
 		r.Ended = fromMicros(ended.Int64)
 	}

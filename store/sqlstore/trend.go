@@ -48,7 +48,7 @@ func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([
 	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, pass_rate, cost_usd, cost_unpriced FROM runs
 		WHERE suite = ? AND status IN (?, ?, ?)
 		ORDER BY started_us DESC, id DESC LIMIT ?`),
-		suite, string(store.Passed), string(store.Failed), string(store.Interrupted), n)
+		suite, string(store.Passed), string(store.Failed), string(store.Incomplete), n)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 	const last = `WITH r AS (SELECT id, started_us FROM runs
 			WHERE suite = ? AND status IN (?, ?, ?)
 			ORDER BY started_us DESC, id DESC LIMIT ?) `
-	args := []any{suite, string(store.Passed), string(store.Failed), string(store.Interrupted), n}
+	args := []any{suite, string(store.Passed), string(store.Failed), string(store.Incomplete), n}
 
 	type caseKey struct{ run, id string }
 	type agg struct{ sum, count float64 } // a pass-rate or criterion sum and its count

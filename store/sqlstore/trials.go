@@ -68,13 +68,35 @@ func (db *DB) SaveTrial(ctx context.Context, runID string, r store.TrialRecord) 
 		return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
 	}
 	err = db.write(ctx, func(tx *sql.Tx) error {
-		if err := db.runExists(ctx, tx, runID); err != nil {
+		if err := db.beat(ctx, tx, runID); err != nil {
 			return err
 		}
 		return db.saveTrial(ctx, tx, runID, row)
 	})
 	if err != nil {
 		return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
+	}
+	return nil
+}
+
+// Heartbeat records that a running run's process is alive now.
+func (db *DB) Heartbeat(ctx context.Context, runID string) error {
+	if err := db.write(ctx, func(tx *sql.Tx) error { return db.beat(ctx, tx, runID) }); err != nil {
+		return fmt.Errorf("store: heartbeat of run %s: %w", runID, err)
+	}
+	return nil
+}
+
+// beat sets a run's heartbeat to now; an unknown run is ErrNotFound.
+func (db *DB) beat(ctx context.Context, tx *sql.Tx, runID string) error {
+	res, err := tx.ExecContext(ctx, db.q("UPDATE runs SET heartbeat_us = ? WHERE id = ?"), micros(db.now()), runID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return notFound("no such run")
 	}
 	return nil
 }

@@ -66,13 +66,15 @@ func testRoundTrip(t *testing.T, s store.Store) {
 	got, err := s.Run(ctx, info.ID)
 	check(t, "Run", err)
 	wantInfo := stored(runInfo(suite.Name, base))
-	wantInfo.ID, wantInfo.Status, wantInfo.Ended, wantInfo.Stats = info.ID, store.Interrupted, storedTime(info.Ended), run.Stats()
+	wantInfo.ID, wantInfo.Status, wantInfo.Ended, wantInfo.Stats = info.ID, store.Incomplete, storedTime(info.Ended), run.Stats()
+	wantInfo.Stopped, wantInfo.StopReason = run.Stopped, run.StopReason
 	diff(t, "Info", got.Info, wantInfo)
 	diff(t, "case results", viewResults(got.Run.Cases), viewResults(run.Cases))
 	diff(t, "stats of the stored run", got.Run.Stats(), run.Stats())
-	if !got.Run.Started.Equal(storedTime(run.Started)) || got.Run.Duration != run.Duration || got.Run.Interrupted != run.Interrupted {
-		t.Errorf("run: started %v, duration %v, interrupted %v; want %v, %v, %v",
-			got.Run.Started, got.Run.Duration, got.Run.Interrupted, run.Started, run.Duration, run.Interrupted)
+	if !got.Run.Started.Equal(storedTime(run.Started)) || got.Run.Duration != run.Duration ||
+		got.Run.Stopped != run.Stopped || got.Run.StopReason != run.StopReason {
+		t.Errorf("run: started %v, duration %v, stopped %q (%q); want %v, %v, %q (%q)",
+			got.Run.Started, got.Run.Duration, got.Run.Stopped, got.Run.StopReason, run.Started, run.Duration, run.Stopped, run.StopReason)
 	}
 	diff(t, "models", got.Run.Models, run.Models)
 	if s := got.Run.Suite; s == nil || s.Name != suite.Name || s.Threshold != suite.Threshold {
@@ -106,10 +108,11 @@ func storeMixedRun(t *testing.T, s store.Store) (store.RunInfo, *gavel.Run) {
 			result(cases[2], trial("case_003", 1, trialSpec{helpfulness: 5})),
 			skipped(cases[3], "the budget ran out"),
 		},
-		Started:     base,
-		Duration:    2 * time.Minute,
-		Interrupted: true,
-		Models:      map[string]judge.Usage{"openai:gpt-5-mini": {InputTokens: 10, CostUSD: 0.25}},
+		Started:    base,
+		Duration:   2 * time.Minute,
+		Stopped:    gavel.StopBudget,
+		StopReason: "the budget ran out",
+		Models:     map[string]judge.Usage{"openai:gpt-5-mini": {InputTokens: 10, CostUSD: 0.25}},
 	}
 	info, err := s.CreateRun(ctx, runInfo(suite.Name, base))
 	check(t, "CreateRun", err)
@@ -126,8 +129,8 @@ func storeMixedRun(t *testing.T, s store.Store) (store.RunInfo, *gavel.Run) {
 		}
 	}
 	ended := base.Add(2 * time.Minute)
-	check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Interrupted, Ended: ended, Run: run}))
-	info.Status, info.Ended = store.Interrupted, ended
+	check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Incomplete, Ended: ended, Run: run}))
+	info.Status, info.Ended = store.Incomplete, ended
 	return info, run
 }
 
@@ -230,7 +233,7 @@ func testRuns(t *testing.T, s store.Store) {
 		{"support-desk", "main", store.Passed},
 		{"support-desk", "main", store.Failed},
 		{"billing", "main", store.Passed},
-		{"support-desk", "feature", store.Interrupted},
+		{"support-desk", "feature", store.Incomplete},
 		{"support-desk", "main", store.Running},
 		{"billing", "feature", store.Errored},
 	}
@@ -242,8 +245,13 @@ func testRuns(t *testing.T, s store.Store) {
 		check(t, "CreateRun", err)
 		if sp.status != store.Running {
 			ended := in.Started.Add(time.Minute)
-			check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: sp.status, Ended: ended, Run: &gavel.Run{}}))
-			info.Status, info.Ended, info.Stats = sp.status, storedTime(ended), (&gavel.Run{}).Stats()
+			run := &gavel.Run{}
+			if sp.status == store.Incomplete {
+				run.Stopped, run.StopReason = gavel.StopInterrupted, "interrupted (SIGTERM)"
+			}
+			check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: sp.status, Ended: ended, Run: run}))
+			info.Status, info.Ended, info.Stats = sp.status, storedTime(ended), run.Stats()
+			info.Stopped, info.StopReason = run.Stopped, run.StopReason
 		}
 		runs = append(runs, info)
 	}

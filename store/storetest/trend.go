@@ -149,7 +149,7 @@ func testTrendTag(t *testing.T, s store.Store) {
 	for _, tr := range crashTrials {
 		check(t, "SaveTrial", s.SaveTrial(ctx, crashed.ID, store.TrialRecord{Trial: tr, CaseKey: v.Key}))
 	}
-	check(t, "FinishRun", s.FinishRun(ctx, crashed.ID, store.RunEnd{Status: store.Interrupted, Ended: started.Add(time.Minute)}))
+	check(t, "FinishRun", s.FinishRun(ctx, crashed.ID, store.RunEnd{Status: store.Incomplete, Ended: started.Add(time.Minute)}))
 	p, _ := point(crashed.ID, started, &gavel.Run{Cases: []gavel.CaseResult{result(c2, crashTrials...)}}, "billing")
 	want["billing"] = append(want["billing"], p)
 

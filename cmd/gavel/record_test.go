@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/runner"
+	"github.com/gavelhq/gavel/spec"
+	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlite"
+)
+
+// fullDisk is a store that stopped taking trials.
+type fullDisk struct{ store.Store }
+
+func (fullDisk) SaveTrial(context.Context, string, store.TrialRecord) error {
+	return errors.New("database or disk is full")
+}
+
+// A database that stops taking writes stops the run: no new trial
+// starts, and the run is incomplete, saying why, and exits 3.
+func TestDatabaseThatStopsTakingWrites(t *testing.T) {
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "gavel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	d := newDrain()
+	// b, one at a time after a, waits for the stop that writing a causes.
+	waits := agent.Func(func(ctx context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+		if msg.Text == "b" {
+			<-d.ch
+		}
+		return &agent.Reply{Text: msg.Text}, nil
+	})
+	suite := &gavel.Suite{Name: "disk", Agent: waits}
+	for _, id := range []string{"a", "b", "c"} {
+		suite.Cases = append(suite.Cases, &gavel.Case{ID: id, Script: conversation.Script{Rounds: []conversation.Round{{Prompt: id}}},
+			Judge: judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+				return judge.Verdict(true, "ok"), nil
+			})})
+	}
+	b := &spec.Built{Suite: suite}
+	rec, err := record(t.Context(), fullDisk{st}, b, store.RunInfo{Suite: suite.Name}, d.stop, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := runner.Run(t.Context(), suite, runner.Config{Concurrency: 1, Stop: d.ch, Why: d.why, Progress: rec.trial})
+	code, err := (meteredSuite{b, llm.NewMeter(nil)}).end(run, rec)
+	if code != exitInfra || err == nil {
+		t.Errorf("exit %d, error %v; want 3 and the write error", code, err)
+	}
+	if run.Stopped != gavel.StopInterrupted || !strings.Contains(run.StopReason, "the results database stopped taking writes (database or disk is full)") {
+		t.Errorf("stopped %q (%q), want interrupted by the database", run.Stopped, run.StopReason)
+	}
+	if got := run.Cases[2].Outcome; got != gavel.Skipped {
+		t.Errorf("case c: %s, want SKIPPED", got)
+	}
+}

@@ -1,0 +1,108 @@
+package storetest
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/store"
+)
+
+// testLiveness checks how a store shows running runs: running while their
+// process is alive and heard of, abandoned once the process is gone from
+// this machine or has not been heard of for store.StaleAfter, running
+// again once heard of (a heartbeat, a trial saved); a finished run is
+// never abandoned. Runs lists running and abandoned runs apart.
+func testLiveness(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	create := func(pid int, machine string, heard time.Time) store.RunInfo {
+		t.Helper()
+		in := runInfo("support-desk", time.Now().Add(-time.Hour))
+		in.PID, in.Machine, in.Heartbeat = pid, machine, heard
+		info, err := s.CreateRun(ctx, in)
+		check(t, "CreateRun", err)
+		if info.PID != pid || info.Machine != machine {
+			t.Errorf("CreateRun gave pid %d on %q, want %d on %q", info.PID, info.Machine, pid, machine)
+		}
+		return info
+	}
+	status := func(id string) store.Status {
+		t.Helper()
+		info, err := s.RunInfo(ctx, id)
+		check(t, "RunInfo", err)
+		return info.Status
+	}
+	stale := time.Now().Add(-store.StaleAfter - time.Minute)
+
+	alive := create(os.Getpid(), store.ThisMachine(), time.Time{})
+	if got := status(alive.ID); got != store.Running {
+		t.Errorf("a run of this live process: %s, want running", got)
+	}
+	elsewhere := create(1, "another machine", stale)
+	if got := status(elsewhere.ID); got != store.Abandoned {
+		t.Errorf("a run not heard of for %v: %s, want abandoned", store.StaleAfter, got)
+	}
+	check(t, "Heartbeat", s.Heartbeat(ctx, elsewhere.ID))
+	if got := status(elsewhere.ID); got != store.Running {
+		t.Errorf("a run heard of again: %s, want running", got)
+	}
+	quiet := create(1, "another machine", stale)
+	check(t, "SaveTrial", s.SaveTrial(ctx, quiet.ID, store.TrialRecord{Trial: trial("case_001", 1, trialSpec{})}))
+	if got := status(quiet.ID); got != store.Running {
+		t.Errorf("a run that saved a trial: %s, want running", got)
+	}
+	finished := create(1, "another machine", stale)
+	check(t, "FinishRun", s.FinishRun(ctx, finished.ID, store.RunEnd{Status: store.Passed, Run: &gavel.Run{}}))
+	if got := status(finished.ID); got != store.Passed {
+		t.Errorf("a finished run not heard of since: %s, want passed", got)
+	}
+	wantNotFound(t, "Heartbeat of a missing run", s.Heartbeat(ctx, "no-such-run"))
+
+	wantRunning, wantAbandoned := []string{quiet.ID, elsewhere.ID, alive.ID}, []string{}
+	if runtime.GOOS != "windows" {
+		gone := exec.Command("sh", "-c", "exit 0")
+		check(t, "run a process", gone.Run())
+		dead := create(gone.Process.Pid, store.ThisMachine(), time.Time{})
+		if got := status(dead.ID); got != store.Abandoned {
+			t.Errorf("a run whose process (pid %d) is gone: %s, want abandoned", gone.Process.Pid, got)
+		}
+		wantAbandoned = append(wantAbandoned, dead.ID)
+	}
+	for _, tc := range []struct {
+		status store.Status
+		want   []string
+	}{{store.Running, wantRunning}, {store.Abandoned, wantAbandoned}} {
+		runs, err := s.Runs(ctx, store.RunFilter{Status: tc.status})
+		check(t, "Runs", err)
+		var ids []string
+		for _, r := range runs {
+			ids = append(ids, r.ID)
+			if r.Status != tc.status {
+				t.Errorf("Runs(%s) gave run %s with status %s", tc.status, r.ID, r.Status)
+			}
+		}
+		diff(t, "Runs("+string(tc.status)+")", ids, tc.want, equateEmpty)
+	}
+	if runs, err := s.Runs(ctx, store.RunFilter{Status: store.Running, Limit: 1}); err != nil || len(runs) != 1 {
+		t.Errorf("Runs(running, limit 1): %d runs, %v; want 1", len(runs), err)
+	}
+}
+
+// testContinues stores a run that carries on another: it says which.
+func testContinues(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	first, err := s.CreateRun(ctx, runInfo("support-desk", base))
+	check(t, "CreateRun", err)
+	in := runInfo("support-desk", base.Add(time.Hour))
+	in.Continues = first.ID
+	second, err := s.CreateRun(ctx, in)
+	check(t, "CreateRun", err)
+	got, err := s.RunInfo(ctx, second.ID)
+	check(t, "RunInfo", err)
+	if got.Continues != first.ID {
+		t.Errorf("Continues = %q, want %q", got.Continues, first.ID)
+	}
+}
