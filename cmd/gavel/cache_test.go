@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -209,5 +211,51 @@ func TestCacheKeepsEveryRolesTrialsApart(t *testing.T) {
 	gavelIn(t, exitPassed, args...)
 	if diff := cmp.Diff(map[string]int{}, vendor.taken()); diff != "" {
 		t.Errorf("warm run: requests by model (-want +got):\n%s", diff)
+	}
+}
+
+// --retry-errors asks the models again: a trial that ended in ERROR
+// because a judge's answers were malformed would, from the cache, get the
+// same answers and end the same way.
+func TestRetryErrorsAsksTheModelsAgain(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var broken atomic.Bool
+	broken.Store(true)
+	srv := llmtest.NewOpenAIServer(llm.Func(func(_ context.Context, req *llm.Request) (*llm.Response, error) {
+		text := "Hello! How can I help?"
+		if req.Model == "judge-m" {
+			text = `{"reasoning": "Greets the user.", "score": 0.9}`
+			if broken.Load() {
+				text = "I would rather not say."
+			}
+		}
+		return &llm.Response{Text: text, FinishReason: llm.FinishStop, Usage: llm.Usage{InputTokens: 100, OutputTokens: 10}}, nil
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	suite := filepath.Join(dir, "gavel.yaml")
+	if err := os.WriteFile(suite, []byte(`name: retry-check
+max_followups: -1
+models: {judge: openai:judge-m}
+agent:
+  builtin: {model: openai:agent-m, system_prompt: Greet the user.}
+cases:
+  - {id: greeting, input: hello, judge_prompt: The reply greets the user.}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "runs.db")
+	var stderr strings.Builder
+	if code := run([]string{"run", "--quiet", "--db", db, suite}, stdio{strings.NewReader(""), io.Discard, &stderr}); code == exitPassed {
+		t.Fatalf("the first run passed with a judge that answers nonsense:\n%s", stderr.String())
+	}
+	first := runID.FindStringSubmatch(stderr.String())[1]
+
+	broken.Store(false) // the judge's provider is fixed
+	out := gavelIn(t, exitPassed, "run", "--db", db, "--retry-errors", first, suite)
+	if !strings.Contains(out, "greeting | -     | PASS") {
+		t.Errorf("the retried trial did not pass:\n%s", out)
 	}
 }

@@ -24,7 +24,7 @@ func TestLaunchWithWrittenCases(t *testing.T) {
 	if _, err := st.SaveCase(ctx, store.CaseDef{Suite: "my-agent", ID: "written", Name: "Written in the app", Definition: []byte(def)}); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := newModels(t.TempDir(), true)
+	m, _ := newModels(t.TempDir(), true, false)
 	l, err := newLauncher([]string{dir}, st, m, io.Discard)
 	if err != nil {
 		t.Fatal(err)

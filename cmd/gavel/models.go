@@ -16,10 +16,14 @@ type models struct {
 	cache *llm.Cache
 }
 
-func newModels(cacheDir string, noCache bool) (*models, error) {
+// newModels opens the cache in cacheDir, unless noCache. With fresh, the
+// cache answers nothing but still keeps the answers: what --retry-errors
+// needs, since a trial that ended in ERROR on the answers it got (a judge
+// whose answers were malformed) would get the same answers again.
+func newModels(cacheDir string, noCache, fresh bool) (*models, error) {
 	m := &models{}
 	if !noCache {
-		c, err := llm.OpenCache(llm.CacheConfig{Dir: cacheDir})
+		c, err := llm.OpenCache(llm.CacheConfig{Dir: cacheDir, Bypass: fresh})
 		if err != nil {
 			return nil, err
 		}

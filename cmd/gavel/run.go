@@ -88,7 +88,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.changedSince, "changed-since", "", "run only the cases whose paths match files changed since this git `ref` (all of them when a shared path changed; cases without paths always run)")
 	f.db = dbFlag(fs)
 	fs.StringVar(&f.resume, "resume", "", "carry on an incomplete or abandoned `run` (its id) in a new run: the trials it finished are copied, the others (skipped, cut short, never started) run; that run is left as it was")
-	fs.StringVar(&f.retry, "retry-errors", "", "run again, in a new run, the trials of `run` (its id) that ended in ERROR (and those that never ran), copying the others; that run, with its ERRORs, is left as it was")
+	fs.StringVar(&f.retry, "retry-errors", "", "run again, in a new run, the trials of `run` (its id) that ended in ERROR (and those that never ran), asking the models again rather than the cache, and copy the others; that run, with its ERRORs, is left as it was")
 	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
 	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
 	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
@@ -126,7 +126,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	m, err := newModels(defaultCacheDir(), f.noCache)
+	m, err := newModels(defaultCacheDir(), f.noCache, f.retry != "")
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run: the model cache:", err)
 		return exitInfra

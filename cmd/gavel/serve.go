@@ -77,7 +77,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := web.Config{Version: version, Auth: auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})}
 	if fs.NArg() > 0 {
-		m, err := newModels(defaultCacheDir(), false)
+		m, err := newModels(defaultCacheDir(), false, false)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel serve: the model cache:", err)
 			return exitInfra
