@@ -17,8 +17,14 @@ type Trial struct {
 	// else every round's judges and the case's judge together.
 	Verdict judge.Judgment `json:"verdict"`
 	// Usage is what the trial cost, by role.
-	Usage    RoleUsage     `json:"usage"`
-	Duration time.Duration `json:"duration_ns"`
+	Usage RoleUsage `json:"usage"`
+	// Models is what the trial spent on each model Gavel called for it
+	// (a builtin agent's, the judges', a simulated user's, the follow-up
+	// detector's), by the model's name: a run's Models are their sum. An
+	// agent that calls its own models (http, exec) reports usage, not
+	// which models it used, so it is not in it.
+	Models   map[string]judge.Usage `json:"models,omitempty"`
+	Duration time.Duration          `json:"duration_ns"`
 }
 
 // Cause says what made the trial ERROR when it was the world around the

@@ -26,11 +26,27 @@ type Run struct {
 	// "the budget of $0.005 was spent ($0.0061)".
 	StopReason string `json:"stop_reason,omitempty"`
 
-	// Models is what the run spent per model, keyed by the model's
-	// reference (provider:model) or name. No trial knows it: it is filled
-	// by whoever ran the run (the CLI reads it from its meter), and nil
-	// when they did not.
+	// Models is what the run spent per model, by the model's name: the
+	// sum of its trials' Models (see ModelUsage), which the runner fills
+	// in; nil when no trial knew.
 	Models map[string]judge.Usage `json:"models,omitempty"`
+}
+
+// ModelUsage sums what the run's trials spent per model (Trial.Models);
+// nil when no trial says.
+func (r *Run) ModelUsage() map[string]judge.Usage {
+	var out map[string]judge.Usage
+	for _, c := range r.Cases {
+		for _, t := range c.Trials {
+			for model, u := range t.Models {
+				if out == nil {
+					out = map[string]judge.Usage{}
+				}
+				out[model] = out[model].Add(u)
+			}
+		}
+	}
+	return out
 }
 
 // A StopCause is what stopped a run before every selected trial ran.

@@ -161,7 +161,6 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 		}
 	}
 	run := runner.Run(t.Context(), s, rc)
-	run.Models = m.spent()
 	for i := range run.Cases {
 		cr := &run.Cases[i]
 		verdicts[cr.Case] = verdictOf(cr, minPassRate)

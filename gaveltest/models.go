@@ -1,7 +1,6 @@
 package gaveltest
 
 import (
-	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
 )
@@ -38,20 +37,6 @@ func (m *models) wrap(_ string, ref llm.Ref, model llm.Model) llm.Model {
 	}
 	mw = append(mw, llm.Retry(llm.RetryConfig{}))
 	return llm.Chain(model, mw...)
-}
-
-// spent is what the meter counted, by model, as a run reports it; nil
-// when no model was called.
-func (m *models) spent() map[string]judge.Usage {
-	lines := m.meter.ByModel()
-	if len(lines) == 0 {
-		return nil
-	}
-	out := make(map[string]judge.Usage, len(lines))
-	for model, line := range lines {
-		out[model] = judge.Usage(line.Usage)
-	}
-	return out
 }
 
 func (m *models) Close() error {

@@ -130,9 +130,10 @@ func Local(open Opener) Opener {
 // sets each response's Usage.CostUSD, Usage.Calls (1, when nothing below
 // counted the call) and Usage.Unpriced when the model has no price (its
 // cost is unknown, not zero). A response served from a cache, or by a
-// Local model, costs nothing. It is safe for concurrent use; one Meter may
-// wrap many models (use one per role to count agent, judge and simulated
-// user apart).
+// Local model, costs nothing. Each call is also added to the Tally its
+// context carries, if any (WithTally). It is safe for concurrent use; one
+// Meter may wrap many models (use one per role to count agent, judge and
+// simulated user apart).
 type Meter struct {
 	prices Prices
 
@@ -193,6 +194,9 @@ func (m *Meter) Meter() Middleware {
 			line.Usage = line.Usage.Add(resp.Usage) // a cached answer's tokens are 0
 			m.byModel[model] = line
 			m.mu.Unlock()
+			if t := TallyFrom(ctx); t != nil {
+				t.Add(model, resp.Usage)
+			}
 			return resp, nil
 		})
 	}

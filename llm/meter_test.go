@@ -69,6 +69,29 @@ func TestMeterCountsCallsTokensAndCost(t *testing.T) {
 	}
 }
 
+// A Meter adds each call to the Tally of the call's context: what the
+// calls of one trial spent, by model, agrees with the meter.
+func TestMeterAddsToTheContextsTally(t *testing.T) {
+	meter := llm.NewMeter(llm.Prices{"gpt-5-mini": {Input: 0.25, Output: 2}})
+	model := llm.Chain(&counting{}, meter.Meter())
+	var trial1, trial2 llm.Tally
+	model.Generate(llm.WithTally(context.Background(), &trial1), ask("a"))
+	model.Generate(llm.WithTally(context.Background(), &trial1), ask("b"))
+	model.Generate(llm.WithTally(context.Background(), &trial2), ask("c"))
+	model.Generate(context.Background(), ask("d")) // no tally: the meter alone counts it
+
+	one := trial1.ByModel()["gpt-5-mini"]
+	if one.Calls != 2 || one.InputTokens != 2000 || one.CostUSD == 0 {
+		t.Errorf("trial 1's tally = %+v, want 2 calls, 2000 input tokens, priced", one)
+	}
+	if two := trial2.ByModel()["gpt-5-mini"]; two.Calls != 1 || two.CostUSD*2 != one.CostUSD {
+		t.Errorf("trial 2's tally = %+v, want 1 call costing half of trial 1's", two)
+	}
+	if line := meter.ByModel()["gpt-5-mini"]; line.Usage.Calls != 4 {
+		t.Errorf("meter line = %+v, want 4 calls", line)
+	}
+}
+
 // A model without a price is unpriced, not free: its responses, its
 // meter line and the meter's total say so, and stay so when added to
 // priced usage. A cached answer and a local model's cost nothing, priced

@@ -209,6 +209,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 			cr.SkipReason = "" // some trials ran: the case is judged on them
 		}
 	}
+	r.run.Models = r.run.ModelUsage()
 	r.run.Duration = c.Now().Sub(r.run.Started)
 	return r.run
 }

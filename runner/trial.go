@@ -14,9 +14,11 @@ import (
 // converse runs the conversation of trial j.n of case j.c. The trial is
 // judged later, by judgeTrial. Every model call of the conversation (the
 // agent's, the simulated user's, the follow-up detector's) carries the
-// trial's number in its context, so that a cache keeps trials apart.
+// trial's number in its context, so that a cache keeps trials apart, and
+// a Tally, so that the trial knows what it spent on each model.
 func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial {
-	ctx = llm.WithTrial(ctx, j.n)
+	var spent llm.Tally
+	ctx = llm.WithTally(llm.WithTrial(ctx, j.n), &spent)
 	a := j.c.Agent
 	if a == nil {
 		a = s.Agent
@@ -38,16 +40,19 @@ func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial 
 	t.Usage.Agent = out.Transcript.Usage
 	t.Usage.FollowUp = out.FollowUps
 	t.Usage.SimulatedUser = out.SimulatedUser
+	t.Models = addModels(t.Models, spent.ByModel())
 	return t
 }
 
 // judgeTrial judges a trial's conversation for case j.c; started is when
 // its conversation began. The judges' model calls carry the trial's
-// number in their context, as the conversation's do.
+// number and a Tally in their context, as the conversation's do.
 func judgeTrial(ctx context.Context, j job, t gavel.Trial, started time.Time, c Config) gavel.Trial {
-	ctx = llm.WithTrial(ctx, j.n)
+	var spent llm.Tally
+	ctx = llm.WithTally(llm.WithTrial(ctx, j.n), &spent)
 	t.Verdict = verdict(ctx, j.c, t.Transcript, c.Timeout)
 	t.Usage.Judge = t.Usage.Judge.Add(t.Verdict.Usage)
+	t.Models = addModels(t.Models, spent.ByModel())
 	t.Duration = c.Now().Sub(started)
 	return t
 }
@@ -73,4 +78,15 @@ func verdict(ctx context.Context, cs *gavel.Case, t *judge.Transcript, timeout t
 		v.Reasoning = "no judge gave a verdict: " + v.Reasoning
 	}
 	return v
+}
+
+// addModels adds what more models spent to a trial's Models.
+func addModels(models map[string]judge.Usage, more map[string]llm.Usage) map[string]judge.Usage {
+	for model, u := range more {
+		if models == nil {
+			models = map[string]judge.Usage{}
+		}
+		models[model] = models[model].Add(judge.Usage(u))
+	}
+	return models
 }

@@ -259,3 +259,48 @@ cases:
 		t.Errorf("the retried trial did not pass:\n%s", out)
 	}
 }
+
+// A resumed run's numbers add up: its table of models is the sum of its
+// trials', the copied ones included, as its role totals are; and a run
+// read back from the store still counts its calls and cache hits.
+func TestResumedRunUsageAddsUp(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	newFakeVendor(t)
+	suite := filepath.Join(dir, "gavel.yaml")
+	if err := os.WriteFile(suite, []byte(`name: resume-check
+max_followups: -1
+models: {judge: openai:judge-m}
+agent:
+  builtin: {model: openai:agent-m, system_prompt: Greet the user.}
+cases:
+  - {id: a, input: hello, rules: [{contains: goodbye}]}
+  - {id: b, input: hello, judge_prompt: The reply greets the user.}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "runs.db")
+	var stderr strings.Builder
+	// a fails, so fail-fast never starts b.
+	run([]string{"run", "--quiet", "--fail-fast", "--concurrency", "1", "--db", db, suite}, stdio{strings.NewReader(""), io.Discard, &stderr})
+	first := runID.FindStringSubmatch(stderr.String())[1]
+	stderr.Reset()
+	if code := run([]string{"run", "--quiet", "--db", db, "--resume", first, suite}, stdio{strings.NewReader(""), io.Discard, &stderr}); code != exitFailed {
+		t.Fatalf("resume: exit %d, want 1 (a still fails)\n%s", code, stderr.String())
+	}
+	resumed := runID.FindStringSubmatch(stderr.String())[1]
+
+	stats := latestStats(t)
+	var byModel judge.Usage
+	for _, u := range stats.Models {
+		byModel = byModel.Add(u)
+	}
+	total := stats.Usage.Total()
+	if total.Tokens() == 0 || byModel.Tokens() != total.Tokens() || byModel.Calls != total.Calls || byModel.Calls != 3 {
+		t.Errorf("the resumed run: roles %+v, models %+v (%v); want the same tokens and 3 calls", total, byModel, stats.Models)
+	}
+	out := gavelIn(t, exitPassed, "show", "--db", db, resumed)
+	if !strings.Contains(out, "3 calls") {
+		t.Errorf("the stored run does not count its calls:\n%s", out)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
 )
@@ -46,19 +45,6 @@ func (m *models) wrapper(meter *llm.Meter) func(role string, ref llm.Ref, model 
 		mw = append(mw, llm.Retry(llm.RetryConfig{}))
 		return llm.Chain(model, mw...)
 	}
-}
-
-// spentByModel is what meter counted, as a run reports it.
-func spentByModel(meter *llm.Meter) map[string]judge.Usage {
-	lines := meter.ByModel()
-	if len(lines) == 0 {
-		return nil
-	}
-	spent := make(map[string]judge.Usage, len(lines))
-	for model, line := range lines {
-		spent[model] = judge.Usage(line.Usage)
-	}
-	return spent
 }
 
 func (m *models) Close() error {

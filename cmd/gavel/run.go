@@ -247,11 +247,9 @@ func allPriced(b *spec.Built, prices llm.Prices) error {
 		strings.Join(quoted, ", "), missing[0])
 }
 
-// end completes a run of s: what it spent by model, and its end in the
-// store. It returns the exit code the run earns: exitInfra when the
-// store failed.
+// end records the end of a run of s in the store. It returns the exit
+// code the run earns: exitInfra when the store failed.
 func (s meteredSuite) end(run *gavel.Run, rec *recorder) (int, error) {
-	run.Models = spentByModel(s.meter)
 	code := exitCode(run)
 	if err := rec.finish(run, code); err != nil {
 		return exitInfra, err

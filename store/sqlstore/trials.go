@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -22,7 +23,9 @@ const (
 	judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
 	user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
 	followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
-	agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced`
+	agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
+	agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
+	user_calls, user_cache_hits, followup_calls, followup_cache_hits, models`
 )
 
 // A trialRow is a trial ready to be written: compressed, with its
@@ -34,6 +37,7 @@ type trialRow struct {
 	verdict    []byte
 	score      sql.NullFloat64
 	criteria   []gavel.CriterionStat
+	models     string // t.Models as JSON; "" when it has none
 }
 
 func newTrialRow(r store.TrialRecord) (trialRow, error) {
@@ -50,6 +54,13 @@ func newTrialRow(r store.TrialRecord) (trialRow, error) {
 	}
 	if row.verdict, err = compress(t.Verdict); err != nil {
 		return trialRow{}, fmt.Errorf("verdict: %w", err)
+	}
+	if len(t.Models) > 0 {
+		m, err := json.Marshal(t.Models)
+		if err != nil {
+			return trialRow{}, fmt.Errorf("models: %w", err)
+		}
+		row.models = string(m)
 	}
 	if v, ok := t.Verdict.Normalized(); ok {
 		row.score = sql.NullFloat64{Float64: v, Valid: true}
@@ -130,8 +141,10 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
 			followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
 			agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
+			agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
+			user_calls, user_cache_hits, followup_calls, followup_cache_hits, models,
 			transcript, verdict, saved_us)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, case_id, n) DO UPDATE SET
 			case_key = excluded.case_key, status = excluded.status, score = excluded.score,
 			exec_status = excluded.exec_status, duration_ns = excluded.duration_ns,
@@ -145,6 +158,11 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			followup_cached_tokens = excluded.followup_cached_tokens, followup_cost_usd = excluded.followup_cost_usd,
 			agent_unpriced = excluded.agent_unpriced, judge_unpriced = excluded.judge_unpriced,
 			user_unpriced = excluded.user_unpriced, followup_unpriced = excluded.followup_unpriced,
+			agent_calls = excluded.agent_calls, agent_cache_hits = excluded.agent_cache_hits,
+			judge_calls = excluded.judge_calls, judge_cache_hits = excluded.judge_cache_hits,
+			user_calls = excluded.user_calls, user_cache_hits = excluded.user_cache_hits,
+			followup_calls = excluded.followup_calls, followup_cache_hits = excluded.followup_cache_hits,
+			models = excluded.models,
 			transcript = excluded.transcript, verdict = excluded.verdict, saved_us = excluded.saved_us`),
 		runID, t.CaseID, t.N, row.caseKey, string(status), row.score, string(exec), int64(t.Duration),
 		u.Agent.InputTokens, u.Agent.OutputTokens, u.Agent.CachedTokens, u.Agent.CostUSD,
@@ -152,6 +170,8 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 		u.SimulatedUser.InputTokens, u.SimulatedUser.OutputTokens, u.SimulatedUser.CachedTokens, u.SimulatedUser.CostUSD,
 		u.FollowUp.InputTokens, u.FollowUp.OutputTokens, u.FollowUp.CachedTokens, u.FollowUp.CostUSD,
 		boolInt(u.Agent.Unpriced), boolInt(u.Judge.Unpriced), boolInt(u.SimulatedUser.Unpriced), boolInt(u.FollowUp.Unpriced),
+		u.Agent.Calls, u.Agent.CacheHits, u.Judge.Calls, u.Judge.CacheHits,
+		u.SimulatedUser.Calls, u.SimulatedUser.CacheHits, u.FollowUp.Calls, u.FollowUp.CacheHits, row.models,
 		row.transcript, row.verdict, micros(db.now()))
 	if err != nil {
 		return err
@@ -175,6 +195,7 @@ func scanTrial(row interface{ Scan(...any) error }) (gavel.Trial, int64, error) 
 	var key sql.NullInt64
 	var duration int64
 	var transcript, verdict []byte
+	var models string
 	u := &t.Usage
 	err := row.Scan(&t.CaseID, &t.N, &key, &duration,
 		&u.Agent.InputTokens, &u.Agent.OutputTokens, &u.Agent.CachedTokens, &u.Agent.CostUSD,
@@ -182,11 +203,18 @@ func scanTrial(row interface{ Scan(...any) error }) (gavel.Trial, int64, error) 
 		&u.SimulatedUser.InputTokens, &u.SimulatedUser.OutputTokens, &u.SimulatedUser.CachedTokens, &u.SimulatedUser.CostUSD,
 		&u.FollowUp.InputTokens, &u.FollowUp.OutputTokens, &u.FollowUp.CachedTokens, &u.FollowUp.CostUSD,
 		&u.Agent.Unpriced, &u.Judge.Unpriced, &u.SimulatedUser.Unpriced, &u.FollowUp.Unpriced,
+		&u.Agent.Calls, &u.Agent.CacheHits, &u.Judge.Calls, &u.Judge.CacheHits,
+		&u.SimulatedUser.Calls, &u.SimulatedUser.CacheHits, &u.FollowUp.Calls, &u.FollowUp.CacheHits, &models,
 		&transcript, &verdict)
 	if err != nil {
 		return gavel.Trial{}, 0, err
 	}
 	t.Duration = time.Duration(duration)
+	if models != "" {
+		if err := json.Unmarshal([]byte(models), &t.Models); err != nil {
+			return gavel.Trial{}, 0, fmt.Errorf("trial %s#%d: models: %w", t.CaseID, t.N, err)
+		}
+	}
 	if transcript != nil {
 		t.Transcript = new(judge.Transcript)
 		if err := decompress(transcript, t.Transcript); err != nil {

@@ -49,7 +49,7 @@ func trial(caseID string, n int, spec trialSpec) gavel.Trial {
 		r.Read(raw)
 		answer += " " + base64.StdEncoding.EncodeToString(raw)
 	}
-	agentUsage := judge.Usage{InputTokens: 1200 + int64(n), OutputTokens: 80, CachedTokens: 1000, CostUSD: 0.0123}
+	agentUsage := judge.Usage{InputTokens: 1200 + int64(n), OutputTokens: 80, CachedTokens: 1000, CostUSD: 0.0123, Calls: 3, CacheHits: 1}
 	transcript := &judge.Transcript{
 		CaseID: caseID,
 		Trial:  n,
@@ -88,7 +88,7 @@ func trial(caseID string, n int, spec trialSpec) gavel.Trial {
 	if err != nil {
 		panic(err)
 	}
-	judgeUsage := judge.Usage{InputTokens: 900, OutputTokens: 40, CostUSD: 0.002}
+	judgeUsage := judge.Usage{InputTokens: 900, OutputTokens: 40, CostUSD: 0.002, Calls: 1}
 	verdict := judge.Judgment{
 		Name:      "tiered",
 		Status:    spec.status,
@@ -125,9 +125,14 @@ func trial(caseID string, n int, spec trialSpec) gavel.Trial {
 		Usage: gavel.RoleUsage{
 			Agent:         agentUsage,
 			Judge:         judgeUsage.Add(judgeUsage),
-			SimulatedUser: judge.Usage{InputTokens: 300, OutputTokens: 20, CostUSD: 0.0004},
+			SimulatedUser: judge.Usage{InputTokens: 300, OutputTokens: 20, CostUSD: 0.0004, Calls: 2, CacheHits: 2},
 			// The follow-up detector's model has no price in even trials.
-			FollowUp: judge.Usage{InputTokens: 150, OutputTokens: 12, CostUSD: 0.0001, Unpriced: n%2 == 0},
+			FollowUp: judge.Usage{InputTokens: 150, OutputTokens: 12, CostUSD: 0.0001, Unpriced: n%2 == 0, Calls: 1},
+		},
+		Models: map[string]judge.Usage{
+			"claude-sonnet-4-5": agentUsage,
+			"gpt-5-mini":        judgeUsage.Add(judgeUsage).Add(judge.Usage{InputTokens: 300, OutputTokens: 20, CostUSD: 0.0004, Calls: 2, CacheHits: 2}),
+			"my-finetune":       {InputTokens: 150, OutputTokens: 12, CostUSD: 0.0001, Unpriced: n%2 == 0, Calls: 1},
 		},
 		Duration: 4*time.Second + time.Duration(n)*time.Millisecond,
 	}
