@@ -129,6 +129,10 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 		if err := json.Unmarshal(raw, &reply.Usage.CostUSD); err != nil || reply.Usage.CostUSD < 0 {
 			return nil, fmt.Errorf("the reply's cost at %s is %s, want a non-negative number", r.costUSD, excerptJSON(raw))
 		}
+	} else if reply.Usage.Tokens() > 0 {
+		// Tokens spent on models Gavel cannot see: what they cost is
+		// unknown, not zero.
+		reply.Usage.Unpriced = true
 	}
 	return reply, nil
 }

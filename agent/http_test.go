@@ -197,6 +197,25 @@ func TestHTTPDefaultFormat(t *testing.T) {
 	}
 }
 
+// An agent that reports the tokens it spent but not what they cost has
+// an unknown cost: its usage is unpriced, never free.
+func TestHTTPTokensWithoutCostAreUnpriced(t *testing.T) {
+	for _, tc := range []struct {
+		usage string
+		want  judge.Usage
+	}{
+		{`{"input_tokens": 812, "output_tokens": 45}`, judge.Usage{InputTokens: 812, OutputTokens: 45, Unpriced: true}},
+		{`{"input_tokens": 812, "output_tokens": 45, "cost_usd": 0}`, judge.Usage{InputTokens: 812, OutputTokens: 45}},
+		{`{}`, judge.Usage{}},
+	} {
+		srv, _ := serve(t, http.StatusOK, `{"reply": "hi", "usage": `+tc.usage+`}`)
+		r := mustSend(t, mustOpen(t, mustNewHTTP(t, HTTPConfig{URL: srv.URL}), "s"), "hello")
+		if diff := cmp.Diff(tc.want, r.Usage); diff != "" {
+			t.Errorf("usage %s (-want +got):\n%s", tc.usage, diff)
+		}
+	}
+}
+
 func TestHTTPReplyWithTextOnly(t *testing.T) {
 	srv, _ := serve(t, http.StatusOK, `{"reply": "hi", "tool_calls": null}`)
 	s := mustOpen(t, mustNewHTTP(t, HTTPConfig{URL: srv.URL}), "s")
@@ -237,7 +256,7 @@ func TestHTTPExistingAPI(t *testing.T) {
 	want := &Reply{
 		Text:      "Bonjour",
 		ToolCalls: []judge.ToolCall{{Name: "translate", Arguments: json.RawMessage(`{"to": "fr"}`), Result: "Bonjour"}},
-		Usage:     judge.Usage{InputTokens: 7, OutputTokens: 2},
+		Usage:     judge.Usage{InputTokens: 7, OutputTokens: 2, Unpriced: true}, // no cost reported
 	}
 	if diff := cmp.Diff(want, r); diff != "" {
 		t.Errorf("reply (-want +got):\n%s", diff)

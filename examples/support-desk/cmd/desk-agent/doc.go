@@ -14,7 +14,8 @@
 // It listens on 127.0.0.1:8787 (-addr) and answers
 //
 //	POST /chat  {"session_id": "s-1", "message": "where's my order 12345?"}
-//	       200  {"reply": "Order 12345 has shipped ...", "usage": {"input_tokens": 310, "output_tokens": 42}}
+//	       200  {"reply": "Order 12345 has shipped ...",
+//	            "usage": {"input_tokens": 310, "output_tokens": 42, "cached_tokens": 0, "cost_usd": 0.0001}}
 //
 //	POST /open  {"session_id": "s-1"}    204: the session is open (resumed, if it was closed)
 //	POST /close {"session_id": "s-1"}    204: the session is saved as a checkpoint and let go

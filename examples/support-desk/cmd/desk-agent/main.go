@@ -85,8 +85,10 @@ func newAgent(ref, mcpURL string) (agent.Agent, error) {
 	}
 	return agent.NewBuiltin(agent.BuiltinConfig{
 		SystemPrompt: systemPrompt,
-		Model:        llm.Chain(model, llm.Retry(llm.RetryConfig{})),
-		Tools:        []agent.Toolbox{&tools{server: mcp.Server{Name: "orders", URL: mcpURL}}},
-		MaxTurns:     6,
+		// The meter prices each call, so that replies say what they cost
+		// (or that the model has no price).
+		Model:    llm.Chain(model, llm.NewMeter(llm.DefaultPrices()).Meter(), llm.Retry(llm.RetryConfig{})),
+		Tools:    []agent.Toolbox{&tools{server: mcp.Server{Name: "orders", URL: mcpURL}}},
+		MaxTurns: 6,
 	})
 }

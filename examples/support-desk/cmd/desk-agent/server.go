@@ -21,8 +21,26 @@ type chatRequest struct {
 // A chatReply is what POST /chat answers: text and usage, but not the tool
 // calls, as many agent APIs do.
 type chatReply struct {
-	Reply string      `json:"reply"`
-	Usage judge.Usage `json:"usage"`
+	Reply string    `json:"reply"`
+	Usage wireUsage `json:"usage"`
+}
+
+// wireUsage is a reply's usage as Gavel's http adapter reads it by
+// default. Its cost is left out when it is unknown (a model without a
+// price), so that Gavel shows it unpriced rather than free.
+type wireUsage struct {
+	InputTokens  int64    `json:"input_tokens"`
+	OutputTokens int64    `json:"output_tokens"`
+	CachedTokens int64    `json:"cached_tokens"`
+	CostUSD      *float64 `json:"cost_usd,omitempty"`
+}
+
+func newWireUsage(u judge.Usage) wireUsage {
+	w := wireUsage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CachedTokens: u.CachedTokens}
+	if !u.Unpriced {
+		w.CostUSD = &u.CostUSD
+	}
+	return w
 }
 
 // A sessionRequest is what POST /open and POST /close take.
@@ -125,7 +143,7 @@ func (s *server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(chatReply{Reply: reply.Text, Usage: reply.Usage})
+	json.NewEncoder(w).Encode(chatReply{Reply: reply.Text, Usage: newWireUsage(reply.Usage)})
 }
 
 // session returns the session with id, opening it if it is not open.
