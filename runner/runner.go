@@ -60,10 +60,17 @@ type Config struct {
 	Now func() time.Time
 }
 
-// A Budget caps what a run may spend; zero fields are no cap.
+// A Budget caps what a run may spend; zero fields are no cap. It is
+// checked before each trial starts, against what the finished trials
+// spent: the trials in flight when it runs out finish, and may spend past
+// it.
 type Budget struct {
+	// MaxCostUSD stops the run once the trials cost this much, or once
+	// any of what they spent has no price (judge.Usage.Unpriced): a cost
+	// that cannot be counted cannot be capped.
 	MaxCostUSD float64
-	MaxTokens  int64
+	// MaxTokens stops the run once the trials spent this many tokens.
+	MaxTokens int64
 }
 
 // exceeded says how u exceeds b, or "".
@@ -72,6 +79,9 @@ func (b Budget) exceeded(u judge.Usage) string {
 	case b.MaxCostUSD > 0 && u.CostUSD >= b.MaxCostUSD:
 		limit := dollars(b.MaxCostUSD, 2)
 		return fmt.Sprintf("the budget of %s was spent (%s)", limit, dollars(u.CostUSD, max(4, decimals(limit)+1)))
+	case b.MaxCostUSD > 0 && u.Unpriced:
+		return fmt.Sprintf("the budget of %s cannot be kept: some of what was spent has no price "+
+			"(an agent that reports tokens without their cost, or a model without a price)", dollars(b.MaxCostUSD, 2))
 	case b.MaxTokens > 0 && u.Tokens() >= b.MaxTokens:
 		return fmt.Sprintf("the budget of %d tokens was spent (%d)", b.MaxTokens, u.Tokens())
 	}

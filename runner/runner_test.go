@@ -165,6 +165,31 @@ func TestStopScheduling(t *testing.T) {
 	}
 }
 
+// A cost budget cannot be kept once something was spent without a
+// price: the run stops there, incomplete, rather than go on spending what
+// it cannot count.
+func TestCostBudgetStopsAtUnpricedUsage(t *testing.T) {
+	unpriced := agent.Func(func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+		return &agent.Reply{Text: msg.Text, Usage: judge.Usage{InputTokens: 100, Unpriced: true}}, nil
+	})
+	var cases []*gavel.Case
+	for i := range 3 {
+		cases = append(cases, prompt(fmt.Sprint(i), "hello", says("hello", nil)))
+	}
+	run := runner.Run(context.Background(), &gavel.Suite{Agent: unpriced, Cases: cases},
+		runner.Config{Concurrency: 1, Budget: runner.Budget{MaxCostUSD: 1}})
+	const why = "the budget of $1.00 cannot be kept: some of what was spent has no price (an agent that reports tokens without their cost, or a model without a price)"
+	if got := outcomes(run); got != "0:PASS 1:SKIPPED 2:SKIPPED" || run.StopReason != why || run.Stopped != gavel.StopBudget {
+		t.Errorf("outcomes %s, stopped %q (%q); want only the first trial, stopped by the budget: %q", got, run.Stopped, run.StopReason, why)
+	}
+	// A token budget counts unpriced tokens as any others.
+	run = runner.Run(context.Background(), &gavel.Suite{Agent: unpriced, Cases: cases},
+		runner.Config{Concurrency: 1, Budget: runner.Budget{MaxTokens: 1000}})
+	if got := outcomes(run); got != "0:PASS 1:PASS 2:PASS" {
+		t.Errorf("with a token budget: outcomes %s, want every trial run", got)
+	}
+}
+
 func TestCancelledRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("a", "hang", says("x", nil)), prompt("b", "hi", says("hi", nil))}}
