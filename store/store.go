@@ -14,6 +14,11 @@ import (
 // people say of the judgments (labels). Implementations are safe for
 // concurrent use, also by several processes at once (the CLI and the web
 // app on one database). A Store may also be a Migrator or an Accounts.
+//
+// Every method that returns a RunInfo gives a running run whose process
+// is gone the status Abandoned (see RunInfo.Abandoned); the database
+// keeps it running, so that a run whose process was only paused shows as
+// running again once it is heard of.
 type Store interface {
 	// SaveCase records a case's definition for a suite and returns its
 	// version: the latest version if the definition, name and tags are
@@ -66,11 +71,6 @@ type Store interface {
 	RunInfo(ctx context.Context, id string) (RunInfo, error)
 	// Runs lists runs, newest first.
 	Runs(ctx context.Context, f RunFilter) ([]RunInfo, error)
-	//
-	// Every method that returns a RunInfo gives a running run whose
-	// process is gone the status Abandoned (see RunInfo.Abandoned); the
-	// database keeps it running, so that a run whose process was only
-	// paused shows as running again once it is heard of.
 	// Trend returns a suite's pass rate and per-criterion means over its
 	// last n finished runs (passed, failed or incomplete: an errored run
 	// measured nothing), oldest first.
