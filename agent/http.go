@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -130,9 +132,9 @@ func (c HTTPConfig) String() string {
 // An answer with a status other than 2xx is an error giving the status and
 // the start of the body (at most 500 bytes); so is an answer that is not
 // JSON, or has no text where the mapping points. An open or close request
-// fails the same way on a status other than 2xx; its body is not read. An agent that does not
-// answer within the timeout gives an error that says so and wraps
-// context.DeadlineExceeded.
+// fails the same way on a status other than 2xx; the body of a 2xx answer
+// to it is ignored. An agent that does not answer within the timeout
+// gives an error that says so and wraps context.DeadlineExceeded.
 type HTTP struct {
 	url, eventURL  string
 	headers        []httpHeader
@@ -179,20 +181,10 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 		h.client = http.DefaultClient
 	}
 
-	names := make([]string, 0, len(c.Headers))
-	for name := range c.Headers {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		hd, err := parseHeader(name, c.Headers[name])
-		if err != nil {
-			return fail(err)
-		}
-		h.headers = append(h.headers, hd)
-	}
-
 	var err error
+	if h.headers, err = parseHeaders(c.Headers); err != nil {
+		return fail(err)
+	}
 	if h.reply, err = c.Reply.compile(defaultTextPointer); err != nil {
 		return fail(err)
 	}
@@ -316,13 +308,7 @@ func (h *HTTP) post(ctx context.Context, target string, body []byte) (*Reply, er
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	for name, value := range headers {
-		if name == "Host" {
-			req.Host = value
-			continue
-		}
-		req.Header.Set(name, value)
-	}
+	setHeaders(req, headers)
 
 	resp, err := h.client.Do(req)
 	if err != nil {
@@ -410,6 +396,31 @@ type httpHeader struct {
 // An httpHeaderPart is literal text, or a variable when variable is set.
 type httpHeaderPart struct {
 	literal, variable string
+}
+
+// parseHeaders parses headers (see parseHeader), in name order.
+func parseHeaders(headers map[string]string) ([]httpHeader, error) {
+	var out []httpHeader
+	for _, name := range slices.Sorted(maps.Keys(headers)) {
+		hd, err := parseHeader(name, headers[name])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hd)
+	}
+	return out, nil
+}
+
+// setHeaders sets expanded headers on req; a Host header sets req.Host,
+// which is what Go sends.
+func setHeaders(req *http.Request, headers map[string]string) {
+	for name, value := range headers {
+		if name == "Host" {
+			req.Host = value
+			continue
+		}
+		req.Header.Set(name, value)
+	}
 }
 
 // parseHeader checks a header's name and splits its value on ${NAME}.

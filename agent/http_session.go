@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"text/template"
 
@@ -90,17 +89,8 @@ func compileSessionRequest(what string, r HTTPRequest, base string) (*sessionReq
 	if _, err := s.target(sampleSessionData); err != nil {
 		return fail(fmt.Errorf("URL, tried on a sample session id: %w (its data has .SessionID, and the function path escapes it for a path)", err))
 	}
-	names := make([]string, 0, len(r.Headers))
-	for name := range r.Headers {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		hd, err := parseHeader(name, r.Headers[name])
-		if err != nil {
-			return fail(err)
-		}
-		s.headers = append(s.headers, hd)
+	if s.headers, err = parseHeaders(r.Headers); err != nil {
+		return fail(err)
 	}
 	if r.Body != "" {
 		if s.body, err = parseBodyTemplate("Body", r.Body, sampleSessionData, ".SessionID"); err != nil {
@@ -164,13 +154,7 @@ func (h *HTTP) send(ctx context.Context, s *sessionRequest, id string) error {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	for name, value := range headers {
-		if name == "Host" {
-			req.Host = value
-			continue
-		}
-		req.Header.Set(name, value)
-	}
+	setHeaders(req, headers)
 	resp, err := h.client.Do(req)
 	if err != nil {
 		return h.sendError(ctx, reqCtx, where, err)
