@@ -141,7 +141,7 @@ const (
 	// Incomplete: it was stopped before every selected trial ran (SIGINT,
 	// SIGTERM, a budget, fail-fast, a database that stopped taking
 	// writes): RunInfo.Stopped and StopReason say what stopped it. Runs
-	// stored as "interrupted" by Gavel before schema 3 read as incomplete.
+	// stored as "interrupted" by Gavel before schema 4 read as incomplete.
 	Incomplete Status = "incomplete"
 	Errored    Status = "errored" // the agent or a provider was unreachable for the whole run
 	// Abandoned is never stored: it is how a running run whose process is

@@ -47,7 +47,7 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	switch s := store.Status(status); {
-	case s == "interrupted": // the name of incomplete runs before schema 3
+	case s == "interrupted": // the name of incomplete runs before schema 4
 		f.Status = store.Incomplete
 	case s == "" || slices.Contains(store.Statuses, s):
 		f.Status = s
