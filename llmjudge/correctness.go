@@ -21,7 +21,6 @@ type CorrectnessConfig struct {
 	// Threshold is the lowest passing score, in 0..1 (0: every score passes,
 	// so the judge records its score without gating). Defaults to 0.7 when
 	// nil.
-	// Defaults to 0.7.
 	Threshold *float64
 	// MaxToolChars cuts each tool call's arguments and result to this many
 	// characters, saying so in the prompt, so that one huge result does

@@ -14,7 +14,6 @@ type RubricConfig struct {
 	// Threshold is the lowest passing score, in 0..1 (0: every score passes,
 	// so the judge records its score without gating). Defaults to 0.7 when
 	// nil.
-	// Defaults to 0.7.
 	Threshold *float64
 	Options
 }
