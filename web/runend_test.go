@@ -52,7 +52,8 @@ func TestRunsThatEnded(t *testing.T) {
 	}{
 		{"abandoned runs", "/runs?status=abandoned", []string{crashed.ID, `<span class="badge skipped">abandoned</span>`}, []string{f.running}},
 		{"running runs", "/runs?status=running", []string{f.running}, []string{crashed.ID}},
-		{"the abandoned run", "/runs/" + crashed.ID, []string{"Abandoned: the process that ran it (pid", "gavel run --resume " + crashed.ID, "(abandoned: what it saved)"},
+		{"the abandoned run", "/runs/" + crashed.ID, []string{"Abandoned: the process that ran it (pid", "gavel run --resume " + crashed.ID, "(abandoned: what it saved)",
+			`<strong class="unmet">Pass rate 100%</strong>`},
 			[]string{"hx-trigger=\"every", "still running"}},
 		{"the incomplete run", "/runs/" + incomplete, []string{`<span class="badge skipped">incomplete</span>`, `<strong class="unmet">Pass rate 100%</strong>`,
 			"Incomplete: interrupted (SIGTERM). Not every selected trial ran, so the run does not pass, whatever its pass rate."}, nil},
