@@ -19,9 +19,10 @@ import (
 // one-round script (Case.Input returns it).
 //
 // A run that never finished (a crash) has its saved trials, by case in
-// the order the cases' first trials were saved, with outcomes computed
-// from them; its cases' names, tags and sources come from the case
-// versions the trials ran, and their inputs from the transcripts' goals.
+// the order the cases' first trials were saved, with outcomes and the
+// table of models computed from them; its cases' names, tags and sources
+// come from the case versions the trials ran, and their inputs from the
+// transcripts' goals.
 func (db *DB) Run(ctx context.Context, id string) (*store.StoredRun, error) {
 	out, err := db.loadRun(ctx, id, trialColumns)
 	if err != nil {
@@ -83,6 +84,11 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 			r := c.result(trials[c.id], versions[keys[c.id]])
 			run.Suite.Cases = append(run.Suite.Cases, r.Case)
 			run.Cases = append(run.Cases, r)
+		}
+		if run.Models == nil {
+			// Not finished (a crash), so no FinishRun summed the table of
+			// models: it is the trials' sum, as the runner makes it.
+			run.Models = run.ModelUsage()
 		}
 		out = &store.StoredRun{Info: info, Run: run}
 		return nil

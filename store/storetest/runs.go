@@ -176,7 +176,7 @@ func testSaveTrialReplaces(t *testing.T, s store.Store) {
 
 // testCrash creates a run and saves trials, and never finishes it: the
 // run reads back as running, with its trials, by case in the order the
-// cases' first trials were saved.
+// cases' first trials were saved, and what they spent on each model.
 func testCrash(t *testing.T, s store.Store) {
 	ctx := ctx(t)
 	info, saves := storeCrashedRun(t, s)
@@ -196,6 +196,12 @@ func testCrash(t *testing.T, s store.Store) {
 		{Case: &caseView{ID: "case_003", Input: "where is my order?"}, Trials: []gavel.Trial{saves[3].Trial}, Outcome: gavel.Errored},
 	}
 	diff(t, "case results of a crashed run", viewResults(got.Run.Cases), want, equateEmpty)
+	// No FinishRun summed its table of models: it is its trials' sum.
+	var trials gavel.Run
+	for _, rec := range saves {
+		trials.Cases = append(trials.Cases, gavel.CaseResult{Trials: []gavel.Trial{rec.Trial}})
+	}
+	diff(t, "models of a crashed run", got.Run.Models, trials.ModelUsage())
 }
 
 // storeCrashedRun creates a run of support-desk and saves trials of three
