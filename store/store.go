@@ -16,9 +16,10 @@ import (
 // app on one database). A Store may also be a Migrator or an Accounts.
 //
 // Every method that returns a RunInfo gives a running run whose process
-// is gone the status Abandoned (see RunInfo.Abandoned); the database
-// keeps it running, so that a run whose process was only paused shows as
-// running again once it is heard of.
+// is gone the status Abandoned (see RunInfo.Abandoned), and the
+// gavel.Run of an abandoned run is incomplete (gavel.StopInterrupted):
+// it does not pass. The database keeps it running, so that a run whose
+// process was only paused shows as running again once it is heard of.
 type Store interface {
 	// SaveCase records a case's definition for a suite and returns its
 	// version: the latest version if the definition, name and tags are

@@ -132,7 +132,7 @@ func newRunData(sr *store.StoredRun) runData {
 		Status:     string(info.Status),
 		Class:      statusClass(string(info.Status)),
 		Finished:   info.Status != store.Running,
-		Met:        stats.PassRate >= threshold && run.Complete() && info.Status != store.Abandoned, // nor does an incomplete or abandoned run
+		Met:        stats.PassRate >= threshold && run.Complete(), // an incomplete run (an abandoned one too) never passes
 		PassRate:   percent(stats.PassRate),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),

@@ -14,8 +14,9 @@ import (
 // testLiveness checks how a store shows running runs: running while their
 // process is alive and heard of, abandoned once the process is gone from
 // this machine or has not been heard of for store.StaleAfter, running
-// again once heard of (a heartbeat, a trial saved); a finished run is
-// never abandoned. Runs lists running and abandoned runs apart.
+// again once heard of (a heartbeat, a trial saved); an abandoned run reads
+// back incomplete; a finished run is never abandoned. Runs lists running
+// and abandoned runs apart.
 func testLiveness(t *testing.T, s store.Store) {
 	ctx := ctx(t)
 	create := func(pid int, machine string, heard time.Time) store.RunInfo {
@@ -44,6 +45,13 @@ func testLiveness(t *testing.T, s store.Store) {
 	elsewhere := create(1, "another machine", stale)
 	if got := status(elsewhere.ID); got != store.Abandoned {
 		t.Errorf("a run not heard of for %v: %s, want abandoned", store.StaleAfter, got)
+	}
+	// What an abandoned run saved is incomplete: whatever its pass rate,
+	// it does not pass.
+	abandoned, err := s.Run(ctx, elsewhere.ID)
+	check(t, "Run", err)
+	if abandoned.Run.Complete() {
+		t.Errorf("Run of an abandoned run: complete, want it incomplete")
 	}
 	check(t, "Heartbeat", s.Heartbeat(ctx, elsewhere.ID))
 	if got := status(elsewhere.ID); got != store.Running {
