@@ -55,7 +55,8 @@ type StopCause string
 // The causes of an incomplete run.
 const (
 	// StopInterrupted: stopped from outside: Ctrl-C, SIGTERM, the caller,
-	// or a results store that stopped taking writes.
+	// or a results store that stopped taking writes. A stored run whose
+	// process died (abandoned) reads back so too.
 	StopInterrupted StopCause = "interrupted"
 	// StopBudget: what the trials spent reached the run's budget.
 	StopBudget StopCause = "budget"
