@@ -291,7 +291,9 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 	if r.prior.id != "" {
 		info.Continues, info.Settings["continues_with"] = r.prior.id, r.prior.flag
 	}
-	rec, err := record(ctx, r.st, s.Built, info, r.stop.stop, r.stderr)
+	// The store is written whatever the signals: a second one cancels ctx
+	// (the trials in flight), never the record of what finished.
+	rec, err := record(context.WithoutCancel(ctx), r.st, s.Built, info, r.stop.stop, r.stderr)
 	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra

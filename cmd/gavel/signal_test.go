@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -294,5 +295,43 @@ func TestKilledRunIsAbandoned(t *testing.T) {
 	code, _, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--resume", id, dir)
 	if code != exitFailed || !strings.Contains(errs, "a new run carries it on") {
 		t.Errorf("--resume of the abandoned run: exit %d, want 1 (greeting fails):\n%s", code, errs)
+	}
+}
+
+// A suite whose turn comes after a second signal (gavel run with several
+// suites) runs nothing, yet is still recorded and reported as an
+// incomplete run: the store is written whatever the signals, so the
+// exit code is 5, not 3 as if the database had failed.
+func TestSuiteAfterSecondSignal(t *testing.T) {
+	dir, db := starterSuite(t)
+	fs, f := runFlagSet(io.Discard)
+	if err := fs.Parse([]string{"--no-cache", "--db", db, dir}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := newModels("", true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	suites, ok := loadSuites([]string{dir}, f, m, &stderr)
+	if !ok {
+		t.Fatalf("load the suite:\n%s", &stderr)
+	}
+	t.Cleanup(func() { suites[0].Close() })
+	st, err := openStore(t.Context(), *f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel() // the second signal came while an earlier suite ran
+	s := &runSession{f: f, st: st, stop: stopper{drain: newDrain()}, bar: newProgress(io.Discard),
+		format: report.Text, stdout: &stdout, stderr: &stderr}
+	if code := s.run(cancelled, suites[0]); code != exitIncomplete {
+		t.Errorf("exit %d, want %d:\n%s%s", code, exitIncomplete, &stdout, &stderr)
+	}
+	if !strings.Contains(stderr.String(), "is incomplete") {
+		t.Errorf("the run was not saved as incomplete:\n%s", &stderr)
 	}
 }
