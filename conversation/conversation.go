@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -181,14 +182,12 @@ func (d *driver) round(ctx context.Context, n int, r Round) error {
 // canRevive checks, before anything is sent, that the agent can be
 // revived if the script revives its session.
 func (d *driver) canRevive() error {
-	for i, r := range d.script.Rounds {
-		if !r.Revive {
-			continue
-		}
-		if _, err := agent.Revival(d.agent); err != nil {
-			return fmt.Errorf("round %d revives the session, but %w", i+1, err)
-		}
+	i := slices.IndexFunc(d.script.Rounds, func(r Round) bool { return r.Revive })
+	if i < 0 {
 		return nil
+	}
+	if _, err := agent.Revival(d.agent); err != nil {
+		return fmt.Errorf("round %d revives the session, but %w", i+1, err)
 	}
 	return nil
 }

@@ -71,16 +71,18 @@ func unpricedNote(s gavel.Stats) string {
 	if !total.Unpriced && len(names) == 0 {
 		return ""
 	}
-	who, verb, its := "a model", "has", "its"
+	// A usage can be unpriced with no model named: an http or exec agent
+	// that reports tokens without their cost.
+	who, has, it, its := "a model", "has", "it", "its"
 	switch {
 	case len(names) == 1:
 		who = names[0]
 	case len(names) > 1:
-		who, verb, its = strings.Join(names, ", "), "have", "their"
+		who, has, it, its = strings.Join(names, ", "), "have", "them", "their"
 	}
 	return fmt.Sprintf("Unpriced: %s %s no price, so the costs that include %s are lower bounds. "+
 		"Give %s price in US dollars per million tokens under prices: in the suite file, or in a file named with gavel run --prices.",
-		who, verb, map[string]string{"its": "it", "their": "them"}[its], its)
+		who, has, it, its)
 }
 
 // title capitalises a column's name, "criterion" to "Criterion".
