@@ -26,17 +26,10 @@ func newModels(cacheDir string, getenv func(string) string) (*models, error) {
 	return m, nil
 }
 
-// wrap is spec.Env.Wrap. The meter sits outside the cache, so a cached
-// answer counts as a call that cost nothing. The cache keys each model's
-// answers by its whole reference and the server getenv names for it, and
-// by the trial each call belongs to (llm.Cache).
+// wrap is spec.Env.Wrap: the meter, the cache and retries (see
+// providers.Wrap).
 func (m *models) wrap(_ string, ref llm.Ref, model llm.Model) llm.Model {
-	mw := []llm.Middleware{m.meter.Meter()}
-	if m.cache != nil {
-		mw = append(mw, m.cache.Middleware(providers.Namespace(ref, m.getenv)))
-	}
-	mw = append(mw, llm.Retry(llm.RetryConfig{}))
-	return llm.Chain(model, mw...)
+	return providers.Wrap(model, ref, m.getenv, m.meter, m.cache)
 }
 
 func (m *models) Close() error {

@@ -31,19 +31,11 @@ func newModels(cacheDir string, noCache, fresh bool) (*models, error) {
 	return m, nil
 }
 
-// wrapper returns a spec.Env.Wrap that counts calls on meter. The meter
-// sits outside the cache, so a cached answer is counted as a call that
-// cost nothing. The cache keys each model's answers by its whole
-// reference and the server the environment names for it, and by the
-// trial each call belongs to (llm.Cache).
+// wrapper returns a spec.Env.Wrap that counts calls on meter, behind the
+// cache (see providers.Wrap).
 func (m *models) wrapper(meter *llm.Meter) func(role string, ref llm.Ref, model llm.Model) llm.Model {
 	return func(_ string, ref llm.Ref, model llm.Model) llm.Model {
-		mw := []llm.Middleware{meter.Meter()}
-		if m.cache != nil {
-			mw = append(mw, m.cache.Middleware(providers.Namespace(ref, os.Getenv)))
-		}
-		mw = append(mw, llm.Retry(llm.RetryConfig{}))
-		return llm.Chain(model, mw...)
+		return providers.Wrap(model, ref, os.Getenv, meter, m.cache)
 	}
 }
 

@@ -12,7 +12,8 @@
 //	script     a scripted model in a YAML file, for offline runs (llm/llmtest)
 //
 // Namespace names the model a reference opens, server included, for the
-// keys of an llm.Cache, so that models never share answers.
+// keys of an llm.Cache, so that models never share answers. Wrap wraps a
+// model as both programs do: a meter, a cache keyed by that name, retries.
 //
 // The ollama and script models run on the user's own machine: they are
 // opened with llm.Local, so a meter counts their tokens at no cost, and
