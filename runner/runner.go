@@ -35,7 +35,7 @@ type Config struct {
 	// reaches it; the cases not started are reported as skipped.
 	Budget Budget
 	// FailFast stops scheduling after the first trial that does not pass
-	// (FAIL or ERROR).
+	// (FAIL or ERROR), among those the run runs (not those Reuse gives).
 	FailFast bool
 	// Stop, when closed, stops scheduling: trials in flight finish, the
 	// rest are skipped. Cancelling the context of Run stops the run at
@@ -62,8 +62,9 @@ type Config struct {
 
 // A Budget caps what a run may spend; zero fields are no cap. It is
 // checked before each trial starts, against what the finished trials
-// spent: the trials in flight when it runs out finish, and may spend past
-// it.
+// spent (those the run ran: not those Reuse gave, which an earlier run
+// paid for): the trials in flight when it runs out finish, and may spend
+// past it.
 type Budget struct {
 	// MaxCostUSD stops the run once the trials cost this much, or once
 	// any of what they spent has no price (judge.Usage.Unpriced): a cost
@@ -266,7 +267,11 @@ type runState struct {
 	mu       sync.Mutex
 	run      *gavel.Run
 	progress Progress
-	failed   string // the first trial that did not pass, for FailFast
+	// spent and failed are about the trials this run ran, not those it
+	// reused: what the budget counts, and the first trial that did not
+	// pass, for FailFast.
+	spent  judge.Usage
+	failed string
 }
 
 // finish records a trial, run or reused, and reports progress.
@@ -285,8 +290,11 @@ func (r *runState) finish(j job, t gavel.Trial, reused bool) {
 	default:
 		p.Errored++
 	}
-	if !t.Verdict.Passed() && r.failed == "" {
-		r.failed = fmt.Sprintf("%s trial %d did not pass (%s)", t.CaseID, t.N, t.Verdict.Status)
+	if !reused {
+		r.spent = r.spent.Add(t.Usage.Total())
+		if !t.Verdict.Passed() && r.failed == "" {
+			r.failed = fmt.Sprintf("%s trial %d did not pass (%s)", t.CaseID, t.N, t.Verdict.Status)
+		}
 	}
 	if t.Cause() == judge.CauseCancelled {
 		// Cut short: the run did not finish this trial.
@@ -310,7 +318,7 @@ func (r *runState) stopReason(ctx context.Context) (gavel.StopCause, string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if why := r.c.Budget.exceeded(r.progress.Usage.Total()); why != "" {
+	if why := r.c.Budget.exceeded(r.spent); why != "" {
 		return gavel.StopBudget, why
 	}
 	if r.c.FailFast && r.failed != "" {

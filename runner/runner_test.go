@@ -190,6 +190,35 @@ func TestCostBudgetStopsAtUnpricedUsage(t *testing.T) {
 	}
 }
 
+// A resumed run's budget and fail-fast are about the trials it runs: a
+// copied trial that cost a lot or failed was paid for and judged by the
+// run it came from, and stops nothing here.
+func TestReusedTrialsDoNotStopTheRun(t *testing.T) {
+	expensive := gavel.Trial{CaseID: "0", N: 1, Verdict: judge.Verdict(false, "failed before"),
+		Usage: gavel.RoleUsage{Agent: judge.Usage{InputTokens: 1_000_000, CostUSD: 10}}}
+	reuse := func(caseID string, n int) (gavel.Trial, bool) { return expensive, caseID == "0" }
+	for _, tc := range []struct {
+		name   string
+		config runner.Config
+	}{
+		{"budget in dollars", runner.Config{Budget: runner.Budget{MaxCostUSD: 1}}},
+		{"budget in tokens", runner.Config{Budget: runner.Budget{MaxTokens: 1000}}},
+		{"fail fast", runner.Config{FailFast: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cases []*gavel.Case
+			for i := range 3 {
+				cases = append(cases, prompt(fmt.Sprint(i), "hello", says("hello", nil)))
+			}
+			tc.config.Concurrency, tc.config.Reuse = 1, reuse
+			run := runner.Run(context.Background(), &gavel.Suite{Agent: echo, Cases: cases}, tc.config)
+			if got := outcomes(run); got != "0:FAIL 1:PASS 2:PASS" || run.Stopped != "" {
+				t.Errorf("outcomes %s, stopped %q (%q); want the new trials run", got, run.Stopped, run.StopReason)
+			}
+		})
+	}
+}
+
 func TestCancelledRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("a", "hang", says("x", nil)), prompt("b", "hi", says("hi", nil))}}
