@@ -15,7 +15,7 @@ type SuiteFile struct {
 	Description  string     `yaml:"description" doc:"What the suite tests."`
 	Agent        *AgentSpec `yaml:"agent" doc:"The agent under test."`
 	Models       ModelsSpec `yaml:"models" doc:"The models that judge and play users, as provider:model references."`
-	Threshold    *float64   `yaml:"threshold" doc:"The pass rate (0..1) the suite must reach. Defaults to 1."`
+	Threshold    *float64   `yaml:"threshold" doc:"The pass rate the suite must reach, above 0 and at most 1 (0.8 for 80%). Defaults to 1."`
 	Trials       int        `yaml:"trials" doc:"How many times each case runs. Defaults to 1."`
 	Concurrency  int        `yaml:"concurrency" doc:"How many trials run at once. Defaults to 4."`
 	Timeout      string     `yaml:"timeout" doc:"How long one trial's conversation may take, as a Go duration (90s, 5m). Defaults to 5m."`
