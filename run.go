@@ -63,6 +63,9 @@ const (
 	// StopFailFast: a trial did not pass, and the run was to stop at the
 	// first that did not.
 	StopFailFast StopCause = "fail-fast"
+	// StopRunning: nothing stopped the run, which was read (from a store)
+	// while still running: what it saved so far is no verdict yet.
+	StopRunning StopCause = "running"
 )
 
 // Stats are a run's numbers.

@@ -132,7 +132,9 @@ func newRunData(sr *store.StoredRun) runData {
 		Status:     string(info.Status),
 		Class:      statusClass(string(info.Status)),
 		Finished:   info.Status != store.Running,
-		Met:        stats.PassRate >= threshold && run.Complete(), // an incomplete run (an abandoned one too) never passes
+		// An incomplete run (an abandoned one too) never passes; a running
+		// one is shown as meeting its threshold so far, or not.
+		Met:        stats.PassRate >= threshold && (run.Complete() || info.Status == store.Running),
 		PassRate:   percent(stats.PassRate),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),

@@ -46,6 +46,11 @@ func (db *DB) finishRun(ctx context.Context, runID string, f store.RunEnd) error
 			return err
 		}
 		run = stored.Run
+		if run.Stopped == gavel.StopRunning {
+			// Read as still running: now that it ends, what stopped it
+			// (if anything) is what f says.
+			run.Stopped, run.StopReason = "", ""
+		}
 	}
 	stats := run.Stats()
 	statsJSON, err := json.Marshal(stats)

@@ -77,10 +77,13 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 			Models:   info.Stats.Models,
 		}
 		run.Stopped, run.StopReason = info.Stopped, info.StopReason
-		if info.Status == store.Abandoned {
+		switch info.Status {
+		case store.Abandoned:
 			// Its process is gone before every trial ran: what it saved
 			// never passes, whatever its pass rate.
 			run.Stopped, run.StopReason = gavel.StopInterrupted, "abandoned: the process that ran it is gone"
+		case store.Running:
+			run.Stopped, run.StopReason = gavel.StopRunning, "still running: these are the trials saved so far"
 		}
 		if run.Duration == 0 && !info.Ended.IsZero() {
 			run.Duration = info.Ended.Sub(info.Started)

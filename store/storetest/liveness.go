@@ -62,6 +62,13 @@ func testLiveness(t *testing.T, s store.Store) {
 	if got := status(quiet.ID); got != store.Running {
 		t.Errorf("a run that saved a trial: %s, want running", got)
 	}
+	// What a running run saved so far is no verdict yet: it is not
+	// complete, and does not pass.
+	running, err := s.Run(ctx, quiet.ID)
+	check(t, "Run", err)
+	if running.Run.Complete() || running.Run.Stopped != gavel.StopRunning {
+		t.Errorf("Run of a running run: stopped %q, want it incomplete (%q)", running.Run.Stopped, gavel.StopRunning)
+	}
 	finished := create(1, "another machine", stale)
 	check(t, "FinishRun", s.FinishRun(ctx, finished.ID, store.RunEnd{Status: store.Passed, Run: &gavel.Run{}}))
 	if got := status(finished.ID); got != store.Passed {
