@@ -35,10 +35,17 @@ func MaxResponseBytes(getenv func(string) string) (int64, error) {
 // was read no further.
 type TooLargeError struct {
 	Limit int64 // the cap, in bytes
+	// Setting names what sets the cap, for the message (MaxResponseEnv);
+	// "" when nothing does.
+	Setting string
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("the response is larger than %s and was read no further (%s sets the cap, in MiB)", sizeOf(e.Limit), MaxResponseEnv)
+	msg := fmt.Sprintf("the response is larger than %s and was read no further", sizeOf(e.Limit))
+	if e.Setting != "" {
+		msg += fmt.Sprintf(" (%s sets the cap, in MiB)", e.Setting)
+	}
+	return msg
 }
 
 // sizeOf formats n bytes in MiB when it is whole MiB, in bytes otherwise.
@@ -54,10 +61,17 @@ func sizeOf(n int64) string {
 // announces a larger ContentLength (pass -1 when unknown). Closing it
 // closes body. A limit of 0 or less means DefaultMaxResponseBytes.
 func LimitBody(body io.ReadCloser, contentLength, limit int64) io.ReadCloser {
+	return LimitBodySetBy(body, contentLength, limit, MaxResponseEnv)
+}
+
+// LimitBodySetBy is LimitBody for a cap that setting sets (the
+// TooLargeError names it; "" when nothing does): the body of any server's
+// answer, not only a provider's.
+func LimitBodySetBy(body io.ReadCloser, contentLength, limit int64, setting string) io.ReadCloser {
 	if limit <= 0 {
 		limit = DefaultMaxResponseBytes
 	}
-	l := &limitedBody{body: body, left: limit, limit: limit}
+	l := &limitedBody{body: body, left: limit, tooLarge: &TooLargeError{Limit: limit, Setting: setting}}
 	if contentLength > limit {
 		l.left = -1
 	}
@@ -65,14 +79,14 @@ func LimitBody(body io.ReadCloser, contentLength, limit int64) io.ReadCloser {
 }
 
 type limitedBody struct {
-	body  io.ReadCloser
-	left  int64 // bytes that may still be read; -1 once the body is known too large
-	limit int64
+	body     io.ReadCloser
+	left     int64 // bytes that may still be read; -1 once the body is known too large
+	tooLarge *TooLargeError
 }
 
 func (l *limitedBody) Read(p []byte) (int, error) {
 	if l.left < 0 {
-		return 0, &TooLargeError{Limit: l.limit}
+		return 0, l.tooLarge
 	}
 	if l.left == 0 {
 		// At the cap: the body may end here, or go on.
@@ -80,7 +94,7 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 		n, err := l.body.Read(one[:])
 		if n > 0 {
 			l.left = -1
-			return 0, &TooLargeError{Limit: l.limit}
+			return 0, l.tooLarge
 		}
 		return 0, err
 	}

@@ -45,9 +45,13 @@ func TestLimitBody(t *testing.T) {
 }
 
 func TestTooLargeErrorSaysWhatToChange(t *testing.T) {
-	err := &llm.TooLargeError{Limit: 32 << 20}
-	if want := "the response is larger than 32 MiB and was read no further (GAVEL_MAX_RESPONSE_MB sets the cap, in MiB)"; err.Error() != want {
-		t.Errorf("got %q, want %q", err, want)
+	_, err := io.ReadAll(llm.LimitBody(io.NopCloser(strings.NewReader("too long")), -1, 4))
+	if want := "the response is larger than 4 bytes and was read no further (GAVEL_MAX_RESPONSE_MB sets the cap, in MiB)"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	_, err = io.ReadAll(llm.LimitBodySetBy(io.NopCloser(strings.NewReader("too long")), -1, 4, ""))
+	if want := "the response is larger than 4 bytes and was read no further"; err == nil || err.Error() != want {
+		t.Errorf("with nothing that sets the cap: got %v, want %q", err, want)
 	}
 }
 

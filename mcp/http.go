@@ -1,12 +1,12 @@
 package mcp
 
 import (
-	"fmt"
-	"io"
 	"mime"
 	"net/http"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gavelhq/gavel/llm"
 )
 
 // maxAnswer bounds an answer of an HTTP server that is not an event
@@ -42,38 +42,10 @@ func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
-		resp.Body = &cappedBody{body: resp.Body, left: t.limit, limit: t.limit}
+		resp.Body = llm.LimitBodySetBy(resp.Body, resp.ContentLength, t.limit, "")
 	}
 	return resp, nil
 }
-
-// cappedBody reads at most limit bytes of body; a read past them fails.
-type cappedBody struct {
-	body        io.ReadCloser
-	left, limit int64
-	tooLarge    bool
-}
-
-func (c *cappedBody) Read(p []byte) (int, error) {
-	if c.left <= 0 && !c.tooLarge {
-		var one [1]byte
-		if n, err := c.body.Read(one[:]); n == 0 {
-			return 0, err // the body ends at the cap
-		}
-		c.tooLarge = true
-	}
-	if c.tooLarge {
-		return 0, fmt.Errorf("the server's answer is larger than %d MiB, the most Gavel reads: it was read no further", c.limit>>20)
-	}
-	if int64(len(p)) > c.left {
-		p = p[:c.left]
-	}
-	n, err := c.body.Read(p)
-	c.left -= int64(n)
-	return n, err
-}
-
-func (c *cappedBody) Close() error { return c.body.Close() }
 
 // headerTransport adds fixed headers to each request.
 type headerTransport struct {
