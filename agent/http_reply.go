@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
 )
 
 // ReplyMapping says where the parts of a Reply are in the JSON document an
@@ -98,7 +99,7 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 	}
 	reply := &Reply{}
 	if err := json.Unmarshal(raw, &reply.Text); err != nil || isNull(raw) {
-		return nil, fmt.Errorf("the reply's text at %s is %s, want a string", r.text, jsonKind(raw))
+		return nil, fmt.Errorf("the reply's text at %s is %s, want a string", r.text, llm.JSONKind(raw))
 	}
 
 	if raw, ok := r.toolCalls.find(doc); ok && !isNull(raw) {
@@ -150,7 +151,7 @@ type wireToolCall struct {
 func readToolCalls(raw json.RawMessage) ([]judge.ToolCall, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("got %s, want an array", jsonKind(raw))
+		return nil, fmt.Errorf("got %s, want an array", llm.JSONKind(raw))
 	}
 	calls := make([]judge.ToolCall, 0, len(items))
 	for i, item := range items {
@@ -196,28 +197,6 @@ func toolArguments(raw json.RawMessage) json.RawMessage {
 
 // isNull reports whether raw is the JSON null.
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
-
-// jsonKind names the type of a JSON value for an error message.
-func jsonKind(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "empty"
-	}
-	switch raw[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
-}
 
 // maxValueExcerpt bounds the JSON values quoted in errors about a reply's
 // parts.

@@ -20,7 +20,7 @@ type WireField struct {
 // judge the number as the model's words.
 func CheckText(fields ...WireField) string {
 	for _, f := range fields {
-		if kind := jsonKind(f.Value); kind != "a string" && kind != "null" && kind != "nothing" {
+		if kind := JSONKind(f.Value); kind != "a string" && kind != "null" && kind != "nothing" {
 			return fmt.Sprintf("%s is %s, want a string or null", f.Path, kind)
 		}
 	}
@@ -32,7 +32,7 @@ func CheckText(fields ...WireField) string {
 // at least 0. A negative count would be summed into usage and budgets.
 func CheckCounts(fields ...WireField) string {
 	for _, f := range fields {
-		if jsonKind(f.Value) == "nothing" || jsonKind(f.Value) == "null" {
+		if JSONKind(f.Value) == "nothing" || JSONKind(f.Value) == "null" {
 			continue
 		}
 		var n int64
@@ -47,10 +47,11 @@ func CheckCounts(fields ...WireField) string {
 	return ""
 }
 
-// jsonKind names the kind of a JSON value for an error message: "a
+// JSONKind names the kind of a JSON value for an error message: "a
 // string", "a number", "an object", "an array", "a boolean", "null", or
-// "nothing" when absent.
-func jsonKind(raw json.RawMessage) string {
+// "nothing" when absent. It looks at the first byte only: raw is taken to
+// be valid JSON.
+func JSONKind(raw json.RawMessage) string {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 {
 		return "nothing"

@@ -295,7 +295,7 @@ func validateOpenAI(req *oaRequest) *openAIError {
 		}
 		schema, ok := jsonObject(t.Function.Parameters)
 		if !ok {
-			return invalidRequest("Invalid type for '%s.function.parameters': expected an object, but got %s instead.", p, jsonKind(t.Function.Parameters)).withParam(p + ".function.parameters").withCode("invalid_type")
+			return invalidRequest("Invalid type for '%s.function.parameters': expected an object, but got %s instead.", p, llm.JSONKind(t.Function.Parameters)).withParam(p + ".function.parameters").withCode("invalid_type")
 		}
 		if typ, _ := schema["type"].(string); typ != "object" {
 			return invalidRequest("Invalid schema for function '%s': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"%v\"'.", t.Function.Name, schema["type"]).withParam(p + ".function.parameters").withCode("invalid_function_parameters")
@@ -345,7 +345,7 @@ func validateOpenAIContent(i int, m oaMessage) *openAIError {
 		return invalidRequest("Invalid value for 'content': expected a string, got null.").withParam(fmt.Sprintf("messages.[%d].content", i))
 	}
 	if _, err := openAIText(m.Content); err != nil {
-		return invalidRequest("Invalid type for 'messages[%d].content': expected one of a string or array of objects, but got %s instead.", i, jsonKind(m.Content)).withParam(fmt.Sprintf("messages[%d].content", i)).withCode("invalid_type")
+		return invalidRequest("Invalid type for 'messages[%d].content': expected one of a string or array of objects, but got %s instead.", i, llm.JSONKind(m.Content)).withParam(fmt.Sprintf("messages[%d].content", i)).withCode("invalid_type")
 	}
 	return nil
 }

@@ -29,27 +29,6 @@ func jsonObject(raw json.RawMessage) (map[string]any, bool) {
 	return m, true
 }
 
-// jsonKind names the kind of JSON value raw is, as validators word it.
-func jsonKind(raw json.RawMessage) string {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 // strictProblem says why schema breaks the rules of OpenAI's strict mode
 // (every object schema has additionalProperties false and requires every
 // property), in the words of the real API, or returns "".
