@@ -164,5 +164,8 @@ func (h *HTTP) send(ctx context.Context, s *sessionRequest, id string) error {
 		excerpt, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 		return fmt.Errorf("%s answered %s: %q", where, resp.Status, llm.BodyExcerpt(excerpt))
 	}
+	// Read a little of what it said, unread: a body read to its end lets
+	// the connection serve the next request.
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
 	return nil
 }
