@@ -206,7 +206,7 @@ func (s *builtinSession) Send(ctx context.Context, msg Message) (*Reply, error) 
 		calls := make([]llm.ToolCall, len(resp.ToolCalls)) // as the history keeps them
 		for i, call := range resp.ToolCalls {
 			calls[i] = call
-			if !isObject(call.Arguments) {
+			if !llm.IsObject(call.Arguments) {
 				calls[i].Arguments = json.RawMessage("{}")
 			}
 		}
@@ -265,12 +265,6 @@ func argumentsText(args json.RawMessage) string {
 	return text
 }
 
-// isObject reports whether raw is a JSON object.
-func isObject(raw json.RawMessage) bool {
-	var fields map[string]json.RawMessage
-	return json.Unmarshal(raw, &fields) == nil && fields != nil
-}
-
 // call calls the tool the model asked for. Whatever goes wrong (arguments
 // that are not a JSON object, a tool the model made up, a server that
 // fails) becomes a failed call the model sees, as a production ReAct loop
@@ -279,7 +273,7 @@ func (s *builtinSession) call(ctx context.Context, call llm.ToolCall) judge.Tool
 	failed := func(why string) judge.ToolCall {
 		return judge.ToolCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Result: why, IsError: true}
 	}
-	if !isObject(call.Arguments) {
+	if !llm.IsObject(call.Arguments) {
 		record := failed(fmt.Sprintf("the arguments are not a JSON object: %s; the tool was not called: call it again with its arguments as a JSON object", argumentsText(call.Arguments)))
 		if !json.Valid(call.Arguments) {
 			record.Arguments, _ = json.Marshal(string(call.Arguments)) // the raw text, kept as a JSON string

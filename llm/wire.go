@@ -70,3 +70,25 @@ func JSONKind(raw json.RawMessage) string {
 	}
 	return "a number"
 }
+
+// IsObject reports whether raw is a JSON object.
+func IsObject(raw json.RawMessage) bool {
+	var fields map[string]json.RawMessage
+	return json.Unmarshal(raw, &fields) == nil && fields != nil
+}
+
+// ToolArguments returns a tool call's arguments as a provider sends them
+// back in a conversation's history: the JSON object, {} when there are
+// none. Anything else (the JSON string a model's invalid arguments are
+// kept in, an array, a number) is an error: sent back as they came, a
+// model's broken arguments made a llama.cpp server answer 500 to every
+// later request.
+func ToolArguments(args json.RawMessage) (json.RawMessage, error) {
+	if len(args) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	if !IsObject(args) {
+		return nil, fmt.Errorf("the arguments are not a JSON object: %.80s", args)
+	}
+	return args, nil
+}

@@ -49,7 +49,7 @@ func (m *Model) params(req *llm.Request) (sdk.MessageNewParams, error) {
 		case llm.RoleAssistant:
 			blocks := textBlock(msg.Content)
 			for _, c := range msg.ToolCalls {
-				input, err := toolInput(c.Arguments)
+				input, err := llm.ToolArguments(c.Arguments)
 				if err != nil {
 					return p, fmt.Errorf("%s: message %d: tool call %s (%s): %w", m.provider, i, c.ID, c.Name, err)
 				}
@@ -72,7 +72,7 @@ func (m *Model) params(req *llm.Request) (sdk.MessageNewParams, error) {
 		if len(schema) == 0 {
 			schema = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
-		if !isObject(schema) {
+		if !llm.IsObject(schema) {
 			return p, fmt.Errorf("%s: tool %q: parameters: want a JSON Schema object, got %.80s", m.provider, t.Name, schema)
 		}
 		p.Tools = append(p.Tools, tool(t.Name, t.Description, schema))
@@ -84,7 +84,7 @@ func (m *Model) params(req *llm.Request) (sdk.MessageNewParams, error) {
 				return p, fmt.Errorf("%s: response schema %q has the name of a tool: rename one", m.provider, s.Name)
 			}
 		}
-		if !isObject(s.Schema) {
+		if !llm.IsObject(s.Schema) {
 			return p, fmt.Errorf("%s: response schema %q is not a JSON object", m.provider, s.Name)
 		}
 		p.Tools = append(p.Tools, tool(s.Name, "Give your answer by calling this tool: its input is the answer, a JSON object matching the schema.", s.Schema))
@@ -150,18 +150,6 @@ func toolResult(msg llm.Message) sdk.ContentBlockParamUnion {
 	return sdk.ContentBlockParamUnion{OfToolResult: &b}
 }
 
-// toolInput is a tool call's arguments as a tool_use input, which must be
-// a JSON object: {} when there are none.
-func toolInput(args json.RawMessage) (json.RawMessage, error) {
-	if len(args) == 0 {
-		return json.RawMessage("{}"), nil
-	}
-	if !isObject(args) {
-		return nil, fmt.Errorf("the arguments are not a JSON object: %.80s", args)
-	}
-	return args, nil
-}
-
 // tool is a custom tool whose input schema is sent as it is.
 func tool(name, description string, schema json.RawMessage) sdk.ToolUnionParam {
 	t := sdk.ToolParam{Name: name, InputSchema: param.Override[sdk.ToolInputSchemaParam](schema)}
@@ -169,10 +157,4 @@ func tool(name, description string, schema json.RawMessage) sdk.ToolUnionParam {
 		t.Description = param.NewOpt(description)
 	}
 	return sdk.ToolUnionParam{OfTool: &t}
-}
-
-// isObject reports whether raw is a JSON object.
-func isObject(raw json.RawMessage) bool {
-	var fields map[string]json.RawMessage
-	return json.Unmarshal(raw, &fields) == nil && fields != nil
 }

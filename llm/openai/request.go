@@ -68,7 +68,7 @@ func (m *Model) params(req *llm.Request) (sdk.ChatCompletionNewParams, error) {
 		p.Seed = param.NewOpt(*req.Seed)
 	}
 	if s := req.ResponseSchema; s != nil {
-		if !isObject(s.Schema) {
+		if !llm.IsObject(s.Schema) {
 			return p, fmt.Errorf("%s: response schema %q is not a JSON object", m.provider, s.Name)
 		}
 		p.ResponseFormat.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{
@@ -111,17 +111,10 @@ func assistantMessage(msg llm.Message) (sdk.ChatCompletionMessageParamUnion, err
 	return sdk.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
 }
 
-// wireArguments is the arguments string of a tool call: the JSON object,
-// "{}" when there is none. Anything else (the JSON string a model's invalid
-// arguments are kept as, an array, a number) is an error.
+// wireArguments is the arguments string of a tool call (llm.ToolArguments).
 func wireArguments(args json.RawMessage) (string, error) {
-	if len(args) == 0 {
-		return "{}", nil
-	}
-	if !isObject(args) {
-		return "", fmt.Errorf("the arguments are not a JSON object: %.80s", args)
-	}
-	return string(args), nil
+	object, err := llm.ToolArguments(args)
+	return string(object), err
 }
 
 // functionParameters is a tool's parameter schema as the SDK takes it; a
@@ -139,10 +132,4 @@ func functionParameters(schema json.RawMessage) (shared.FunctionParameters, erro
 		out[k] = v // kept as raw JSON, so numbers and nesting pass untouched
 	}
 	return out, nil
-}
-
-// isObject reports whether raw is a JSON object.
-func isObject(raw json.RawMessage) bool {
-	var fields map[string]json.RawMessage
-	return json.Unmarshal(raw, &fields) == nil && fields != nil
 }
