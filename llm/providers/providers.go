@@ -11,17 +11,22 @@ import (
 // references give it ("openai:gpt-5-mini"). The map is new on each call, so
 // a program may add providers to it.
 func Registry() llm.Registry {
-	return llm.Registry{
+	r := llm.Registry{
 		"openai":    openai.Open,
-		"ollama":    llm.Local(openai.OpenOllama),
+		"ollama":    openai.OpenOllama,
 		"anthropic": anthropic.Open,
-		"script":    llm.Local(llmtest.OpenScript),
+		"script":    llmtest.OpenScript,
 	}
+	for provider := range local {
+		r[provider] = llm.Local(r[provider])
+	}
+	return r
 }
+
+// local names the providers whose models run on the user's own machine.
+var local = map[string]bool{"ollama": true, "script": true}
 
 // IsLocal reports whether the models of provider run on the user's own
 // machine (ollama, script): they cost nothing, and need no price. Registry
 // opens them with llm.Local.
-func IsLocal(provider string) bool {
-	return provider == "ollama" || provider == "script"
-}
+func IsLocal(provider string) bool { return local[provider] }
