@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/gavelhq/gavel"
-	"github.com/gavelhq/gavel/judge"
 )
 
 // WriteCase writes one case of a run as text, turn by turn: what it asked
@@ -26,16 +25,9 @@ func WriteCase(w io.Writer, cr *gavel.CaseResult) error {
 	if cr.Outcome == gavel.Skipped {
 		fmt.Fprintf(&b, "  Skipped: %s\n", skipReason(cr))
 	}
-	var spent gavel.RoleUsage
-	for _, t := range cr.Trials {
-		spent = spent.Add(t.Usage)
-	}
 	if f.Ran > 0 {
-		fmt.Fprintf(&b, "  Trials:   %d of %d passed\n", f.Passed, f.Ran)
-		total := spent.Total()
-		roles := byRole(spent, func(u judge.Usage) string { return count(u.Tokens()) })
-		fmt.Fprintf(&b, "  Tokens:   %s%s\n", count(total.Tokens()), inParens(joinNonEmpty("; ", roles, calls(total))))
-		fmt.Fprintf(&b, "  Cost:     %s%s\n", cost(total), inParens(byRole(spent, cost)))
+		tokens, spent := usageLines(f.Usage)
+		fmt.Fprintf(&b, "  Trials:   %d of %d passed\n  Tokens:   %s\n  Cost:     %s\n", f.Passed, f.Ran, tokens, spent)
 	}
 	writeCaseDetail(&b, "  ", cr, true)
 	_, err := w.Write(b.Bytes())

@@ -145,10 +145,8 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	}
 	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), runVerdict(run))
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
-	total := stats.Usage.Total()
-	roles := byRole(stats.Usage, func(u judge.Usage) string { return count(u.Tokens()) })
-	fmt.Fprintf(b, "Tokens: %s%s\n", count(total.Tokens()), inParens(joinNonEmpty("; ", roles, calls(total))))
-	fmt.Fprintf(b, "Cost: %s%s\n", cost(total), inParens(byRole(stats.Usage, cost)))
+	tokens, spent := usageLines(stats.Usage)
+	fmt.Fprintf(b, "Tokens: %s\nCost: %s\n", tokens, spent)
 	if note := unpricedNote(stats); note != "" {
 		b.WriteString(note + "\n")
 	}
@@ -211,6 +209,16 @@ func byRole(u gavel.RoleUsage, format func(judge.Usage) string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// usageLines formats what u spent, in tokens ("4,971 (agent 1,786, judge
+// 2,389; 34 calls)") and in dollars ("$0.0123 (agent $0.0100, judge
+// $0.0023)"), role by role.
+func usageLines(u gavel.RoleUsage) (tokens, dollars string) {
+	total := u.Total()
+	roles := byRole(u, func(u judge.Usage) string { return count(u.Tokens()) })
+	tokens = count(total.Tokens()) + inParens(joinNonEmpty("; ", roles, calls(total)))
+	return tokens, cost(total) + inParens(byRole(u, cost))
 }
 
 // joinNonEmpty joins the parts that are not "" with sep.
