@@ -146,6 +146,9 @@ var (
 	// costs that include them are lower bounds, and how to give their
 	// prices; "" when every cost is known.
 	UnpricedNote = unpricedNote
+	// Incomplete says why a run is incomplete, and that it does not pass,
+	// on one line; "" for a complete run.
+	Incomplete = incomplete
 	// PassHatK writes pass^k for k from 2 up: "k=2 44.4%, k=3 33.3%", or
 	// "" when no case ran more than one trial.
 	PassHatK = passHatK

@@ -156,9 +156,7 @@ func newRunData(sr *store.StoredRun) runData {
 	if !info.Ended.IsZero() {
 		d.Duration = elapsed(info.Ended.Sub(info.Started))
 	}
-	if !run.Complete() {
-		d.Incomplete = oneLine(fmt.Sprintf("Incomplete: %s. Not every selected trial ran, so the run does not pass, whatever its pass rate.", cmp.Or(run.StopReason, string(run.Stopped))))
-	}
+	d.Incomplete = report.Incomplete(run)
 	if info.Status == store.Abandoned {
 		d.Abandoned = oneLine(abandonedWhy(info))
 	}
