@@ -111,9 +111,13 @@ type builder struct {
 	unrevivable string
 
 	// at is where the problems being found are: the suite file, or a case.
-	atFile string
-	atLine int
-	atCase string
+	atFile   string
+	atLine   int
+	atOffset int // added to the lines of a case's nodes: see LoadedCase.offset
+	atCase   string
+	// badItems counts the judges of the case being built that could not
+	// be read: a case with one has something to judge.
+	badItems int
 }
 
 // fail records a problem at the current place.
@@ -123,6 +127,21 @@ func (b *builder) fail(format string, args ...any) {
 		msg = fmt.Sprintf("case %s: %s", b.atCase, msg)
 	}
 	b.problems = append(b.problems, Problem{File: b.atFile, Line: b.atLine, Message: msg})
+}
+
+// failAt records a problem at a line and column of the current file
+// (0 for the current line); offset, for a case on a line of a JSON Lines
+// file, is added to the line.
+func (b *builder) failAt(line, column int, format string, args ...any) {
+	if line == 0 {
+		b.fail(format, args...)
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	if b.atCase != "" {
+		msg = fmt.Sprintf("case %s: %s", b.atCase, msg)
+	}
+	b.problems = append(b.problems, Problem{File: b.atFile, Line: line + b.atOffset, Column: column, Message: msg})
 }
 
 func (b *builder) suite() *gavel.Suite {
@@ -286,8 +305,9 @@ func (b *builder) dsn(dsn string) string {
 func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	cs := lc.Spec
 	id := cmp.Or(strings.TrimSpace(cs.ID), strings.TrimSpace(cs.Name)) // the seeds name cases
-	b.atFile, b.atLine, b.atCase = lc.File, lc.Line, id
-	defer func() { b.atCase = "" }()
+	b.atFile, b.atLine, b.atOffset, b.atCase = lc.File, lc.Line, lc.offset, id
+	b.badItems = 0
+	defer func() { b.atCase, b.atOffset = "", 0 }()
 	if id == "" {
 		b.atCase = "(no id)"
 		b.fail("the case has no id: give it an id (or a name), unique in the suite")
@@ -325,6 +345,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 		add(i+1, r.Expectations)
 	}
 	switch {
+	case len(hard) == 0 && len(soft) == 0 && b.badItems > 0:
 	case len(hard) == 0 && len(soft) == 0:
 		b.fail("nothing to judge: give expected_tool_calls, expected_tools, forbidden_tools, rules, checks, expected_response_traits, judge_prompt or judges")
 	case len(soft) == 0:

@@ -87,7 +87,7 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:  "judge threshold above 1",
 			files: map[string]string{"gavel.yaml": header + "  - {id: a, input: hi, judges: [{rubric: be nice, threshold: 2}]}\n"},
-			want:  []string{"gavel.yaml:4: case a: the case: judge 1: threshold 2 is out of range"},
+			want:  []string{"gavel.yaml:4:33: case a: the case: judges[0] (rubric): threshold 2 is out of range"},
 		},
 		{
 			name:  "judge_threshold without judge_prompt",
@@ -100,7 +100,7 @@ func TestOpenProblems(t *testing.T) {
     input: hi
     rules: [{contanis: x}]
 `},
-			want: []string{`gavel.yaml:6:14: unknown field "contanis" in a rule: did you mean "contains"?`},
+			want: []string{`gavel.yaml:6:14: unknown kind of judge "contanis": did you mean "contains"?`},
 		},
 		{
 			name: "rules that are wrong",
@@ -114,11 +114,11 @@ func TestOpenProblems(t *testing.T) {
       - {contains: a, scope: everywhere}
 `},
 			want: []string{
-				"gavel.yaml:4: case a: the case: rule 1: no rule given: use one of contains, ",
-				"gavel.yaml:4: case a: the case: rule 2: one rule per item: this one gives contains and regex",
-				`gavel.yaml:4: case a: the case: rule 3: regex "(": error parsing regexp`,
-				`gavel.yaml:4: case a: the case: rule 4: max_latency "soon": want a duration such as 5s`,
-				"gavel.yaml:4: case a: the case: rule 5: ",
+				"gavel.yaml:7:9: no kind of judge given: give one kind's key, such as contains",
+				"gavel.yaml:8:9: one judge per item: this one gives contains and regex; write them as separate items",
+				`gavel.yaml:9:9: case a: the case: rules[2] (regex): regex "(": error parsing regexp`,
+				`gavel.yaml:10:9: case a: the case: rules[3] (max_latency): max_latency "soon": want a duration such as 5s`,
+				`gavel.yaml:11:9: case a: the case: rules[4] (contains): contains "a": unknown scope "everywhere"`,
 			},
 		},
 		{
@@ -127,7 +127,7 @@ func TestOpenProblems(t *testing.T) {
     input: hi
     judges: [{rubrik: be nice}]
 `},
-			want: []string{`gavel.yaml:6:15: unknown field "rubrik" in a judge: did you mean "rubric"?`},
+			want: []string{`gavel.yaml:6:15: unknown kind of judge "rubrik": did you mean "rubric"?`},
 		},
 		{
 			name: "judges that are wrong",
@@ -139,9 +139,9 @@ func TestOpenProblems(t *testing.T) {
       - {jury: {jurors: [{rubric: be nice}], strategy: loudest}}
 `},
 			want: []string{
-				"gavel.yaml:4: case a: the case: judge 1: no judge given: use one of rubric, traits, criteria, correctness, jury",
-				"gavel.yaml:4: case a: the case: judge 2: one judge per item: this one gives rubric and traits",
-				`gavel.yaml:4: case a: the case: judge 3: jury: unknown strategy "loudest"`,
+				"gavel.yaml:7:9: no kind of judge given: give one kind's key",
+				"gavel.yaml:8:9: one judge per item: this one gives rubric and traits",
+				`gavel.yaml:9:9: case a: the case: judges[2] (jury): jury: unknown strategy "loudest"`,
 			},
 		},
 		{
@@ -256,7 +256,7 @@ func TestOpenProblems(t *testing.T) {
 			files: map[string]string{"gavel.yaml": header + "  - {id: a, input: hi, expected_tools: [x], setup: [{}], checks: [{}]}\n"},
 			want: []string{
 				"gavel.yaml:4: case a: setup step 1: no step given: use sql or command",
-				"gavel.yaml:4: case a: the case: check 1: no check given: use sql or command",
+				"gavel.yaml:4:67: no kind of judge given: give one kind's key, such as contains",
 			},
 		},
 	} {
@@ -313,7 +313,7 @@ cases:
 		"gavel.yaml: threshold 1.5 is out of range",
 		`gavel.yaml:9:5: unknown field "judge_treshold" in a case: did you mean "judge_threshold"?`,
 		`gavel.yaml:11: case id "a" is used twice: first at gavel.yaml:7`,
-		"gavel.yaml:14: case b: the case: rule 1: one rule per item: this one gives contains and regex",
+		"gavel.yaml:16:13: one judge per item: this one gives contains and regex",
 		`gavel.yaml:18: cases "missing/*.yaml" match no file`,
 	)
 	var problems spec.Problems

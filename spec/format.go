@@ -137,6 +137,9 @@ type CaseEntry struct {
 	line int
 	node *yaml.Node // the inline case, as written
 	bad  bool       // neither: reported by the decoder
+	// errs are the inline case's decoding errors: kept here, so that the
+	// rest of the case is still built and its problems reported too.
+	errs error
 }
 
 // UnmarshalYAML reads a glob (a string) or an inline case (a mapping).
@@ -147,7 +150,12 @@ func (e *CaseEntry) UnmarshalYAML(n *yaml.Node) error {
 		return n.Decode(&e.Glob)
 	case yaml.MappingNode:
 		e.Case, e.node = new(CaseSpec), n
-		return n.Decode(e.Case)
+		err := n.Decode(e.Case)
+		if _, ok := err.(*yaml.TypeError); ok {
+			e.errs = err // returned, the error would drop the whole case
+			return nil
+		}
+		return err
 	}
 	// A TypeError lets the rest of the suite file decode.
 	e.bad = true
@@ -221,9 +229,9 @@ type Expectations struct {
 	ExpectedResponseTraits []string       `yaml:"expected_response_traits" doc:"Traits of the response an LLM judge checks one by one."`
 	JudgePrompt            string         `yaml:"judge_prompt" doc:"Criteria an LLM judge scores the response against (a rubric)."`
 	JudgeThreshold         *float64       `yaml:"judge_threshold" doc:"The rubric's passing score, 0..1 (0: every score passes; the score is recorded). Defaults to 0.7."`
-	Rules                  []RuleSpec     `yaml:"rules" doc:"Deterministic rules on the response."`
-	Judges                 []JudgeSpec    `yaml:"judges" doc:"LLM judges and juries."`
-	Checks                 []CheckSpec    `yaml:"checks" doc:"Checks of the world after the conversation: database state, commands."`
+	Rules                  []JudgeSpec    `yaml:"rules" doc:"Judges of any kind (docs/judges.md): usually the deterministic ones, such as contains, regex, forbidden_phrases, json_schema."`
+	Judges                 []JudgeSpec    `yaml:"judges" doc:"Judges of any kind (docs/judges.md): usually the ones that ask a model, such as rubric, criteria, pairwise and jury. Wherever a judge is listed, one that asks no model runs first, and the ones that ask a model run only when all of those pass."`
+	Checks                 []JudgeSpec    `yaml:"checks" doc:"Judges of any kind (docs/judges.md): usually checks of the world after the conversation, such as sql, command, file_content and build."`
 }
 
 // ToolCallSpec is an expected tool call.
@@ -231,64 +239,6 @@ type ToolCallSpec struct {
 	Name      string         `yaml:"name" doc:"The tool's name."`
 	Args      map[string]any `yaml:"args" doc:"A subset of the arguments the call must have."`
 	Arguments map[string]any `yaml:"arguments" doc:"Same as args."`
-}
-
-// RuleSpec is a deterministic rule: exactly one kind.
-type RuleSpec struct {
-	Contains         string   `yaml:"contains" doc:"The response contains this text."`
-	NotContains      string   `yaml:"not_contains" doc:"The response does not contain this text."`
-	ContainsAll      []string `yaml:"contains_all" doc:"The response contains every one of these."`
-	ContainsAny      []string `yaml:"contains_any" doc:"The response contains at least one of these."`
-	Regex            string   `yaml:"regex" doc:"The response matches this regular expression."`
-	Equals           string   `yaml:"equals" doc:"The response is exactly this."`
-	ForbiddenPhrases []string `yaml:"forbidden_phrases" doc:"None of these phrases appear."`
-	MaxQuestions     *int     `yaml:"max_questions" doc:"At most this many questions."`
-	MaxBubbles       *int     `yaml:"max_bubbles" doc:"At most this many message bubbles (paragraphs)."`
-	MaxTurns         *int     `yaml:"max_turns" doc:"At most this many agent turns."`
-	MaxLatency       string   `yaml:"max_latency" doc:"Every agent turn answers within this duration."`
-	MaxCostUSD       *float64 `yaml:"max_cost_usd" doc:"The agent spends at most this much."`
-	ValidJSON        bool     `yaml:"valid_json" doc:"The response is JSON."`
-	LowercaseOnly    bool     `yaml:"lowercase_only" doc:"The response has no capital letters."`
-	NoEmDash         bool     `yaml:"no_em_dash" doc:"The response has no em-dashes."`
-
-	Scope      string `yaml:"scope" doc:"final (the final response, the default) or each_turn."`
-	IgnoreCase bool   `yaml:"ignore_case" doc:"Compare text case-insensitively."`
-	Soft       bool   `yaml:"soft" doc:"A failure is a finding for the LLM judges, not a failure of the case."`
-}
-
-// JudgeSpec is an LLM judge, or a jury of them: exactly one kind.
-type JudgeSpec struct {
-	Name        string            `yaml:"name" doc:"A name for reports."`
-	Rubric      string            `yaml:"rubric" doc:"Criteria the response is scored against, 0..1."`
-	Traits      []string          `yaml:"traits" doc:"Traits checked one by one."`
-	Criteria    map[string]string `yaml:"criteria" doc:"Axes scored 1..10, by name: what each measures."`
-	Correctness string            `yaml:"correctness" doc:"What accomplishing the goal looks like; the whole transcript is judged."`
-	Jury        *JurySpec         `yaml:"jury" doc:"Several judges, one verdict."`
-	Threshold   *float64          `yaml:"threshold" doc:"The passing score, 0..1, of a rubric, correctness or averaging jury (0: every score passes; the score is recorded). Defaults to 0.7 (a jury: 0.5)."`
-	Model       string            `yaml:"model" doc:"The judge's model. Defaults to the suite's judge model."`
-	Samples     int               `yaml:"samples" doc:"Ask k times and aggregate, for stability."`
-}
-
-// JurySpec is a jury.
-type JurySpec struct {
-	Jurors   []JudgeSpec `yaml:"jurors" doc:"The judges that vote."`
-	Strategy string      `yaml:"strategy" doc:"majority, consensus, average, weighted_average or median. Defaults to majority."`
-	Weights  []float64   `yaml:"weights" doc:"Weights of the jurors, for weighted_average."`
-}
-
-// CheckSpec checks the world after the conversation: exactly one kind.
-type CheckSpec struct {
-	SQL     *SQLCheckSpec `yaml:"sql" doc:"A query whose result is compared."`
-	Command []string      `yaml:"command" doc:"A command that must exit 0, run in the suite's directory."`
-}
-
-// SQLCheckSpec is a database-state check.
-type SQLCheckSpec struct {
-	DSN      string     `yaml:"dsn" doc:"postgres://… or an SQLite file, relative to the suite."`
-	Query    string     `yaml:"query" doc:"The query."`
-	Scalar   string     `yaml:"scalar" doc:"A comparison of the first column of the first row: = 'shipped', >= 2."`
-	RowCount string     `yaml:"row_count" doc:"A comparison of the number of rows: = 0."`
-	Rows     [][]string `yaml:"rows" doc:"The rows expected, as text."`
 }
 
 // StepSpec is a setup step: exactly one kind.

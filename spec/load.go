@@ -51,6 +51,10 @@ type LoadedCase struct {
 	// holds and no file does: File then only names it in problems, and
 	// its Source is "", so that a run of it does not make it a file's.
 	Written bool
+	// offset is added to the lines of the case's nodes to find them in
+	// File: a JSON Lines record is parsed alone, so its nodes are on
+	// line 1.
+	offset int
 }
 
 // Source returns "file:line", or "" for a case written in the web app.
@@ -90,6 +94,9 @@ func Load(path string) (*Loaded, error) {
 		problems = append(problems, ps...)
 	}
 	for _, e := range l.Suite.Cases {
+		if e.errs != nil {
+			problems = append(problems, yamlProblems(file, 0, e.errs)...)
+		}
 		if e.Case != nil {
 			l.Cases = append(l.Cases, LoadedCase{Spec: e.Case, File: file, Line: e.line, Definition: definition(e.node)})
 			continue
@@ -222,7 +229,7 @@ func loadJSONLines(file string) ([]LoadedCase, Problems) {
 		c, ps := decodeCase(file, doc.Content[0], line-1)
 		problems = append(problems, ps...)
 		if c != nil {
-			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line, Definition: definition(doc.Content[0])})
+			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line, Definition: definition(doc.Content[0]), offset: line - 1})
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -315,6 +322,10 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, offset int) Problems
 		n = n.Alias
 	}
 	switch {
+	case t == reflect.TypeFor[JudgeSpec]():
+		if n.Kind == yaml.MappingNode {
+			return checkItem(file, n, offset)
+		}
 	case t == reflect.TypeFor[CaseEntry]():
 		if n.Kind == yaml.MappingNode {
 			return checkFields(file, n, reflect.TypeFor[CaseSpec](), offset)
@@ -326,7 +337,7 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, offset int) Problems
 			key, value := n.Content[i], n.Content[i+1]
 			ft, ok := fields[key.Value]
 			if !ok {
-				problems = append(problems, unknownField(file, key, t, fields, offset))
+				problems = append(problems, unknownField(file, key, describe(t), fields, offset))
 				continue
 			}
 			problems = append(problems, checkFields(file, value, ft, offset)...)
@@ -348,13 +359,53 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, offset int) Problems
 	return nil
 }
 
-func unknownField(file string, key *yaml.Node, t reflect.Type, fields map[string]reflect.Type, offset int) Problem {
+// checkItem checks the fields of a judge by its kind's config, or, when
+// it gives no kind's key, names the kind each unknown key probably meant.
+func checkItem(file string, n *yaml.Node, offset int) Problems {
+	found := itemKinds(n)
+	switch len(found) {
+	case 1:
+		k := kinds[found[0]]
+		fields := itemFields(k)
+		var problems Problems
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, value := n.Content[i], n.Content[i+1]
+			ft, ok := fields[key.Value]
+			if !ok {
+				problems = append(problems, unknownField(file, key, fmt.Sprintf("a %s judge", k.name), fields, offset))
+				continue
+			}
+			problems = append(problems, checkFields(file, value, ft, offset)...)
+		}
+		return problems
+	case 0:
+		commons := yamlFields(reflect.TypeFor[commonFields]())
+		var problems Problems
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			if _, ok := commons[key.Value]; ok {
+				continue
+			}
+			msg := fmt.Sprintf("unknown kind of judge %q", key.Value)
+			if s, ok := suggest.Closest(key.Value, kindNames); ok {
+				msg += fmt.Sprintf(": did you mean %q?", s)
+			} else {
+				msg += ": docs/judges.md lists the kinds (contains, regex, rubric, jury, ...)"
+			}
+			problems = append(problems, Problem{File: file, Line: key.Line + offset, Column: key.Column, Message: msg})
+		}
+		return problems
+	}
+	return nil // several kinds: the decoder says so
+}
+
+func unknownField(file string, key *yaml.Node, what string, fields map[string]reflect.Type, offset int) Problem {
 	names := make([]string, 0, len(fields))
 	for name := range fields {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	msg := fmt.Sprintf("unknown field %q in %s", key.Value, describe(t))
+	msg := fmt.Sprintf("unknown field %q in %s", key.Value, what)
 	if s, ok := suggest.Closest(key.Value, names); ok {
 		msg += fmt.Sprintf(": did you mean %q?", s)
 	} else {
@@ -395,8 +446,10 @@ func describe(t reflect.Type) string {
 	words := map[string]string{
 		"AgentSpec": "the agent", "BuiltinSpec": "a builtin agent", "HTTPSpec": "an http agent", "ExecSpec": "an exec agent",
 		"MCPSpec": "an MCP server", "ModelsSpec": "the models", "PersonaSpec": "a persona", "EventSpec": "an event",
-		"ToolCallSpec": "an expected tool call", "RuleSpec": "a rule", "JudgeSpec": "a judge", "JurySpec": "a jury",
-		"CheckSpec": "a check", "SQLCheckSpec": "an SQL check", "StepSpec": "a setup step", "SQLStepSpec": "an SQL step",
+		"ToolCallSpec": "an expected tool call", "JudgeSpec": "a judge",
+		"StepSpec": "a setup step", "SQLStepSpec": "an SQL step",
+		"jurySettings": "a jury", "sqlQuery": "an SQL check", "fileContent": "a file_content check", "fileJSON": "a file_json check",
+		"lengthBounds": "a length rule", "pairwiseSettings": "a pairwise judge", "buildSettings": "a build check", "weightedPart": "a weighted part",
 		"PriceSpec": "a price",
 	}
 	if w, ok := words[t.Name()]; ok {

@@ -67,7 +67,8 @@ func (ps Problems) sorted() error {
 }
 
 // yamlLine finds the "line N: " that yaml's errors start with.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+// Gavel's own decoding errors may add a column: "line N:C: ".
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+)(?::(\d+))?: (.*)$`)
 
 // yamlProblems turns a yaml error into problems, adding offset to its
 // line numbers (for a JSON Lines record, the line it is on, minus one).
@@ -81,7 +82,8 @@ func yamlProblems(file string, offset int, err error) Problems {
 		p := Problem{File: file, Message: msg}
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			p.Line, p.Message = n+offset, m[2]
+			p.Line, p.Message = n+offset, m[3]
+			p.Column, _ = strconv.Atoi(m[2])
 		}
 		out = append(out, p)
 	}

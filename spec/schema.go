@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gavelhq/gavel/agent"
-	"github.com/gavelhq/gavel/jury"
 	"github.com/gavelhq/gavel/mcp"
-	"github.com/gavelhq/gavel/rule"
 )
 
 // SchemaID is the $id of the suite file's JSON Schema.
@@ -63,16 +62,41 @@ func Schema() []byte {
 // they accept. Every such type reachable from SuiteFile needs an entry
 // here (TestSchemaCoversCustomTypes). ref returns a reference to the
 // definition of a type.
-var customSchemas = map[reflect.Type]func(ref func(reflect.Type) map[string]any) map[string]any{
-	reflect.TypeFor[CaseEntry](): func(ref func(reflect.Type) map[string]any) map[string]any {
-		return map[string]any{"oneOf": []any{
-			map[string]any{
-				"type":        "string",
-				"description": "A glob of case files, relative to the suite: YAML or JSON lists of cases, or JSON Lines files (.jsonl) of one case a line.",
-			},
-			ref(reflect.TypeFor[CaseSpec]()),
-		}}
-	},
+var customSchemas map[reflect.Type]func(g *schemaGen) map[string]any
+
+func init() {
+	customSchemas = map[reflect.Type]func(g *schemaGen) map[string]any{
+		reflect.TypeFor[JudgeSpec](): judgeSchema,
+		reflect.TypeFor[axes](): func(*schemaGen) map[string]any {
+			return map[string]any{"oneOf": []any{
+				map[string]any{
+					"type":                 "object",
+					"description":          "Each axis's name, and what it measures, in the order reports list them.",
+					"additionalProperties": map[string]any{"type": "string"},
+					"minProperties":        1,
+				},
+				map[string]any{
+					"type": "array",
+					"items": map[string]any{
+						"type":                 "object",
+						"properties":           map[string]any{"name": map[string]any{"type": "string"}, "description": map[string]any{"type": "string"}},
+						"required":             []any{"name", "description"},
+						"additionalProperties": false,
+					},
+					"minItems": 1,
+				},
+			}}
+		},
+		reflect.TypeFor[CaseEntry](): func(g *schemaGen) map[string]any {
+			return map[string]any{"oneOf": []any{
+				map[string]any{
+					"type":        "string",
+					"description": "A glob of case files, relative to the suite: YAML or JSON lists of cases, or JSON Lines files (.jsonl) of one case a line.",
+				},
+				g.ref(reflect.TypeFor[CaseSpec]()),
+			}}
+		},
+	}
 }
 
 // schemaField names a field of the format by the struct that declares it
@@ -88,10 +112,7 @@ type schemaField struct {
 var fieldSchemas = map[schemaField]map[string]any{
 	{reflect.TypeFor[SuiteFile](), "threshold"}:          {"exclusiveMinimum": 0, "maximum": 1},
 	{reflect.TypeFor[Expectations](), "judge_threshold"}: {"minimum": 0, "maximum": 1},
-	{reflect.TypeFor[JudgeSpec](), "threshold"}:          {"minimum": 0, "maximum": 1},
 	{reflect.TypeFor[Expectations](), "tool_call_order"}: {"enum": []any{"strict", "any", "subset"}},
-	{reflect.TypeFor[RuleSpec](), "scope"}:               {"enum": []any{rule.Final, rule.EachTurn}},
-	{reflect.TypeFor[JurySpec](), "strategy"}:            {"enum": []any{jury.Majority, jury.Consensus, jury.Average, jury.WeightedAverage, jury.Median}},
 	{reflect.TypeFor[ExecSpec](), "mode"}:                {"enum": []any{agent.ExecPerSession, agent.ExecShared}},
 	{reflect.TypeFor[PriceSpec](), "input"}:              {"minimum": 0},
 	{reflect.TypeFor[PriceSpec](), "output"}:             {"minimum": 0},
@@ -154,7 +175,7 @@ func (g *schemaGen) ref(t reflect.Type) map[string]any {
 	if _, done := g.names[name]; !done {
 		g.names[name] = t // before recursing, so that a recursive type refers to itself
 		if custom, ok := customSchemas[t]; ok {
-			g.defs[name] = custom(g.ref)
+			g.defs[name] = custom(g)
 		} else {
 			g.defs[name] = g.object(t)
 		}
@@ -194,6 +215,9 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any) {
 		if doc := f.Tag.Get("doc"); doc != "" {
 			s["description"] = doc
 		}
+		for k, v := range tagSchema(f.Tag) {
+			s[k] = v
+		}
 		for k, v := range fieldSchemas[schemaField{t, name}] {
 			s[k] = v
 		}
@@ -207,3 +231,53 @@ func derefType(t reflect.Type) reflect.Type {
 	}
 	return t
 }
+
+// tagSchema is what a field's schema tags add to its schema: enum (a
+// comma-separated list of values), minimum and maximum.
+func tagSchema(tag reflect.StructTag) map[string]any {
+	out := map[string]any{}
+	if enum := tag.Get("enum"); enum != "" {
+		var values []any
+		for _, v := range strings.Split(enum, ",") {
+			values = append(values, v)
+		}
+		out["enum"] = values
+	}
+	for _, key := range []string{"minimum", "maximum"} {
+		if v := tag.Get(key); v != "" {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				panic("spec: a " + key + " tag is not a number: " + v)
+			}
+			out[key] = n
+		}
+	}
+	return out
+}
+
+// judgeSchema is the schema of an item of rules:, judges: or checks:: one
+// of the kinds, each an object that requires its key.
+func judgeSchema(g *schemaGen) map[string]any {
+	var oneOf []any
+	for _, name := range kindNames {
+		k := kinds[name]
+		props := map[string]any{}
+		g.fields(reflect.TypeFor[commonFields](), props)
+		g.fields(k.config, props)
+		g.defs[kindDef(name)] = map[string]any{
+			"description":          k.doc,
+			"type":                 "object",
+			"properties":           props,
+			"required":             []any{name},
+			"additionalProperties": false,
+		}
+		oneOf = append(oneOf, map[string]any{"$ref": "#/$defs/" + kindDef(name)})
+	}
+	return map[string]any{
+		"description": "A judge: a mapping that gives exactly one kind's key (docs/judges.md lists the kinds).",
+		"oneOf":       oneOf,
+	}
+}
+
+// kindDef names the definition of a kind's item.
+func kindDef(name string) string { return "judge." + name }

@@ -32,3 +32,7 @@ func Check(t testing.TB, name, got string) {
 		t.Errorf("%s differs (-want +got; run the package's tests with -update if the change is meant):\n%s", path, diff)
 	}
 }
+
+// Updating reports whether the test binary runs with -update, for tests
+// that keep a file other than a golden one (a generated document) true.
+func Updating() bool { return *update }

@@ -1,0 +1,240 @@
+package spec
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llmjudge"
+)
+
+// The kinds that ask a model: they run after every rule has passed, and
+// the verdict is computed in code from what the model answers.
+
+// llmOptions are the settings every LLM judge shares.
+type llmOptions struct {
+	Model       string  `yaml:"model" doc:"The judge's model, as provider:model. Defaults to the suite's models.judge. ${VAR} and ${VAR:-default} read the environment."`
+	Samples     int     `yaml:"samples" minimum:"0" maximum:"25" doc:"How many times to ask (k), for stability: the scores are aggregated and a spread between them is flagged. Defaults to 1."`
+	Aggregate   string  `yaml:"aggregate" enum:"mean,median" doc:"How the samples' scores combine: mean (the default) or median."`
+	Temperature float64 `yaml:"temperature" minimum:"0" maximum:"2" doc:"The sampling temperature. Defaults to 0."`
+	PromptFile  string  `yaml:"prompt_file" doc:"A file, relative to the suite, whose text/template text replaces the judge's prompt: it defines the templates system and user (see the llmjudge package's prompts)."`
+
+	name string // the item's name, for the judge's messages
+}
+
+func (o *llmOptions) setName(name string) { o.name = name }
+
+// options are the llmjudge options o describes.
+func (o llmOptions) options(b *builder) (llmjudge.Options, error) {
+	out := llmjudge.Options{Name: o.name, Samples: o.Samples, Aggregate: llmjudge.Aggregate(o.Aggregate), Temperature: o.Temperature}
+	if o.PromptFile != "" {
+		data, err := os.ReadFile(b.abs(o.PromptFile))
+		if err != nil {
+			return out, fmt.Errorf("prompt_file: %w", err)
+		}
+		out.Prompt = string(data)
+	}
+	return out, nil
+}
+
+// model opens the judge's model; nil when it cannot (the builder has
+// recorded why).
+func (o llmOptions) model(b *builder) llm.Model {
+	return b.model("judge", cmp.Or(o.Model, b.l.Suite.Models.Judge), "judge model")
+}
+
+// threshold checks a passing score of 0..1.
+func threshold(t *float64) error {
+	if t != nil && (*t < 0 || *t > 1) {
+		return fmt.Errorf("threshold %v is out of range: a passing score from 0 to 1", *t)
+	}
+	return nil
+}
+
+type rubricJudge struct {
+	Rubric     string   `yaml:"rubric" doc:"The criteria the response is scored against, 0..1."`
+	Threshold  *float64 `yaml:"threshold" minimum:"0" maximum:"1" doc:"The passing score, 0..1 (0: every score passes; the score is recorded). Defaults to 0.7."`
+	llmOptions `yaml:",inline"`
+}
+
+func (c *rubricJudge) build(b *builder) (judge.Judge, error) {
+	if err := threshold(c.Threshold); err != nil {
+		return nil, err
+	}
+	opts, err := c.options(b)
+	m := c.model(b)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return asJudge(llmjudge.NewRubric(m, c.Rubric, llmjudge.RubricConfig{Options: opts, Threshold: c.Threshold}))
+}
+
+func (c *rubricJudge) words() string { return oneLine(c.Rubric) }
+
+type traitsJudge struct {
+	Traits     []string `yaml:"traits" doc:"Traits the response must have, checked one by one and scored 1..3: 1 misses required traits, 2 is partial, 3 has every one."`
+	MinScore   float64  `yaml:"min_score" minimum:"1" maximum:"3" doc:"The lowest passing score, 1..3. Defaults to 2."`
+	llmOptions `yaml:",inline"`
+}
+
+func (c *traitsJudge) build(b *builder) (judge.Judge, error) {
+	opts, err := c.options(b)
+	m := c.model(b)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return asJudge(llmjudge.NewTraits(m, c.Traits, llmjudge.TraitsConfig{Options: opts, MinScore: c.MinScore}))
+}
+
+func (c *traitsJudge) words() string { return "traits: " + strings.Join(c.Traits, ", ") }
+
+type criteriaJudge struct {
+	Criteria   axes    `yaml:"criteria" doc:"Axes scored 1..10 each, by name: what each measures. Reports list them in the order written."`
+	MinMean    float64 `yaml:"min_mean" minimum:"1" maximum:"10" doc:"The lowest passing mean of the axes' scores, 1..10. Defaults to 6.5."`
+	MinAxis    float64 `yaml:"min_axis" minimum:"1" maximum:"10" doc:"The lowest passing score of any one axis, 1..10. Defaults to 5."`
+	llmOptions `yaml:",inline"`
+}
+
+func (c *criteriaJudge) build(b *builder) (judge.Judge, error) {
+	opts, err := c.options(b)
+	m := c.model(b)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return asJudge(llmjudge.NewCriteria(m, c.Criteria, llmjudge.CriteriaConfig{Options: opts, MinMean: c.MinMean, MinAxis: c.MinAxis}))
+}
+
+func (c *criteriaJudge) words() string {
+	names := make([]string, len(c.Criteria))
+	for i, a := range c.Criteria {
+		names[i] = a.Name
+	}
+	return "criteria: " + strings.Join(names, ", ")
+}
+
+// axes are a criteria judge's axes in the order written: a mapping of
+// name to description, or a list of {name, description}.
+type axes []llmjudge.Axis
+
+// UnmarshalYAML reads the axes, keeping their order.
+func (a *axes) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			var desc string
+			if err := n.Content[i+1].Decode(&desc); err != nil {
+				return err
+			}
+			*a = append(*a, llmjudge.Axis{Name: n.Content[i].Value, Description: desc})
+		}
+		return nil
+	case yaml.SequenceNode:
+		var list []struct {
+			Name        string `yaml:"name"`
+			Description string `yaml:"description"`
+		}
+		if err := n.Decode(&list); err != nil {
+			return err
+		}
+		for _, x := range list {
+			*a = append(*a, llmjudge.Axis{Name: x.Name, Description: x.Description})
+		}
+		return nil
+	}
+	return typeError(n, "criteria: a mapping of each axis's name to what it measures")
+}
+
+type correctnessJudge struct {
+	Correctness string   `yaml:"correctness" doc:"What accomplishing the goal looks like; the whole transcript, tool calls included, is judged against it."`
+	Threshold   *float64 `yaml:"threshold" minimum:"0" maximum:"1" doc:"The passing score, 0..1. Defaults to 0.7."`
+	llmOptions  `yaml:",inline"`
+}
+
+func (c *correctnessJudge) build(b *builder) (judge.Judge, error) {
+	if err := threshold(c.Threshold); err != nil {
+		return nil, err
+	}
+	opts, err := c.options(b)
+	m := c.model(b)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return asJudge(llmjudge.NewCorrectness(m, llmjudge.CorrectnessConfig{Options: opts, Expected: c.Correctness, Threshold: c.Threshold}))
+}
+
+func (c *correctnessJudge) words() string { return oneLine(c.Correctness) }
+
+type pairwiseJudge struct {
+	Pairwise   pairwiseSettings `yaml:"pairwise" doc:"A comparison of the response with a baseline response: it passes unless the baseline is better. The model is asked in both orders; when they disagree, it is a tie."`
+	llmOptions `yaml:",inline"`
+}
+
+type pairwiseSettings struct {
+	Criteria string `yaml:"criteria" doc:"What makes one response better than the other."`
+	Baseline string `yaml:"baseline" doc:"The baseline response: what the current version of the agent answers, or a reference answer."`
+}
+
+func (c *pairwiseJudge) build(b *builder) (judge.Judge, error) {
+	if strings.TrimSpace(c.Pairwise.Baseline) == "" {
+		return nil, fmt.Errorf("pairwise: no baseline: give the response to compare with")
+	}
+	opts, err := c.options(b)
+	m := c.model(b)
+	if err != nil || m == nil {
+		return nil, err
+	}
+	if opts.Samples != 0 || opts.Aggregate != "" {
+		return nil, fmt.Errorf("pairwise: samples and aggregate do not apply: the judge asks in both orders instead")
+	}
+	p, err := llmjudge.NewPairwise(m, c.Pairwise.Criteria, llmjudge.PairwiseConfig{Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	return judge.Func(func(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
+		return p.Against(withResponse(t, c.Pairwise.Baseline)).Judge(ctx, t)
+	}), nil
+}
+
+func (c *pairwiseJudge) words() string {
+	return "better than the baseline: " + oneLine(c.Pairwise.Criteria)
+}
+
+// withResponse is t as if the agent had answered response: its last
+// agent turn says it, with no tool calls.
+func withResponse(t *judge.Transcript, response string) *judge.Transcript {
+	out := *t
+	out.FinalResponse = response
+	out.Turns = slices.Clone(t.Turns)
+	for i := len(out.Turns) - 1; i >= 0; i-- {
+		if out.Turns[i].Role == judge.RoleAgent {
+			out.Turns[i].Content, out.Turns[i].ToolCalls = response, nil
+			break
+		}
+	}
+	return &out
+}
+
+var (
+	_ = register[rubricJudge](kind{name: "rubric", group: "LLM judges", llm: true, library: []string{"llmjudge.NewRubric"},
+		doc:     "A model scores the response against written criteria, 0..1; it passes at the threshold. A case's judge_prompt: is the same.",
+		example: "rubric: Does the reply confirm the cancellation and give the refund amount?\nthreshold: 0.8"})
+	_ = register[traitsJudge](kind{name: "traits", group: "LLM judges", llm: true, library: []string{"llmjudge.NewTraits"},
+		doc:     "A model checks the response for traits one by one (the seeds' expected_response_traits: the case field is the same).",
+		example: "traits: [mentions the delivery date, no false apology]"})
+	_ = register[criteriaJudge](kind{name: "criteria", group: "LLM judges", llm: true, library: []string{"llmjudge.NewCriteria"},
+		doc:     "A model scores several axes 1..10 each; it passes when their mean reaches min_mean and every axis reaches min_axis (seed 002's average >= 6.5 and min >= 5).",
+		example: "criteria:\n  character: Does it sound like Ori, calm and warm?\n  guidance: Does it move the user towards the goal?\nmin_mean: 6.5\nmin_axis: 5"})
+	_ = register[correctnessJudge](kind{name: "correctness", group: "LLM judges", llm: true, library: []string{"llmjudge.NewCorrectness"},
+		doc:     "A model judges whether the whole conversation, tool calls included, accomplished the goal.",
+		example: "correctness: The order A-1001 is cancelled and the user is told the refund takes 5 days."})
+	_ = register[pairwiseJudge](kind{name: "pairwise", group: "LLM judges", llm: true, library: []string{"llmjudge.NewPairwise"},
+		doc:     "A model compares the response with a baseline response, in both orders; it passes unless the baseline is better (win, tie or loss is the score).",
+		example: "pairwise:\n  criteria: Which reply answers the question more helpfully?\n  baseline: Your order ships on Monday."})
+)
