@@ -41,17 +41,34 @@ in code, from the scores a model gives.
 	for _, g := range groups {
 		fmt.Fprintf(&b, "\n## %s\n", g)
 		for _, name := range kindsIn(g) {
-			k := kinds[name]
-			fmt.Fprintf(&b, "\n### %s\n\n%s", name, k.doc)
-			if k.llm {
-				b.WriteString(" It asks a model.")
-			}
-			b.WriteString("\n\n")
-			writeFields(&b, k.config)
-			fmt.Fprintf(&b, "\n```yaml\njudges:\n  - %s\n```\n", strings.ReplaceAll(k.example, "\n", "\n    "))
+			b.WriteString("\n")
+			writeKind(&b, kinds[name])
 		}
 	}
 	return b.String()
+}
+
+// KindReference returns the reference of one kind of judge, in Markdown,
+// and false when there is no such kind.
+func KindReference(name string) (string, bool) {
+	k, ok := kinds[name]
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	writeKind(&b, k)
+	return b.String(), true
+}
+
+// writeKind writes a kind's section of the reference.
+func writeKind(b *strings.Builder, k *kind) {
+	fmt.Fprintf(b, "### %s\n\n%s", k.name, k.doc)
+	if k.llm {
+		b.WriteString(" It asks a model.")
+	}
+	b.WriteString("\n\n")
+	writeFields(b, k.config)
+	fmt.Fprintf(b, "\n```yaml\njudges:\n  - %s\n```\n", strings.ReplaceAll(k.example, "\n", "\n    "))
 }
 
 // kindsIn are the names of the kinds of group g, in registration order.

@@ -64,3 +64,15 @@ func TestCompletion(t *testing.T) {
 		t.Errorf("unknown shell: exit %d, %q", code, errs)
 	}
 }
+
+func TestJudges(t *testing.T) {
+	if code, out, _ := gavelCmd(t, "judges"); code != exitPassed || !strings.Contains(out, "no_placeholders") || !strings.Contains(out, "jury") {
+		t.Errorf("judges: exit %d\n%s", code, out)
+	}
+	if code, out, _ := gavelCmd(t, "judges", "criteria"); code != exitPassed || !strings.Contains(out, "min_axis") || !strings.Contains(out, "```yaml") {
+		t.Errorf("judges criteria: exit %d\n%s", code, out)
+	}
+	if code, _, errs := gavelCmd(t, "judges", "critera"); code != exitUsage || !strings.Contains(errs, `did you mean "criteria"?`) {
+		t.Errorf("judges critera: exit %d, %q", code, errs)
+	}
+}

@@ -95,6 +95,8 @@ func commands() []command {
 			func(args []string, std stdio) int { return initCommand(args, std.out, std.err) }, nil},
 		{"schema", "", "print the JSON Schema of suite files, for editors",
 			func(args []string, std stdio) int { return schemaCommand(args, std.out, std.err) }, nil},
+		{"judges", "[KIND]", "list the kinds of judge a suite names, or print one's fields and example",
+			func(args []string, std stdio) int { return judgesCommand(args, std.out, std.err) }, nil},
 		{"mcp-proxy", "URL", "bridge stdio to a run's recording MCP proxy, for agents that start MCP servers as commands",
 			mcpProxyCommand, nil},
 		{"completion", "bash|zsh|fish", "print a shell completion script",

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gavelhq/gavel/internal/suggest"
+	"github.com/gavelhq/gavel/spec"
+)
+
+const judgesHelp = `Usage: gavel judges [KIND]
+
+Lists the kinds of judge a suite file can name under rules:, checks: or
+judges:, or prints one kind's reference: what it does, its fields and an
+example. docs/judges.md holds the same reference for every kind.
+
+  gavel judges
+  gavel judges criteria
+`
+
+func judgesCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("judges", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, judgesHelp) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitPassed
+		}
+		return exitUsage
+	}
+	switch fs.NArg() {
+	case 0:
+		fmt.Fprintf(stdout, "The kinds of judge (gavel judges KIND for one; docs/judges.md for all):\n\n  %s\n",
+			strings.Join(spec.KindNames(), "\n  "))
+		return exitPassed
+	case 1:
+		ref, ok := spec.KindReference(fs.Arg(0))
+		if !ok {
+			msg := fmt.Sprintf("gavel judges: no kind of judge is named %q", fs.Arg(0))
+			if s, ok := suggest.Closest(fs.Arg(0), spec.KindNames()); ok {
+				msg += fmt.Sprintf(": did you mean %q?", s)
+			} else {
+				msg += "; gavel judges lists them"
+			}
+			fmt.Fprintln(stderr, msg)
+			return exitUsage
+		}
+		fmt.Fprint(stdout, ref)
+		return exitPassed
+	}
+	fmt.Fprintf(stderr, "gavel judges: takes at most one kind, got %q\n", fs.Args())
+	return exitUsage
+}
