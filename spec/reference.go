@@ -96,7 +96,10 @@ func writeFields(b *strings.Builder, t reflect.Type) {
 	}
 }
 
-type referenceField struct{ path, typ, doc string }
+type referenceField struct {
+	path, typ, doc string
+	enum           []string
+}
 
 func referenceFields(t reflect.Type, prefix string) []referenceField {
 	var out []referenceField
@@ -114,7 +117,11 @@ func referenceFields(t reflect.Type, prefix string) []referenceField {
 		if enum := f.Tag.Get("enum"); enum != "" && !strings.Contains(doc, strings.Split(enum, ",")[0]) {
 			doc += " One of " + strings.ReplaceAll(enum, ",", ", ") + "."
 		}
-		out = append(out, referenceField{prefix + name, typeWords(f.Type), doc})
+		var enum []string
+		if e := f.Tag.Get("enum"); e != "" {
+			enum = strings.Split(e, ",")
+		}
+		out = append(out, referenceField{prefix + name, typeWords(f.Type), doc, enum})
 		if ft := derefType(f.Type); ft.Kind() == reflect.Struct && ft != reflect.TypeFor[JudgeSpec]() && ft.NumField() > 0 {
 			out = append(out, referenceFields(ft, prefix+name+".")...)
 		}
@@ -160,4 +167,46 @@ func KindNames() []string {
 		out = append(out, kindsIn(g)...)
 	}
 	return slices.Clip(out)
+}
+
+// KindInfo describes a kind of judge, for tools that build judges from
+// the registry, such as the web app's case form.
+type KindInfo struct {
+	Name, Group, Doc string
+	// Example is an item of a judges: list, as YAML.
+	Example string
+	// LLM is true for a kind that asks a model.
+	LLM bool
+	// Local is true for a kind that runs a command, reads files or
+	// queries a database on the machine that judges: the web app leaves
+	// such kinds to suite files.
+	Local bool
+	// Fields are the kind's own fields (not name and soft), by their
+	// dotted paths: "file_content.path".
+	Fields []FieldInfo
+}
+
+// FieldInfo describes a field of a kind.
+type FieldInfo struct {
+	Path string
+	// Type is the field's type in words: text, boolean, integer, number,
+	// list of text, mapping, judge, list of judge, any.
+	Type string
+	Doc  string
+	// Enum lists the values the field takes, when it is an enumeration.
+	Enum []string
+}
+
+// Kinds returns every kind of judge, in the reference's order.
+func Kinds() []KindInfo {
+	var out []KindInfo
+	for _, name := range KindNames() {
+		k := kinds[name]
+		info := KindInfo{Name: k.name, Group: k.group, Doc: k.doc, Example: k.example, LLM: k.llm, Local: k.group == "Files and the world"}
+		for _, f := range referenceFields(k.config, "") {
+			info.Fields = append(info.Fields, FieldInfo{Path: f.path, Type: f.typ, Doc: f.doc, Enum: f.enum})
+		}
+		out = append(out, info)
+	}
+	return out
 }
