@@ -126,6 +126,21 @@ func (c *juryJudge) build(b *builder) (judge.Judge, error) {
 func (c *juryJudge) parts() []JudgeSpec { return c.Jury.Jurors }
 func (c *juryJudge) words() string      { return fmt.Sprintf("a jury of %d", len(c.Jury.Jurors)) }
 
+type eachTurnJudge struct {
+	EachTurn *JudgeSpec `yaml:"each_turn" doc:"A judge that judges every agent turn on its own: the turn is the response, the messages since the agent's previous turn the request, and the turns before the context. It passes when every turn passes."`
+}
+
+func (c *eachTurnJudge) build(b *builder) (judge.Judge, error) {
+	j, err := b.item("each_turn", *c.EachTurn)
+	if err != nil || j == nil {
+		return nil, err
+	}
+	return judge.EachTurn(j), nil
+}
+
+func (c *eachTurnJudge) parts() []JudgeSpec { return []JudgeSpec{*c.EachTurn} }
+func (c *eachTurnJudge) words() string      { return "every turn: " + c.EachTurn.words() }
+
 type tieredJudge struct {
 	Tiered [][]JudgeSpec `yaml:"tiered" doc:"Tiers of judges, run in order: a tier runs only when every judge of the tiers before it passed, and their soft findings reach it as context."`
 }
@@ -191,6 +206,9 @@ var (
 	_ = register[juryJudge](kind{name: "jury", group: "Composition", library: []string{"jury.New"},
 		doc:     "Several judges vote; a strategy, a tie policy and an error policy make one verdict. Jurors may ask no model.",
 		example: "jury:\n  jurors:\n    - rubric: Is the reply correct?\n    - traits: [gives the refund amount]\n    - contains: refund\n  strategy: majority\n  ties: fail\n  errors: ignore"})
+	_ = register[eachTurnJudge](kind{name: "each_turn", group: "Composition", library: []string{"judge.EachTurn"},
+		doc:     "Judges every agent turn on its own, as a conversational product is judged (seed 002 scores each of Ori's turns): a judge of the whole conversation sees only the final reply.",
+		example: "each_turn:\n  criteria:\n    character: Does it sound like Ori, calm and warm?\n    style: Is it short, lowercase, with one question at most?"})
 	_ = register[tieredJudge](kind{name: "tiered", group: "Composition", library: []string{"judge.Tiered"},
 		doc:     "Tiers that run in order, each only when the ones before passed. Every case is already judged in two tiers (rules first, then the judges that ask a model); this is for more.",
 		example: "tiered:\n  - [{no_placeholders: true}]\n  - [{rubric: 'Is it helpful?'}]"})

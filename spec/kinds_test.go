@@ -143,3 +143,21 @@ func TestItemProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestEachTurnJudgesEveryTurn checks that each_turn asks the judge about
+// every agent turn, and fails the case on one bad turn.
+func TestEachTurnJudgesEveryTurn(t *testing.T) {
+	b, err := openItem(t, "each_turn: {max_questions: 0}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tr := &judge.Transcript{Turns: []judge.Turn{
+		{Role: judge.RoleUser, Content: "hey"}, {Role: judge.RoleAgent, Content: "what's up?"},
+		{Role: judge.RoleUser, Content: "nm"}, {Role: judge.RoleAgent, Content: "cool."},
+	}}
+	got := judge.Run(context.Background(), b.Suite.Cases[0].Judge, tr)
+	if got.Status != judge.StatusFail || !strings.Contains(got.Reasoning, "turn 1") {
+		t.Errorf("got %s: %s", got.Status, got.Reasoning)
+	}
+}

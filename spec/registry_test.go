@@ -71,7 +71,7 @@ func TestKindExamples(t *testing.T) {
 			if c := b.Suite.Cases[0]; c.Judge == nil || c.Expected == "" {
 				t.Errorf("the case has no judge or says nothing it expects: %+v", c)
 			}
-			if got := s.usesModel(); got != k.llm && !slices.Contains([]string{"weighted", "jury", "tiered"}, name) {
+			if got := s.usesModel(); got != k.llm && !slices.Contains([]string{"weighted", "jury", "tiered", "each_turn", "not", "all", "any"}, name) {
 				t.Errorf("usesModel = %v, want %v", got, k.llm)
 			}
 		})
