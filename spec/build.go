@@ -115,6 +115,13 @@ type builder struct {
 	atLine   int
 	atOffset int // added to the lines of a case's nodes: see LoadedCase.offset
 	atCase   string
+	// every are the suite's every_case judges, built once for every case.
+	every struct {
+		hard, llm []judge.Judge
+		words     []string
+		bad       int // items that could not be built
+	}
+
 	// badItems counts the judges of the case being built that could not
 	// be read: a case with one has something to judge.
 	badItems int
@@ -192,6 +199,8 @@ func (b *builder) suite() *gavel.Suite {
 			}
 		}
 	}
+	b.every.hard, b.every.llm, b.every.words = b.everyCase()
+	b.every.bad, b.badItems = b.badItems, 0
 	if len(b.l.Suite.Cases) == 0 { // entries that load no case are reported by Load
 		b.fail("the suite has no cases: list them under cases:, inline or as files")
 	}
@@ -344,8 +353,12 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	for i, r := range cs.Rounds {
 		add(i+1, r.Expectations)
 	}
+	hard, soft = append(hard, b.every.hard...), append(soft, b.every.llm...)
+	if len(b.every.words) > 0 {
+		expected = append(expected, "every case: "+strings.Join(b.every.words, ", "))
+	}
 	switch {
-	case len(hard) == 0 && len(soft) == 0 && b.badItems > 0:
+	case len(hard) == 0 && len(soft) == 0 && b.badItems+b.every.bad > 0:
 	case len(hard) == 0 && len(soft) == 0:
 		b.fail("nothing to judge: give expected_tool_calls, expected_tools, forbidden_tools, rules, checks, expected_response_traits, judge_prompt or judges")
 	case len(soft) == 0:

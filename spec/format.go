@@ -24,6 +24,8 @@ type SuiteFile struct {
 	// AllowSameFamilyJudge silences the judge-hierarchy warning.
 	AllowSameFamilyJudge bool        `yaml:"allow_same_family_judge" doc:"Silence the warning that a judge model is the agent's own model or of its family (a model favours answers like its own)."`
 	Cases                []CaseEntry `yaml:"cases" doc:"The cases: inline, or globs of YAML or JSON Lines files of cases."`
+	// EveryCase is read by Load, from the file it names if it names one.
+	EveryCase *EveryCaseSpec `yaml:"every_case" doc:"Judges every case gets besides its own (rules:, checks:, judges:), such as a style guide's hard rules; or the path of a YAML file holding them, relative to the suite, so that the agent's prompts and the tests read the same rules."`
 	// Prices are read by Load into Loaded.Prices.
 	Prices map[string]PriceSpec `yaml:"prices" doc:"Prices of models by the name their vendor gives them (my-model: {input: 0.5, output: 1.5}), in US dollars per million tokens: they add to Gavel's table of list prices, or replace its entries. A model without a price is reported unpriced: its cost is unknown, and a cost budget refuses to run."`
 }

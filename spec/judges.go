@@ -13,13 +13,21 @@ import (
 	"github.com/gavelhq/gavel/rule/dbstate"
 )
 
-// expectations builds the judges of a case (round 0) or of one round:
+// everyCaseRound is the round expectations is given for the suite's
+// every_case judges.
+const everyCaseRound = -1
+
+// expectations builds the judges of a case (round 0), of one round, or of
+// every case (everyCaseRound):
 // the deterministic ones (hard, soft rules included) and the LLM ones,
 // and says in words what they expect, for reports.
 func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Judge, words []string) {
 	where := "the case"
-	if round > 0 {
+	switch {
+	case round > 0:
 		where = fmt.Sprintf("round %d", round)
+	case round == everyCaseRound:
+		where = "every_case"
 	}
 	keep := func(field string, j judge.Judge, err error) judge.Judge {
 		if err != nil {

@@ -161,3 +161,56 @@ func TestEachTurnJudgesEveryTurn(t *testing.T) {
 		t.Errorf("got %s: %s", got.Status, got.Reasoning)
 	}
 }
+
+// TestEveryCase checks that every case gets the suite's every_case
+// judges, written inline or kept in a file, and that a mistake in that
+// file is reported where it is.
+func TestEveryCase(t *testing.T) {
+	write := func(t *testing.T, files map[string]string) string {
+		dir := t.TempDir()
+		for name, content := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	const cases = "cases:\n  - {id: a, input: hi}\n  - {id: b, input: hey, rules: [{contains: hi}]}\n"
+	for name, files := range map[string]map[string]string{
+		"inline": {"gavel.yaml": "agent: {exec: {command: [cat]}}\nevery_case:\n  rules: [{no_placeholders: true}, {max_questions: 0}]\n" + cases},
+		"a file": {
+			"gavel.yaml": "agent: {exec: {command: [cat]}}\nevery_case: style.yaml\n" + cases,
+			"style.yaml": "# Ori's style: the prompts read this file too.\nrules:\n  - no_placeholders: true\n  - max_questions: 0\n",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			b, err := Open(write(t, files), registryEnv(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			leak := &judge.Transcript{Turns: []judge.Turn{{Role: judge.RoleUser, Content: "hi"}, {Role: judge.RoleAgent, Content: "hi {name}"}}}
+			for _, c := range b.Suite.Cases {
+				if got := judge.Run(context.Background(), c.Judge, leak); got.Status != judge.StatusFail || !strings.Contains(got.Reasoning, "{name}") {
+					t.Errorf("case %s: got %s: %s", c.ID, got.Status, got.Reasoning)
+				}
+				if !strings.Contains(c.Expected, "every case: no_placeholders") {
+					t.Errorf("case %s expects %q", c.ID, c.Expected)
+				}
+			}
+		})
+	}
+	_, err := Open(write(t, map[string]string{
+		"gavel.yaml": "agent: {exec: {command: [cat]}}\nevery_case: style.yaml\n" + cases,
+		"style.yaml": "rules:\n  - no_placeholder: true\n  - max_bubbles: many\n",
+	}), registryEnv(nil))
+	for _, want := range []string{`style.yaml:2:5: unknown kind of judge "no_placeholder": did you mean "no_placeholders"?`, "style.yaml:3:18: max_bubbles: cannot unmarshal"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v\nwant %s", err, want)
+		}
+	}
+	_, err = Open(write(t, map[string]string{"gavel.yaml": "agent: {exec: {command: [cat]}}\nevery_case: nowhere.yaml\n" + cases}), registryEnv(nil))
+	if err == nil || !strings.Contains(err.Error(), "gavel.yaml:2: every_case: cannot read nowhere.yaml") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -92,6 +92,7 @@ func Load(path string) (*Loaded, error) {
 		var ps Problems
 		l.Prices, ps = suitePrices(file, root)
 		problems = append(problems, ps...)
+		problems = append(problems, l.loadEveryCase()...)
 	}
 	for _, e := range l.Suite.Cases {
 		if e.errs != nil {

@@ -67,6 +67,12 @@ var customSchemas map[reflect.Type]func(g *schemaGen) map[string]any
 func init() {
 	customSchemas = map[reflect.Type]func(g *schemaGen) map[string]any{
 		reflect.TypeFor[JudgeSpec](): judgeSchema,
+		reflect.TypeFor[EveryCaseSpec](): func(g *schemaGen) map[string]any {
+			return map[string]any{"oneOf": []any{
+				map[string]any{"type": "string", "description": "The path of a YAML file holding the judges (rules:, checks:, judges:), relative to the suite."},
+				g.object(reflect.TypeFor[EveryCaseSpec]()),
+			}}
+		},
 		reflect.TypeFor[axes](): func(*schemaGen) map[string]any {
 			return map[string]any{"oneOf": []any{
 				map[string]any{
