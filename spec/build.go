@@ -355,7 +355,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	}
 	hard, soft = append(hard, b.every.hard...), append(soft, b.every.llm...)
 	if len(b.every.words) > 0 {
-		expected = append(expected, "every case: "+strings.Join(b.every.words, ", "))
+		expected = append(expected, b.everyCaseWords())
 	}
 	switch {
 	case len(hard) == 0 && len(soft) == 0 && b.badItems+b.every.bad > 0:

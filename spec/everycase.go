@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -70,4 +71,13 @@ func (b *builder) everyCase() (hard, llm []judge.Judge, words []string) {
 		defer func() { b.atFile = b.l.File }()
 	}
 	return b.expectations(Expectations{Rules: e.Rules, Checks: e.Checks, Judges: e.Judges}, everyCaseRound)
+}
+
+// everyCaseWords says what every case expects besides its own, briefly:
+// the judges of a style file are named by the file.
+func (b *builder) everyCaseWords() string {
+	if e := b.l.Suite.EveryCase; e != nil && e.file != "" {
+		return fmt.Sprintf("every case: the %d judges of %s", len(b.every.words), e.file)
+	}
+	return "every case: " + strings.Join(b.every.words, ", ")
 }

@@ -194,7 +194,7 @@ func TestEveryCase(t *testing.T) {
 				if got := judge.Run(context.Background(), c.Judge, leak); got.Status != judge.StatusFail || !strings.Contains(got.Reasoning, "{name}") {
 					t.Errorf("case %s: got %s: %s", c.ID, got.Status, got.Reasoning)
 				}
-				if !strings.Contains(c.Expected, "every case: no_placeholders") {
+				if !strings.Contains(c.Expected, "every case: no_placeholders") && !strings.Contains(c.Expected, "every case: the 2 judges of style.yaml") {
 					t.Errorf("case %s expects %q", c.ID, c.Expected)
 				}
 			}
