@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"sync"
 
 	"github.com/gavelhq/gavel/agent"
@@ -139,10 +140,45 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.A
 }
 
 // mcpServer is the MCP server s describes; field names it in messages.
+// A server is a command (stdio, run in the suite's directory) or a URL
+// (streamable HTTP or SSE), never both: what applies only to one kind is
+// refused on the other, here rather than when the first trial connects.
 func (b *builder) mcpServer(field string, s MCPSpec) mcp.Server {
-	return mcp.Server{Name: s.Name, Command: b.expandAll(field+".command", s.Command), Env: s.Env, Dir: b.l.Dir,
-		URL: b.expand(field+".url", s.URL), Transport: s.Transport, Headers: s.Headers,
-		Timeout: b.duration(field+".timeout", s.Timeout)}
+	server := mcp.Server{Name: s.Name, Timeout: b.duration(field+".timeout", s.Timeout)}
+	switch {
+	case len(s.Command) > 0 && s.URL != "":
+		b.fail("%s: give command (a stdio server) or url (an HTTP server), not both", field)
+	case len(s.Command) == 0 && s.URL == "":
+		b.fail("%s: give command (a stdio server, such as [npx, -y, @modelcontextprotocol/server-memory]) or url (an HTTP server)", field)
+	case len(s.Command) > 0:
+		if s.Transport != "" {
+			b.fail("%s.transport %q: a command server speaks stdio: transport is for a url server; remove it", field, s.Transport)
+		}
+		if len(s.Headers) > 0 {
+			b.fail("%s.headers: headers are sent to a url server only, not to a command; remove them", field)
+		}
+		server.Command, server.Env, server.Dir = b.expandAll(field+".command", s.Command), s.Env, b.l.Dir
+	default:
+		switch s.Transport {
+		case "", mcp.TransportStreamable, mcp.TransportSSE:
+		default:
+			b.fail("%s.transport %q: want %s (the default) or %s", field, s.Transport, mcp.TransportStreamable, mcp.TransportSSE)
+		}
+		if len(s.Env) > 0 {
+			b.fail("%s.env: env is the environment of a command server; a url server runs elsewhere: remove it", field)
+		}
+		server.URL, server.Transport = b.expand(field+".url", s.URL), s.Transport
+		if len(s.Headers) > 0 {
+			server.Headers = make(map[string]string, len(s.Headers))
+			for name, value := range s.Headers {
+				server.Headers[name] = b.expand(field+".headers."+name, value)
+			}
+		}
+		if u, err := url.Parse(server.URL); server.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			b.fail("%s.url: want an http:// or https:// URL, such as http://127.0.0.1:8931/mcp (or /sse for transport sse)", field)
+		}
+	}
+	return server
 }
 
 func (b *builder) keepAgent(field string, a agent.Agent, err error) agent.Agent {

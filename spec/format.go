@@ -89,16 +89,17 @@ type BuiltinSpec struct {
 	MCP          []MCPSpec         `yaml:"mcp" doc:"The MCP servers whose tools the agent may call."`
 }
 
-// MCPSpec is an MCP server: a command (stdio) or a URL. ${VAR} and
-// ${VAR:-default} in the command and the URL read the environment.
+// MCPSpec is an MCP server: a command (stdio) or a URL (streamable HTTP
+// or SSE), not both. ${VAR} and ${VAR:-default} in the command, the URL
+// and the headers' values read the environment.
 type MCPSpec struct {
 	Name      string            `yaml:"name" doc:"A name for messages."`
-	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory."`
-	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value."`
-	URL       string            `yaml:"url" doc:"The URL of a streamable-HTTP or SSE server."`
-	Transport string            `yaml:"transport" doc:"streamable or sse, for a URL. Defaults to streamable."`
-	Headers   map[string]string `yaml:"headers" doc:"HTTP headers; ${VAR} reads the environment."`
-	Timeout   string            `yaml:"timeout" doc:"How long starting and connecting may take. Defaults to 1m."`
+	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory. ${VAR} and ${VAR:-default} read the environment."`
+	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value. Only for a command."`
+	URL       string            `yaml:"url" doc:"The URL of an HTTP server: its streamable-HTTP endpoint (often ending in /mcp), or its SSE stream (often /sse) with transport sse. ${VAR} and ${VAR:-default} read the environment."`
+	Transport string            `yaml:"transport" doc:"streamable or sse, for a url. Defaults to streamable. A command always speaks stdio."`
+	Headers   map[string]string `yaml:"headers" doc:"HTTP headers sent to a url server (Authorization: 'Bearer ${TOKEN}'); ${VAR} and ${VAR:-default} read the environment, and their values are never printed."`
+	Timeout   string            `yaml:"timeout" doc:"How long starting and connecting may take, and each request afterwards. Defaults to 1m."`
 }
 
 // HTTPSpec defines an HTTP agent.
