@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,7 +67,8 @@ var ErrMaxTurns = errors.New("the agent reached its turn limit without answering
 // system-prompt template, a model, tools, and a ReAct loop (the model
 // calls tools until it answers, at most MaxTurns times per message).
 // Closing a session saves its conversation as a checkpoint; opening the
-// same id again continues it with its full context.
+// same id again continues it with its full context. Its sessions are
+// Dispatchers: an event reaches the model as a user message (EventText).
 type Builtin struct {
 	c BuiltinConfig
 
@@ -178,10 +180,43 @@ type builtinSession struct {
 // reply so far (the tool calls made, the tokens spent, the finish reason)
 // is returned with the error.
 func (s *builtinSession) Send(ctx context.Context, msg Message) (*Reply, error) {
+	return s.answer(ctx, msg.Text)
+}
+
+// Dispatch gives the agent an event as the model sees it: a user message
+// that EventText writes ("[event reminder_due] {"id":7}"), answered by
+// the same ReAct loop as a message. A system prompt that tells the model
+// what events mean, and that the user did not write them, is the
+// harness's business, as in production.
+func (s *builtinSession) Dispatch(ctx context.Context, e Event) (*Reply, error) {
+	text, err := EventText(e)
+	if err != nil {
+		return nil, fmt.Errorf("builtin agent: %w", err)
+	}
+	return s.answer(ctx, text)
+}
+
+// EventText is how the builtin agent's model sees an event: "[event
+// NAME]", then a space and the payload as compact JSON when there is one.
+// It is an error for the payload to be other than JSON.
+func EventText(e Event) (string, error) {
+	text := "[event " + e.Name + "]"
+	if len(e.Payload) == 0 || string(e.Payload) == "null" {
+		return text, nil
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, e.Payload); err != nil {
+		return "", fmt.Errorf("event %q: the payload is not valid JSON: %w", e.Name, err)
+	}
+	return text + " " + compact.String(), nil
+}
+
+// answer runs the ReAct loop for one user message, text.
+func (s *builtinSession) answer(ctx context.Context, text string) (*Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
-	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleUser, Content: msg.Text})
+	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleUser, Content: text})
 	reply := &Reply{}
 	done := func(err error) (*Reply, error) {
 		reply.Latency = time.Since(start)

@@ -470,3 +470,53 @@ func TestBuiltinFinishReason(t *testing.T) {
 		})
 	}
 }
+
+// An event reaches the builtin agent's model as a user message: "[event
+// NAME]" and the payload as compact JSON, after the conversation so far.
+func TestBuiltinDispatch(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		event   agent.Event
+		want    string
+		wantErr string
+	}{
+		{name: "payload", event: agent.Event{Name: "reminder_due", Payload: json.RawMessage("{\n  \"id\": 7\n}")}, want: `[event reminder_due] {"id":7}`},
+		{name: "no payload", event: agent.Event{Name: "tick"}, want: "[event tick]"},
+		{name: "null payload", event: agent.Event{Name: "tick", Payload: json.RawMessage("null")}, want: "[event tick]"},
+		{name: "payload not JSON", event: agent.Event{Name: "tick", Payload: json.RawMessage("{")}, wantErr: `event "tick": the payload is not valid JSON`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "noted"}}}
+			b, err := agent.NewBuiltin(agent.BuiltinConfig{Model: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := b.Open(t.Context(), "s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Send(t.Context(), agent.Message{Text: "hi"}); err != nil {
+				t.Fatal(err)
+			}
+			d, ok := s.(agent.Dispatcher)
+			if !ok {
+				t.Fatal("the builtin agent's session is not a Dispatcher")
+			}
+			reply, err := d.Dispatch(t.Context(), tc.event)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("got error %v, want one saying %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || reply.Text != "noted" {
+				t.Fatalf("got %+v, %v", reply, err)
+			}
+			calls := m.Calls()
+			msgs := calls[len(calls)-1].Messages
+			if last := msgs[len(msgs)-1]; last.Role != llm.RoleUser || last.Content != tc.want || len(msgs) != 3 {
+				t.Errorf("the model read %d messages ending with %s %q, want 3 ending with user %q", len(msgs), last.Role, last.Content, tc.want)
+			}
+		})
+	}
+}

@@ -50,8 +50,36 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 	}
 	if ag != nil {
 		b.revival(ag, a)
+		b.events(ag, a)
 	}
 	return ag
+}
+
+// events notes why the agent cannot take events, if it cannot, in the
+// suite's words, for the cases that send it some (checkEvents).
+func (b *builder) events(ag agent.Agent, a AgentSpec) {
+	err := agent.TakesEvents(ag)
+	switch {
+	case err == nil:
+	case a.HTTP != nil:
+		b.noEvents = "the http agent takes no events: add agent.http.event_url (where events are POSTed)"
+	default:
+		b.noEvents = err.Error()
+	}
+}
+
+// checkEvents reports a case whose script sends an event to an agent that
+// cannot take events.
+func (b *builder) checkEvents(s conversation.Script) {
+	if b.noEvents == "" {
+		return
+	}
+	for i, r := range s.Rounds {
+		if r.Event != nil {
+			b.fail("round %d sends the event %q, but %s", i+1, r.Event.Name, b.noEvents)
+			return
+		}
+	}
 }
 
 // restart wraps ag so that revivals restart it with the command a.Restart

@@ -109,6 +109,8 @@ type builder struct {
 
 	// unrevivable, if set, says why the agent cannot be revived.
 	unrevivable string
+	// noEvents, if set, says why the agent cannot take events.
+	noEvents string
 
 	// at is where the problems being found are: the suite file, or a case.
 	atFile string
@@ -306,6 +308,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	}
 	c.Script.Rounds = b.rounds(cs)
 	b.checkRevival(c.Script)
+	b.checkEvents(c.Script)
 
 	var hard, soft []judge.Judge
 	var expected []string

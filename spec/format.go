@@ -185,7 +185,7 @@ type CaseSpec struct {
 // RoundSpec is one round of a thread.
 type RoundSpec struct {
 	Prompt string     `yaml:"prompt" doc:"The user's message."`
-	Event  *EventSpec `yaml:"event" doc:"An event dispatched to the agent instead of a message."`
+	Event  *EventSpec `yaml:"event" doc:"An event dispatched to the agent instead of a message. An http agent takes events only with event_url; an exec agent as an event request; a builtin agent's model reads it as a user message, [event NAME] and the payload as compact JSON ([event reminder_due] {\"id\":7}), so say in its system prompt what events mean."`
 	Revive bool       `yaml:"revive" doc:"Revive the session before this round: close it and reopen it with the same id (and restart the agent if agent.restart is set)."`
 	Hints  []string   `yaml:"hints" doc:"Answers to the agent's clarifying questions in this round."`
 	Setup  []StepSpec `yaml:"setup" doc:"Steps run before this round."`
