@@ -29,9 +29,11 @@ type Toolbox interface {
 // BuiltinConfig configures a Builtin agent.
 type BuiltinConfig struct {
 	// SystemPrompt is the agent's harness. {today} becomes the date the
-	// session opened (2006-01-02), {locale} the Locale, and {name} the
-	// value of Vars["name"]. A placeholder with no value is an error when
-	// the agent is built.
+	// session opened (2006-01-02), {now} the time it opened (RFC 3339,
+	// 2006-01-02T15:04:05Z07:00), both as Now tells them and in its
+	// time's location; {locale} the Locale, and {name} the value of
+	// Vars["name"]. A placeholder with no value is an error when the agent
+	// is built.
 	SystemPrompt string
 	Vars         map[string]string
 	// Locale fills {locale}. Defaults to "en".
@@ -54,7 +56,9 @@ type BuiltinConfig struct {
 	// Checkpoints keep conversations between Close and Open. Defaults to
 	// MemoryCheckpoints.
 	Checkpoints Checkpoints
-	// Now tells the date for {today}. Defaults to time.Now.
+	// Now tells the time for {today} and {now}: a fixed time fakes the
+	// clock, so that a prompt reads the same on every run. Defaults to
+	// time.Now.
 	Now func() time.Time
 }
 
@@ -102,7 +106,7 @@ func NewBuiltin(c BuiltinConfig) (*Builtin, error) {
 		c.Now = time.Now
 	}
 	for _, m := range placeholder.FindAllStringSubmatch(c.SystemPrompt, -1) {
-		if name := m[1]; name != "today" && name != "locale" {
+		if name := m[1]; name != "today" && name != "now" && name != "locale" {
 			if _, ok := c.Vars[name]; !ok {
 				return nil, fmt.Errorf("builtin agent: the system prompt uses {%s}, which has no value: add %s to its variables", name, name)
 			}
@@ -131,7 +135,9 @@ func (b *Builtin) systemPrompt() string {
 	return placeholder.ReplaceAllStringFunc(b.c.SystemPrompt, func(m string) string {
 		switch name := m[1 : len(m)-1]; name {
 		case "today":
-			return b.c.Now().Format("2006-01-02")
+			return b.c.Now().Format(time.DateOnly)
+		case "now":
+			return b.c.Now().Format(time.RFC3339)
 		case "locale":
 			return b.c.Locale
 		default:

@@ -174,13 +174,13 @@ func mentions(r *llm.Request, s string) bool {
 func TestBuiltinSystemPrompt(t *testing.T) {
 	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}}
 	b := newBuiltin(t, model, agent.BuiltinConfig{
-		SystemPrompt: "You help with {product}. Today's date is {today}. Respond in {locale}. JSON looks like {\"a\": 1}.",
+		SystemPrompt: "You help with {product}. Today's date is {today}, the time {now}. Respond in {locale}. JSON looks like {\"a\": 1}.",
 		Vars:         map[string]string{"product": "property listings"},
 		Locale:       "fr",
-		Now:          func() time.Time { return time.Date(2026, 3, 9, 10, 0, 0, 0, time.UTC) },
+		Now:          func() time.Time { return time.Date(2026, 3, 9, 23, 30, 0, 0, time.FixedZone("", 2*3600)) },
 	})
 	converse(t, b, "s", "hi")
-	want := `You help with property listings. Today's date is 2026-03-09. Respond in fr. JSON looks like {"a": 1}.`
+	want := `You help with property listings. Today's date is 2026-03-09, the time 2026-03-09T23:30:00+02:00. Respond in fr. JSON looks like {"a": 1}.`
 	if got := model.Calls()[0].Messages[0]; got.Role != llm.RoleSystem || got.Content != want {
 		t.Errorf("system message = %+v, want %q", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"time"
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
@@ -162,9 +163,26 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.A
 	}
 	ag, err := agent.NewBuiltin(agent.BuiltinConfig{
 		SystemPrompt: bs.SystemPrompt, Vars: bs.Vars, Locale: bs.Locale, Model: m, Tools: tools, MaxTurns: bs.MaxTurns,
-		MaxTokens: bs.MaxTokens, Checkpoints: agent.MemoryCheckpoints(),
+		MaxTokens: bs.MaxTokens, Checkpoints: agent.MemoryCheckpoints(), Now: b.clock("agent.builtin.now", bs.Now),
 	})
 	return b.keepAgent("agent.builtin", ag, err)
+}
+
+// clock is the fixed time a now setting gives (RFC 3339, or a date for
+// its midnight in UTC), as a clock; nil (the real clock) when it is "".
+func (b *builder) clock(field, now string) func() time.Time {
+	now = b.expand(field, now)
+	if now == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, now)
+	if err != nil {
+		if t, err = time.Parse(time.DateOnly, now); err != nil {
+			b.fail("%s %q: want an RFC 3339 time, such as 2024-05-20T09:30:00+02:00, or a date, such as 2024-05-20", field, now)
+			return nil
+		}
+	}
+	return func() time.Time { return t }
 }
 
 // mcpServer is the MCP server s describes; field names it in messages.

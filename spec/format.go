@@ -80,10 +80,11 @@ type MCPProxySpec struct {
 
 // BuiltinSpec defines a builtin agent.
 type BuiltinSpec struct {
-	SystemPrompt string            `yaml:"system_prompt" doc:"The system prompt; {today}, {locale} and vars are filled in."`
+	SystemPrompt string            `yaml:"system_prompt" doc:"The system prompt; {today} (the date a session opened, 2024-05-20), {now} (the time, RFC 3339), {locale} and vars are filled in."`
 	Model        string            `yaml:"model" doc:"The agent's model, as provider:model. ${VAR} and ${VAR:-default} read the environment."`
 	Vars         map[string]string `yaml:"vars" doc:"Values for {name} placeholders of the system prompt."`
 	Locale       string            `yaml:"locale" doc:"The locale for {locale}."`
+	Now          string            `yaml:"now" doc:"A fixed time for {today} and {now}, so that the prompt reads the same on every run: an RFC 3339 time (2024-05-20T09:30:00+02:00; {today} is the date in its offset) or a date (2024-05-20, midnight UTC). ${VAR} and ${VAR:-default} read the environment. It is the suite's time, for every case; a case that needs another goes in a suite of its own. Defaults to the real clock."`
 	MaxTurns     int               `yaml:"max_turns" doc:"Model calls per user message at most. Defaults to 6."`
 	MaxTokens    int               `yaml:"max_tokens" doc:"The most tokens one model call may write. A reply cut off by it while calling tools ends the trial as an ERROR, its calls not run. Defaults to the provider's limit (4096 for anthropic; the server's own for openai)."`
 	MCP          []MCPSpec         `yaml:"mcp" doc:"The MCP servers whose tools the agent may call."`
