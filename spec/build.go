@@ -407,7 +407,7 @@ func (b *builder) persona(p PersonaSpec) conversation.Round {
 	if m == nil {
 		return conversation.Round{Prompt: p.Opening}
 	}
-	u, err := sim.NewUser(sim.UserConfig{Model: m, MaxTurns: p.MaxTurns, Persona: sim.Persona{
+	u, err := sim.NewUser(sim.UserConfig{Model: m, MaxTurns: p.MaxTurns, StopSignal: p.StopSignal, Persona: sim.Persona{
 		Name: p.Name, Background: p.Background, Traits: p.Traits, Goal: p.Goal, Knows: p.Knows, Secrets: p.Secrets,
 	}})
 	if err != nil {

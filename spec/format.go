@@ -211,6 +211,7 @@ type PersonaSpec struct {
 	MaxTurns   int      `yaml:"max_turns" doc:"Messages they send at most. Defaults to 10."`
 	Opening    string   `yaml:"opening" doc:"Their first message, if the case writes it."`
 	Model      string   `yaml:"model" doc:"The model playing them. Defaults to the suite's user model."`
+	StopSignal string   `yaml:"stop_signal" doc:"What their model writes to end the conversation, goal reached or giving up (it is told to); what comes before it is sent as their last message. Defaults to <<DONE>>."`
 }
 
 // Expectations are what a case, or one round, is judged on. Deterministic
