@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/internal/suggest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/mcp"
@@ -19,17 +23,19 @@ import (
 // here: processes, MCP servers and recording proxies start when the first
 // trial needs them.
 func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
-	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil) {
+	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil, a.Go != "") {
 	case 0:
-		b.fail("agent: say which kind: builtin, http or exec")
+		b.fail("agent: say which kind: builtin, http, exec or go")
 		return nil
 	case 1:
 	default:
-		b.fail("agent: give one kind of agent: builtin, http or exec")
+		b.fail("agent: give one kind of agent: builtin, http, exec or go")
 		return nil
 	}
 	var ag agent.Agent
 	switch {
+	case a.Go != "":
+		ag = b.goAgent(a.Go)
 	case a.HTTP != nil:
 		ag = b.httpAgent(*a.HTTP)
 	case a.Exec != nil:
@@ -81,6 +87,37 @@ func (b *builder) checkEvents(s conversation.Script) {
 			return
 		}
 	}
+}
+
+// goAgent is the Go agent the program passed by name (Env.Agents).
+func (b *builder) goAgent(name string) agent.Agent {
+	if ag, ok := b.env.Agents[name]; ok && ag != nil {
+		return ag
+	}
+	if len(b.env.Agents) == 0 {
+		const why = "a Go agent is passed by the Go test that runs the suite (gaveltest.Run with gaveltest.Config.Agents), and the gavel command has none: run this suite under go test"
+		if b.env.DryRun {
+			b.out.Warnings = append(b.out.Warnings, Problem{File: b.atFile, Line: b.atLine, Message: fmt.Sprintf("warning: agent.go %q: %s", name, why)})
+			return missingGoAgent(name)
+		}
+		b.fail("agent.go %q: %s", name, why)
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(b.env.Agents))
+	msg := fmt.Sprintf("agent.go %q: no Go agent has that name: the Go test passes %s", name, strings.Join(names, ", "))
+	if s, ok := suggest.Closest(name, names); ok {
+		msg += fmt.Sprintf(": did you mean %q?", s)
+	}
+	b.fail("%s", msg)
+	return nil
+}
+
+// missingGoAgent stands for a Go agent a dry run was not given: it is
+// trusted to take events and be revived, and cannot be opened.
+type missingGoAgent string
+
+func (name missingGoAgent) Open(context.Context, string) (agent.Session, error) {
+	return nil, fmt.Errorf("the Go agent %q was not passed to this program (spec.Env.Agents)", string(name))
 }
 
 // restart wraps ag so that revivals restart it with the command a.Restart

@@ -40,6 +40,12 @@ type Env struct {
 	// Stderr receives exec agents' standard error. Defaults to discarding
 	// it (its tail is kept in errors anyway).
 	Stderr io.Writer
+	// Agents are the agents written in Go that a suite may test, by the
+	// name its agent: {go: NAME} gives (gaveltest.Config.Agents passes
+	// them). Without them, a suite with a Go agent is refused, unless
+	// DryRun is set: then it is only warned that it needs the Go test
+	// that passes its agent.
+	Agents map[string]agent.Agent
 }
 
 // A Built suite is ready to run.
@@ -159,7 +165,7 @@ func (b *builder) suite() *gavel.Suite {
 		}
 	}
 	if f.Agent == nil {
-		b.fail("no agent: say which agent to test under agent: (builtin, http or exec)")
+		b.fail("no agent: say which agent to test under agent: (builtin, http, exec or go)")
 	} else {
 		if f.Models.Agent != "" && f.Agent.Builtin != nil {
 			b.fail("models.agent is for http and exec agents: a builtin agent's model is agent.builtin.model; remove models.agent")
@@ -194,7 +200,7 @@ func (b *builder) suite() *gavel.Suite {
 		b.out.Definitions[c.ID] = lc.Definition
 	}
 	if !f.AllowSameFamilyJudge {
-		b.out.Warnings = hierarchyWarnings(b.judges, s.Models["agent"])
+		b.out.Warnings = append(b.out.Warnings, hierarchyWarnings(b.judges, s.Models["agent"])...)
 	}
 	return s
 }

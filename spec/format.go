@@ -50,11 +50,13 @@ type PriceSpec struct {
 	CachedInput *float64 `yaml:"cached_input" doc:"US dollars per million input tokens read from the vendor's prompt cache. Defaults to the input price."`
 }
 
-// AgentSpec is the agent under test: exactly one of its fields.
+// AgentSpec is the agent under test: exactly one kind (builtin, http,
+// exec or go), with what any kind may have (mcp_proxy, restart).
 type AgentSpec struct {
 	Builtin *BuiltinSpec `yaml:"builtin" doc:"An agent defined here: a system prompt, a model and MCP tools."`
 	HTTP    *HTTPSpec    `yaml:"http" doc:"An agent behind an HTTP API."`
 	Exec    *ExecSpec    `yaml:"exec" doc:"A subprocess speaking JSON Lines (docs/exec-protocol.md)."`
+	Go      string       `yaml:"go" doc:"An agent written in Go, by the name the Go test that runs the suite gives it (gaveltest.Config.Agents; spec.Env.Agents). The gavel command has no Go agents: such a suite runs under go test."`
 	// MCPProxy is for http and exec agents that do not report their tool
 	// calls: the agent is pointed at Gavel's proxy instead of its server.
 	MCPProxy []MCPProxySpec `yaml:"mcp_proxy" doc:"MCP servers the agent reaches through Gavel's recording proxy, for an http or exec agent that does not report its tool calls."`
