@@ -57,7 +57,8 @@ type BuiltinConfig struct {
 	// MemoryCheckpoints.
 	Checkpoints Checkpoints
 	// Now tells the time for {today} and {now}: a fixed time fakes the
-	// clock, so that a prompt reads the same on every run. Defaults to
+	// clock, so that a prompt reads the same on every run. A time the
+	// context of Open carries (WithNow, a case's own) wins. Defaults to
 	// time.Now.
 	Now func() time.Time
 }
@@ -126,18 +127,22 @@ func (b *Builtin) Open(ctx context.Context, sessionID string) (Session, error) {
 		return nil, err
 	}
 	if !resumed && b.c.SystemPrompt != "" {
-		msgs = []llm.Message{{Role: llm.RoleSystem, Content: b.systemPrompt()}}
+		now, fixed := Now(ctx)
+		if !fixed {
+			now = b.c.Now()
+		}
+		msgs = []llm.Message{{Role: llm.RoleSystem, Content: b.systemPrompt(now)}}
 	}
 	return &builtinSession{agent: b, id: sessionID, tools: tools, msgs: msgs}, nil
 }
 
-func (b *Builtin) systemPrompt() string {
+func (b *Builtin) systemPrompt(now time.Time) string {
 	return placeholder.ReplaceAllStringFunc(b.c.SystemPrompt, func(m string) string {
 		switch name := m[1 : len(m)-1]; name {
 		case "today":
-			return b.c.Now().Format(time.DateOnly)
+			return now.Format(time.DateOnly)
 		case "now":
-			return b.c.Now().Format(time.RFC3339)
+			return now.Format(time.RFC3339)
 		case "locale":
 			return b.c.Locale
 		default:

@@ -520,3 +520,24 @@ func TestBuiltinDispatch(t *testing.T) {
 		})
 	}
 }
+
+// A time the context of Open carries (agent.WithNow) is the session's
+// {today}, whatever the agent's own clock says.
+func TestBuiltinNowFromContext(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}}
+	b := newBuiltin(t, model, agent.BuiltinConfig{
+		SystemPrompt: "Today is {today}.",
+		Now:          func() time.Time { return time.Date(2026, 3, 9, 10, 0, 0, 0, time.UTC) },
+	})
+	ctx := agent.WithNow(t.Context(), time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC))
+	s, err := b.Open(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Send(ctx, agent.Message{Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := model.Calls()[0].Messages[0].Content; got != "Today is 2030-01-02." {
+		t.Errorf("system prompt %q, want the context's date", got)
+	}
+}

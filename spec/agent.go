@@ -205,21 +205,46 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.A
 	return b.keepAgent("agent.builtin", ag, err)
 }
 
-// clock is the fixed time a now setting gives (RFC 3339, or a date for
-// its midnight in UTC), as a clock; nil (the real clock) when it is "".
+// clock is the fixed time a now setting gives, as a clock; nil (the real
+// clock) when it is "" or wrong.
 func (b *builder) clock(field, now string) func() time.Time {
+	t, ok := b.now(field, now)
+	if !ok {
+		return nil
+	}
+	return func() time.Time { return t }
+}
+
+// now parses a now setting: an RFC 3339 time, or a date for its midnight
+// in UTC, after ${VAR} expansion. It reports false when now is "" or
+// wrong (a problem, then).
+func (b *builder) now(field, now string) (time.Time, bool) {
 	now = b.expand(field, now)
 	if now == "" {
-		return nil
+		return time.Time{}, false
 	}
 	t, err := time.Parse(time.RFC3339, now)
 	if err != nil {
 		if t, err = time.Parse(time.DateOnly, now); err != nil {
 			b.fail("%s %q: want an RFC 3339 time, such as 2024-05-20T09:30:00+02:00, or a date, such as 2024-05-20", field, now)
-			return nil
+			return time.Time{}, false
 		}
 	}
-	return func() time.Time { return t }
+	return t, true
+}
+
+// caseNow is the time a case's now: fixes for the agent, or the zero
+// time. Only agents in Gavel's process are told it.
+func (b *builder) caseNow(now string) time.Time {
+	if now == "" {
+		return time.Time{}
+	}
+	if a := b.l.Suite.Agent; a != nil && a.Builtin == nil && a.Go == "" {
+		b.fail("now: only a builtin agent, or a Go agent that reads agent.Now, is told the time: an http or exec agent keeps its own clock; remove now")
+		return time.Time{}
+	}
+	t, _ := b.now("now", now)
+	return t
 }
 
 // mcpServer is the MCP server s describes; field names it in messages.

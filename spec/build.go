@@ -313,6 +313,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 		c.Script.MaxFollowUps = *cs.MaxFollowUps
 	}
 	c.Script.Rounds = b.rounds(cs)
+	c.Script.Now = b.caseNow(cs.Now)
 	b.checkRevival(c.Script)
 	b.checkEvents(c.Script)
 

@@ -86,7 +86,7 @@ type BuiltinSpec struct {
 	Model        string            `yaml:"model" doc:"The agent's model, as provider:model. ${VAR} and ${VAR:-default} read the environment."`
 	Vars         map[string]string `yaml:"vars" doc:"Values for {name} placeholders of the system prompt."`
 	Locale       string            `yaml:"locale" doc:"The locale for {locale}."`
-	Now          string            `yaml:"now" doc:"A fixed time for {today} and {now}, so that the prompt reads the same on every run: an RFC 3339 time (2024-05-20T09:30:00+02:00; {today} is the date in its offset) or a date (2024-05-20, midnight UTC). ${VAR} and ${VAR:-default} read the environment. It is the suite's time, for every case; a case that needs another goes in a suite of its own. Defaults to the real clock."`
+	Now          string            `yaml:"now" doc:"A fixed time for {today} and {now}, so that the prompt reads the same on every run: an RFC 3339 time (2024-05-20T09:30:00+02:00; {today} is the date in its offset) or a date (2024-05-20, midnight UTC). ${VAR} and ${VAR:-default} read the environment. A case's now replaces it. Defaults to the real clock."`
 	MaxTurns     int               `yaml:"max_turns" doc:"Model calls per user message at most. Defaults to 6."`
 	MaxTokens    int               `yaml:"max_tokens" doc:"The most tokens one model call may write. A reply cut off by it while calling tools ends the trial as an ERROR, its calls not run. Defaults to the provider's limit (4096 for anthropic; the server's own for openai)."`
 	MCP          []MCPSpec         `yaml:"mcp" doc:"The MCP servers whose tools the agent may call."`
@@ -174,6 +174,8 @@ type CaseSpec struct {
 	Prompt  string       `yaml:"prompt" doc:"Same as input."`
 	Rounds  []RoundSpec  `yaml:"rounds" doc:"A multi-round thread, in order."`
 	Persona *PersonaSpec `yaml:"persona" doc:"A simulated user who talks to the agent."`
+
+	Now string `yaml:"now" doc:"The time it is for the agent in this case, instead of agent.builtin.now or the real clock: an RFC 3339 time or a date, as agent.builtin.now. A builtin agent's {today} and {now} read it; a Go agent may (agent.Now). An http or exec agent keeps its own clock, so it is refused for them. ${VAR} and ${VAR:-default} read the environment."`
 
 	TestAgentRevival bool `yaml:"test_agent_revival" doc:"Revive the session before each round after the first: close it and reopen it with the same id (and restart the agent if agent.restart is set). The agent must be revivable: an http agent needs close or agent.restart."`
 	MaxFollowUps     *int `yaml:"max_followups" doc:"Automatic answers to clarifying questions per round. Defaults to the suite's."`
