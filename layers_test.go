@@ -30,6 +30,7 @@ var layers = map[string]int{
 	"llm/anthropic":      1,
 	"llmjudge":           1,
 	"mcp":                1,
+	"mcp/mcptest":        1,
 	"jury":               1,
 	"rule":               1,
 	"sim":                1,

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,9 +29,11 @@ type Toolbox interface {
 // BuiltinConfig configures a Builtin agent.
 type BuiltinConfig struct {
 	// SystemPrompt is the agent's harness. {today} becomes the date the
-	// session opened (2006-01-02), {locale} the Locale, and {name} the
-	// value of Vars["name"]. A placeholder with no value is an error when
-	// the agent is built.
+	// session opened (2006-01-02), {now} the time it opened (RFC 3339,
+	// 2006-01-02T15:04:05Z07:00), both as Now tells them and in its
+	// time's location; {locale} the Locale, and {name} the value of
+	// Vars["name"]. A placeholder with no value is an error when the agent
+	// is built.
 	SystemPrompt string
 	Vars         map[string]string
 	// Locale fills {locale}. Defaults to "en".
@@ -53,7 +56,10 @@ type BuiltinConfig struct {
 	// Checkpoints keep conversations between Close and Open. Defaults to
 	// MemoryCheckpoints.
 	Checkpoints Checkpoints
-	// Now tells the date for {today}. Defaults to time.Now.
+	// Now tells the time for {today} and {now}: a fixed time fakes the
+	// clock, so that a prompt reads the same on every run. A time the
+	// context of Open carries (WithNow, a case's own) wins. Defaults to
+	// time.Now.
 	Now func() time.Time
 }
 
@@ -66,7 +72,8 @@ var ErrMaxTurns = errors.New("the agent reached its turn limit without answering
 // system-prompt template, a model, tools, and a ReAct loop (the model
 // calls tools until it answers, at most MaxTurns times per message).
 // Closing a session saves its conversation as a checkpoint; opening the
-// same id again continues it with its full context.
+// same id again continues it with its full context. Its sessions are
+// Dispatchers: an event reaches the model as a user message (EventText).
 type Builtin struct {
 	c BuiltinConfig
 
@@ -100,7 +107,7 @@ func NewBuiltin(c BuiltinConfig) (*Builtin, error) {
 		c.Now = time.Now
 	}
 	for _, m := range placeholder.FindAllStringSubmatch(c.SystemPrompt, -1) {
-		if name := m[1]; name != "today" && name != "locale" {
+		if name := m[1]; name != "today" && name != "now" && name != "locale" {
 			if _, ok := c.Vars[name]; !ok {
 				return nil, fmt.Errorf("builtin agent: the system prompt uses {%s}, which has no value: add %s to its variables", name, name)
 			}
@@ -120,16 +127,22 @@ func (b *Builtin) Open(ctx context.Context, sessionID string) (Session, error) {
 		return nil, err
 	}
 	if !resumed && b.c.SystemPrompt != "" {
-		msgs = []llm.Message{{Role: llm.RoleSystem, Content: b.systemPrompt()}}
+		now, fixed := Now(ctx)
+		if !fixed {
+			now = b.c.Now()
+		}
+		msgs = []llm.Message{{Role: llm.RoleSystem, Content: b.systemPrompt(now)}}
 	}
 	return &builtinSession{agent: b, id: sessionID, tools: tools, msgs: msgs}, nil
 }
 
-func (b *Builtin) systemPrompt() string {
+func (b *Builtin) systemPrompt(now time.Time) string {
 	return placeholder.ReplaceAllStringFunc(b.c.SystemPrompt, func(m string) string {
 		switch name := m[1 : len(m)-1]; name {
 		case "today":
-			return b.c.Now().Format("2006-01-02")
+			return now.Format(time.DateOnly)
+		case "now":
+			return now.Format(time.RFC3339)
 		case "locale":
 			return b.c.Locale
 		default:
@@ -178,10 +191,43 @@ type builtinSession struct {
 // reply so far (the tool calls made, the tokens spent, the finish reason)
 // is returned with the error.
 func (s *builtinSession) Send(ctx context.Context, msg Message) (*Reply, error) {
+	return s.answer(ctx, msg.Text)
+}
+
+// Dispatch gives the agent an event as the model sees it: a user message
+// that EventText writes ("[event reminder_due] {"id":7}"), answered by
+// the same ReAct loop as a message. A system prompt that tells the model
+// what events mean, and that the user did not write them, is the
+// harness's business, as in production.
+func (s *builtinSession) Dispatch(ctx context.Context, e Event) (*Reply, error) {
+	text, err := EventText(e)
+	if err != nil {
+		return nil, fmt.Errorf("builtin agent: %w", err)
+	}
+	return s.answer(ctx, text)
+}
+
+// EventText is how the builtin agent's model sees an event: "[event
+// NAME]", then a space and the payload as compact JSON when there is one.
+// It is an error for the payload to be other than JSON.
+func EventText(e Event) (string, error) {
+	text := "[event " + e.Name + "]"
+	if len(e.Payload) == 0 || string(e.Payload) == "null" {
+		return text, nil
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, e.Payload); err != nil {
+		return "", fmt.Errorf("event %q: the payload is not valid JSON: %w", e.Name, err)
+	}
+	return text + " " + compact.String(), nil
+}
+
+// answer runs the ReAct loop for one user message, text.
+func (s *builtinSession) answer(ctx context.Context, text string) (*Reply, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	start := time.Now()
-	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleUser, Content: msg.Text})
+	s.msgs = append(s.msgs, llm.Message{Role: llm.RoleUser, Content: text})
 	reply := &Reply{}
 	done := func(err error) (*Reply, error) {
 		reply.Latency = time.Since(start)

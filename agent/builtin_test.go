@@ -174,13 +174,13 @@ func mentions(r *llm.Request, s string) bool {
 func TestBuiltinSystemPrompt(t *testing.T) {
 	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}}
 	b := newBuiltin(t, model, agent.BuiltinConfig{
-		SystemPrompt: "You help with {product}. Today's date is {today}. Respond in {locale}. JSON looks like {\"a\": 1}.",
+		SystemPrompt: "You help with {product}. Today's date is {today}, the time {now}. Respond in {locale}. JSON looks like {\"a\": 1}.",
 		Vars:         map[string]string{"product": "property listings"},
 		Locale:       "fr",
-		Now:          func() time.Time { return time.Date(2026, 3, 9, 10, 0, 0, 0, time.UTC) },
+		Now:          func() time.Time { return time.Date(2026, 3, 9, 23, 30, 0, 0, time.FixedZone("", 2*3600)) },
 	})
 	converse(t, b, "s", "hi")
-	want := `You help with property listings. Today's date is 2026-03-09. Respond in fr. JSON looks like {"a": 1}.`
+	want := `You help with property listings. Today's date is 2026-03-09, the time 2026-03-09T23:30:00+02:00. Respond in fr. JSON looks like {"a": 1}.`
 	if got := model.Calls()[0].Messages[0]; got.Role != llm.RoleSystem || got.Content != want {
 		t.Errorf("system message = %+v, want %q", got, want)
 	}
@@ -468,5 +468,76 @@ func TestBuiltinFinishReason(t *testing.T) {
 				t.Errorf("FinishReason = %q, want %q", reply.FinishReason, tc.want)
 			}
 		})
+	}
+}
+
+// An event reaches the builtin agent's model as a user message: "[event
+// NAME]" and the payload as compact JSON, after the conversation so far.
+func TestBuiltinDispatch(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		event   agent.Event
+		want    string
+		wantErr string
+	}{
+		{name: "payload", event: agent.Event{Name: "reminder_due", Payload: json.RawMessage("{\n  \"id\": 7\n}")}, want: `[event reminder_due] {"id":7}`},
+		{name: "no payload", event: agent.Event{Name: "tick"}, want: "[event tick]"},
+		{name: "null payload", event: agent.Event{Name: "tick", Payload: json.RawMessage("null")}, want: "[event tick]"},
+		{name: "payload not JSON", event: agent.Event{Name: "tick", Payload: json.RawMessage("{")}, wantErr: `event "tick": the payload is not valid JSON`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "noted"}}}
+			b, err := agent.NewBuiltin(agent.BuiltinConfig{Model: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := b.Open(t.Context(), "s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Send(t.Context(), agent.Message{Text: "hi"}); err != nil {
+				t.Fatal(err)
+			}
+			d, ok := s.(agent.Dispatcher)
+			if !ok {
+				t.Fatal("the builtin agent's session is not a Dispatcher")
+			}
+			reply, err := d.Dispatch(t.Context(), tc.event)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("got error %v, want one saying %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || reply.Text != "noted" {
+				t.Fatalf("got %+v, %v", reply, err)
+			}
+			calls := m.Calls()
+			msgs := calls[len(calls)-1].Messages
+			if last := msgs[len(msgs)-1]; last.Role != llm.RoleUser || last.Content != tc.want || len(msgs) != 3 {
+				t.Errorf("the model read %d messages ending with %s %q, want 3 ending with user %q", len(msgs), last.Role, last.Content, tc.want)
+			}
+		})
+	}
+}
+
+// A time the context of Open carries (agent.WithNow) is the session's
+// {today}, whatever the agent's own clock says.
+func TestBuiltinNowFromContext(t *testing.T) {
+	model := &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "ok"}}}
+	b := newBuiltin(t, model, agent.BuiltinConfig{
+		SystemPrompt: "Today is {today}.",
+		Now:          func() time.Time { return time.Date(2026, 3, 9, 10, 0, 0, 0, time.UTC) },
+	})
+	ctx := agent.WithNow(t.Context(), time.Date(2030, 1, 2, 0, 0, 0, 0, time.UTC))
+	s, err := b.Open(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Send(ctx, agent.Message{Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := model.Calls()[0].Messages[0].Content; got != "Today is 2030-01-02." {
+		t.Errorf("system prompt %q, want the context's date", got)
 	}
 }

@@ -8,6 +8,15 @@
 // does: a Session that is a Dispatcher takes proactive events (the agent
 // speaks first), an Agent that is a Resetter can forget everything.
 //
+// # Events
+//
+// The exec and builtin agents take events, and an HTTP agent with an event
+// URL: the builtin agent's model reads an event as a user message,
+// "[event NAME] PAYLOAD" (EventText), so its system prompt should say what
+// events mean. A Func and an HTTP agent without an event URL take none; an
+// EventTaker says so before a case sends one (TakesEvents), so a suite
+// that would send them one is refused when it is built.
+//
 // # Revival
 //
 // A revival is real only if closing the session reaches the agent. Revive

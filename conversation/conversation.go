@@ -67,6 +67,9 @@ func Run(ctx context.Context, a agent.Agent, s Script, c Config) Outcome {
 	if c.SessionID == "" {
 		c.SessionID = newSessionID(c.CaseID, c.Trial)
 	}
+	if !s.Now.IsZero() {
+		ctx = agent.WithNow(ctx, s.Now)
+	}
 	d := &driver{agent: a, script: s, c: c, t: &judge.Transcript{
 		CaseID:    c.CaseID,
 		Trial:     c.Trial,

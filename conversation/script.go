@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/sim"
@@ -17,6 +18,10 @@ type Script struct {
 	// the agent's requests for clarification. Defaults to 2; negative
 	// means none.
 	MaxFollowUps int
+	// Now, when set, is the time it is for the agent: the context of the
+	// session's Open (and its revivals) carries it (agent.WithNow), for
+	// the agents that read it. Defaults to the agent's own clock.
+	Now time.Time
 }
 
 // A Round is one step of the conversation. It is a user prompt, an event

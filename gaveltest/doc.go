@@ -39,6 +39,11 @@
 // go test -v shows the passing subtests too, and a line per trial as the
 // run goes.
 //
+// A suite may test an agent written in Go, in process: its agent: {go:
+// desk} names it, and Config.Agents passes it (an agent.Func, or any
+// agent.Agent). The gavel command has no Go agents: it refuses to run such
+// a suite.
+//
 // A suite file with mistakes, or a model that cannot be opened (a missing
 // key), fails the test before anything runs, with every problem listed as
 // file:line:column.

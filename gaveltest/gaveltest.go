@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/report"
@@ -54,6 +55,10 @@ type Config struct {
 	// answers a repeated request from it instead of calling the model
 	// again (see llm.Cache). Defaults to "": no cache.
 	CacheDir string
+	// Agents are agents written in Go, by the name a suite's agent: {go:
+	// NAME} gives: the suite tests one of them in process, as it would an
+	// http or exec agent. Defaults to none.
+	Agents map[string]agent.Agent
 	// Prices price models, by the name their vendor gives them, in US
 	// dollars per million tokens: they replace the suite's prices: and
 	// Gavel's table (llm.DefaultPrices) for the models they name. A model
@@ -99,7 +104,7 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 		registry = providers.Registry()
 	}
 	// Models of one server share a limiter that learns its rate limit.
-	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.wrap}
+	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.wrap, Agents: c.Agents}
 	b, err := spec.Open(path, env)
 	if err != nil {
 		var problems spec.Problems

@@ -2,6 +2,8 @@ package gaveltest_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/gaveltest"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 )
@@ -252,5 +256,25 @@ func TestRunPrices(t *testing.T) {
 	run = gaveltest.Run(t, "testdata/desk", gaveltest.Config{IDs: []string{"off_topic"}, Registry: asVendor, Prices: prices})
 	if total := run.Stats().Usage.Total(); total.Unpriced || total.CostUSD == 0 {
 		t.Errorf("usage %+v: want it priced by Config.Prices", total)
+	}
+}
+
+// A suite's agent may be a Go function the test passes by name.
+func TestRunGoAgent(t *testing.T) {
+	desk := agent.Func(func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+		if strings.Contains(msg.Text, "12345") {
+			return &agent.Reply{Text: "Order 12345 has shipped.", ToolCalls: []judge.ToolCall{
+				{Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`), Result: "shipped"},
+			}}, nil
+		}
+		return &agent.Reply{Text: "Hello."}, nil
+	})
+	run := gaveltest.Run(t, "testdata/goagent", gaveltest.Config{Agents: map[string]agent.Agent{"desk": desk}})
+	var got []string
+	for _, c := range run.Cases {
+		got = append(got, c.Case.ID+" "+string(c.Outcome))
+	}
+	if want := "status PASS, two_rounds PASS"; strings.Join(got, ", ") != want {
+		t.Errorf("ran %s, want %s", strings.Join(got, ", "), want)
 	}
 }

@@ -61,6 +61,8 @@ func NewUser(c UserConfig) (*User, error) {
 		return nil, fmt.Errorf("simulated user %s: the persona has no goal, so it would never stop", c.Persona.Name)
 	case c.MaxTurns < 0:
 		return nil, fmt.Errorf("simulated user %s: max turns %d is negative", c.Persona.Name, c.MaxTurns)
+	case c.StopSignal != "" && strings.TrimSpace(c.StopSignal) == "":
+		return nil, fmt.Errorf("simulated user %s: the stop signal is blank, so it would end any message with a space: give a marker such as <<DONE>>", c.Persona.Name)
 	}
 	if c.MaxTurns == 0 {
 		c.MaxTurns = 10

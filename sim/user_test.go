@@ -122,6 +122,7 @@ func TestUserErrors(t *testing.T) {
 		{Persona: maya},
 		{Persona: sim.Persona{Goal: "x"}, Model: &llmtest.Scripted{}},
 		{Persona: sim.Persona{Name: "x"}, Model: &llmtest.Scripted{}},
+		{Persona: maya, Model: &llmtest.Scripted{}, StopSignal: " "},
 	} {
 		if _, err := sim.NewUser(c); err == nil {
 			t.Errorf("NewUser(%+v): no error", c)

@@ -4,10 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/internal/suggest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/mcp"
@@ -17,17 +23,19 @@ import (
 // here: processes, MCP servers and recording proxies start when the first
 // trial needs them.
 func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
-	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil) {
+	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil, a.Go != "") {
 	case 0:
-		b.fail("agent: say which kind: builtin, http or exec")
+		b.fail("agent: say which kind: builtin, http, exec or go")
 		return nil
 	case 1:
 	default:
-		b.fail("agent: give one kind of agent: builtin, http or exec")
+		b.fail("agent: give one kind of agent: builtin, http, exec or go")
 		return nil
 	}
 	var ag agent.Agent
 	switch {
+	case a.Go != "":
+		ag = b.goAgent(a.Go)
 	case a.HTTP != nil:
 		ag = b.httpAgent(*a.HTTP)
 	case a.Exec != nil:
@@ -49,8 +57,67 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 	}
 	if ag != nil {
 		b.revival(ag, a)
+		b.events(ag, a)
 	}
 	return ag
+}
+
+// events notes why the agent cannot take events, if it cannot, in the
+// suite's words, for the cases that send it some (checkEvents).
+func (b *builder) events(ag agent.Agent, a AgentSpec) {
+	err := agent.TakesEvents(ag)
+	switch {
+	case err == nil:
+	case a.HTTP != nil:
+		b.noEvents = "the http agent takes no events: add agent.http.event_url (where events are POSTed)"
+	default:
+		b.noEvents = err.Error()
+	}
+}
+
+// checkEvents reports a case whose script sends an event to an agent that
+// cannot take events.
+func (b *builder) checkEvents(s conversation.Script) {
+	if b.noEvents == "" {
+		return
+	}
+	for i, r := range s.Rounds {
+		if r.Event != nil {
+			b.fail("round %d sends the event %q, but %s", i+1, r.Event.Name, b.noEvents)
+			return
+		}
+	}
+}
+
+// goAgent is the Go agent the program passed by name (Env.Agents).
+func (b *builder) goAgent(name string) agent.Agent {
+	if ag, ok := b.env.Agents[name]; ok && ag != nil {
+		return ag
+	}
+	if len(b.env.Agents) == 0 {
+		const why = "a Go agent is passed by the Go test that runs the suite (gaveltest.Run with gaveltest.Config.Agents), and the gavel command has none: run this suite under go test"
+		if b.env.DryRun {
+			b.out.Warnings = append(b.out.Warnings, Problem{File: b.atFile, Line: b.atLine, Message: fmt.Sprintf("warning: agent.go %q: %s", name, why)})
+			return missingGoAgent(name)
+		}
+		b.fail("agent.go %q: %s", name, why)
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(b.env.Agents))
+	msg := fmt.Sprintf("agent.go %q: no Go agent has that name: the Go test passes %s", name, strings.Join(names, ", "))
+	if s, ok := suggest.Closest(name, names); ok {
+		msg += fmt.Sprintf(": did you mean %q?", s)
+	}
+	b.fail("%s", msg)
+	return nil
+}
+
+// missingGoAgent stands for a Go agent a dry run was not given: it is
+// trusted to take events and be revived, and cannot be opened.
+type missingGoAgent string
+
+func (name missingGoAgent) Open(context.Context, string) (agent.Session, error) {
+	return nil, fmt.Errorf("the Go agent %q was not passed to this program (spec.Env.Agents)", string(name))
 }
 
 // restart wraps ag so that revivals restart it with the command a.Restart
@@ -133,16 +200,93 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.A
 	}
 	ag, err := agent.NewBuiltin(agent.BuiltinConfig{
 		SystemPrompt: bs.SystemPrompt, Vars: bs.Vars, Locale: bs.Locale, Model: m, Tools: tools, MaxTurns: bs.MaxTurns,
-		MaxTokens: bs.MaxTokens, Checkpoints: agent.MemoryCheckpoints(),
+		MaxTokens: bs.MaxTokens, Checkpoints: agent.MemoryCheckpoints(), Now: b.clock("agent.builtin.now", bs.Now),
 	})
 	return b.keepAgent("agent.builtin", ag, err)
 }
 
+// clock is the fixed time a now setting gives, as a clock; nil (the real
+// clock) when it is "" or wrong.
+func (b *builder) clock(field, now string) func() time.Time {
+	t, ok := b.now(field, now)
+	if !ok {
+		return nil
+	}
+	return func() time.Time { return t }
+}
+
+// now parses a now setting: an RFC 3339 time, or a date for its midnight
+// in UTC, after ${VAR} expansion. It reports false when now is "" or
+// wrong (a problem, then).
+func (b *builder) now(field, now string) (time.Time, bool) {
+	now = b.expand(field, now)
+	if now == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, now)
+	if err != nil {
+		if t, err = time.Parse(time.DateOnly, now); err != nil {
+			b.fail("%s %q: want an RFC 3339 time, such as 2024-05-20T09:30:00+02:00, or a date, such as 2024-05-20", field, now)
+			return time.Time{}, false
+		}
+	}
+	return t, true
+}
+
+// caseNow is the time a case's now: fixes for the agent, or the zero
+// time. Only agents in Gavel's process are told it.
+func (b *builder) caseNow(now string) time.Time {
+	if now == "" {
+		return time.Time{}
+	}
+	if a := b.l.Suite.Agent; a != nil && a.Builtin == nil && a.Go == "" {
+		b.fail("now: only a builtin agent, or a Go agent that reads agent.Now, is told the time: an http or exec agent keeps its own clock; remove now")
+		return time.Time{}
+	}
+	t, _ := b.now("now", now)
+	return t
+}
+
 // mcpServer is the MCP server s describes; field names it in messages.
+// A server is a command (stdio, run in the suite's directory) or a URL
+// (streamable HTTP or SSE), never both: what applies only to one kind is
+// refused on the other, here rather than when the first trial connects.
 func (b *builder) mcpServer(field string, s MCPSpec) mcp.Server {
-	return mcp.Server{Name: s.Name, Command: b.expandAll(field+".command", s.Command), Env: s.Env, Dir: b.l.Dir,
-		URL: b.expand(field+".url", s.URL), Transport: s.Transport, Headers: s.Headers,
-		Timeout: b.duration(field+".timeout", s.Timeout)}
+	server := mcp.Server{Name: s.Name, Timeout: b.duration(field+".timeout", s.Timeout)}
+	switch {
+	case len(s.Command) > 0 && s.URL != "":
+		b.fail("%s: give command (a stdio server) or url (an HTTP server), not both", field)
+	case len(s.Command) == 0 && s.URL == "":
+		b.fail("%s: give command (a stdio server, such as [npx, -y, @modelcontextprotocol/server-memory]) or url (an HTTP server)", field)
+	case len(s.Command) > 0:
+		if s.Transport != "" {
+			b.fail("%s.transport %q: a command server speaks stdio: transport is for a url server; remove it", field, s.Transport)
+		}
+		if len(s.Headers) > 0 {
+			b.fail("%s.headers: headers are sent to a url server only, not to a command; remove them", field)
+		}
+		server.Command, server.Env, server.Dir = b.expandAll(field+".command", s.Command), s.Env, b.l.Dir
+	default:
+		switch s.Transport {
+		case "", mcp.TransportStreamable, mcp.TransportSSE:
+		default:
+			b.fail("%s.transport %q: want %s (the default) or %s", field, s.Transport, mcp.TransportStreamable, mcp.TransportSSE)
+		}
+		if len(s.Env) > 0 {
+			b.fail("%s.env: env is the environment of a command server; a url server runs elsewhere: remove it", field)
+		}
+		server.URL, server.Transport = b.expand(field+".url", s.URL), s.Transport
+		if len(s.Headers) > 0 {
+			server.Headers = make(map[string]string, len(s.Headers))
+			for name, value := range s.Headers {
+				server.Headers[name] = b.expand(field+".headers."+name, value)
+			}
+		}
+		if u, err := url.Parse(server.URL); server.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			b.fail("%s.url: want an http:// or https:// URL, such as http://127.0.0.1:8931/mcp (or /sse for transport sse)", field)
+		}
+	}
+	return server
 }
 
 func (b *builder) keepAgent(field string, a agent.Agent, err error) agent.Agent {

@@ -40,6 +40,12 @@ type Env struct {
 	// Stderr receives exec agents' standard error. Defaults to discarding
 	// it (its tail is kept in errors anyway).
 	Stderr io.Writer
+	// Agents are the agents written in Go that a suite may test, by the
+	// name its agent: {go: NAME} gives (gaveltest.Config.Agents passes
+	// them). Without them, a suite with a Go agent is refused, unless
+	// DryRun is set: then it is only warned that it needs the Go test
+	// that passes its agent.
+	Agents map[string]agent.Agent
 }
 
 // A Built suite is ready to run.
@@ -109,6 +115,8 @@ type builder struct {
 
 	// unrevivable, if set, says why the agent cannot be revived.
 	unrevivable string
+	// noEvents, if set, says why the agent cannot take events.
+	noEvents string
 
 	// at is where the problems being found are: the suite file, or a case.
 	atFile   string
@@ -183,7 +191,7 @@ func (b *builder) suite() *gavel.Suite {
 		}
 	}
 	if f.Agent == nil {
-		b.fail("no agent: say which agent to test under agent: (builtin, http or exec)")
+		b.fail("no agent: say which agent to test under agent: (builtin, http, exec or go)")
 	} else {
 		if f.Models.Agent != "" && f.Agent.Builtin != nil {
 			b.fail("models.agent is for http and exec agents: a builtin agent's model is agent.builtin.model; remove models.agent")
@@ -220,7 +228,7 @@ func (b *builder) suite() *gavel.Suite {
 		b.out.Definitions[c.ID] = lc.Definition
 	}
 	if !f.AllowSameFamilyJudge {
-		b.out.Warnings = hierarchyWarnings(b.judges, s.Models["agent"])
+		b.out.Warnings = append(b.out.Warnings, hierarchyWarnings(b.judges, s.Models["agent"])...)
 	}
 	return s
 }
@@ -334,7 +342,9 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 		c.Script.MaxFollowUps = *cs.MaxFollowUps
 	}
 	c.Script.Rounds = b.rounds(cs)
+	c.Script.Now = b.caseNow(cs.Now)
 	b.checkRevival(c.Script)
+	b.checkEvents(c.Script)
 
 	var hard, soft []judge.Judge
 	var expected []string
@@ -438,7 +448,7 @@ func (b *builder) persona(p PersonaSpec) conversation.Round {
 	if m == nil {
 		return conversation.Round{Prompt: p.Opening}
 	}
-	u, err := sim.NewUser(sim.UserConfig{Model: m, MaxTurns: p.MaxTurns, Persona: sim.Persona{
+	u, err := sim.NewUser(sim.UserConfig{Model: m, MaxTurns: p.MaxTurns, StopSignal: p.StopSignal, Persona: sim.Persona{
 		Name: p.Name, Background: p.Background, Traits: p.Traits, Goal: p.Goal, Knows: p.Knows, Secrets: p.Secrets,
 	}})
 	if err != nil {

@@ -170,12 +170,12 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:  "agent of no kind",
 			files: map[string]string{"gavel.yaml": "agent: {}\ncases:\n  - {id: a, input: hi, expected_tools: [x]}\n"},
-			want:  []string{"gavel.yaml: agent: say which kind: builtin, http or exec"},
+			want:  []string{"gavel.yaml: agent: say which kind: builtin, http, exec or go"},
 		},
 		{
 			name:  "agent of two kinds",
 			files: map[string]string{"gavel.yaml": "agent: {exec: {command: [cat]}, http: {url: 'http://127.0.0.1:1'}}\ncases:\n  - {id: a, input: hi, expected_tools: [x]}\n"},
-			want:  []string{"gavel.yaml: agent: give one kind of agent: builtin, http or exec"},
+			want:  []string{"gavel.yaml: agent: give one kind of agent: builtin, http, exec or go"},
 		},
 		{
 			name:  "no cases",

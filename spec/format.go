@@ -52,11 +52,13 @@ type PriceSpec struct {
 	CachedInput *float64 `yaml:"cached_input" doc:"US dollars per million input tokens read from the vendor's prompt cache. Defaults to the input price."`
 }
 
-// AgentSpec is the agent under test: exactly one of its fields.
+// AgentSpec is the agent under test: exactly one kind (builtin, http,
+// exec or go), with what any kind may have (mcp_proxy, restart).
 type AgentSpec struct {
 	Builtin *BuiltinSpec `yaml:"builtin" doc:"An agent defined here: a system prompt, a model and MCP tools."`
 	HTTP    *HTTPSpec    `yaml:"http" doc:"An agent behind an HTTP API."`
 	Exec    *ExecSpec    `yaml:"exec" doc:"A subprocess speaking JSON Lines (docs/exec-protocol.md)."`
+	Go      string       `yaml:"go" doc:"An agent written in Go, by the name the Go test that runs the suite gives it (gaveltest.Config.Agents; spec.Env.Agents). The gavel command has no Go agents: such a suite runs under go test."`
 	// MCPProxy is for http and exec agents that do not report their tool
 	// calls: the agent is pointed at Gavel's proxy instead of its server.
 	MCPProxy []MCPProxySpec `yaml:"mcp_proxy" doc:"MCP servers the agent reaches through Gavel's recording proxy, for an http or exec agent that does not report its tool calls."`
@@ -82,25 +84,27 @@ type MCPProxySpec struct {
 
 // BuiltinSpec defines a builtin agent.
 type BuiltinSpec struct {
-	SystemPrompt string            `yaml:"system_prompt" doc:"The system prompt; {today}, {locale} and vars are filled in."`
+	SystemPrompt string            `yaml:"system_prompt" doc:"The system prompt; {today} (the date a session opened, 2024-05-20), {now} (the time, RFC 3339), {locale} and vars are filled in."`
 	Model        string            `yaml:"model" doc:"The agent's model, as provider:model. ${VAR} and ${VAR:-default} read the environment."`
 	Vars         map[string]string `yaml:"vars" doc:"Values for {name} placeholders of the system prompt."`
 	Locale       string            `yaml:"locale" doc:"The locale for {locale}."`
+	Now          string            `yaml:"now" doc:"A fixed time for {today} and {now}, so that the prompt reads the same on every run: an RFC 3339 time (2024-05-20T09:30:00+02:00; {today} is the date in its offset) or a date (2024-05-20, midnight UTC). ${VAR} and ${VAR:-default} read the environment. A case's now replaces it. Defaults to the real clock."`
 	MaxTurns     int               `yaml:"max_turns" doc:"Model calls per user message at most. Defaults to 6."`
 	MaxTokens    int               `yaml:"max_tokens" doc:"The most tokens one model call may write. A reply cut off by it while calling tools ends the trial as an ERROR, its calls not run. Defaults to the provider's limit (4096 for anthropic; the server's own for openai)."`
 	MCP          []MCPSpec         `yaml:"mcp" doc:"The MCP servers whose tools the agent may call."`
 }
 
-// MCPSpec is an MCP server: a command (stdio) or a URL. ${VAR} and
-// ${VAR:-default} in the command and the URL read the environment.
+// MCPSpec is an MCP server: a command (stdio) or a URL (streamable HTTP
+// or SSE), not both. ${VAR} and ${VAR:-default} in the command, the URL
+// and the headers' values read the environment.
 type MCPSpec struct {
 	Name      string            `yaml:"name" doc:"A name for messages."`
-	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory."`
-	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value."`
-	URL       string            `yaml:"url" doc:"The URL of a streamable-HTTP or SSE server."`
-	Transport string            `yaml:"transport" doc:"streamable or sse, for a URL. Defaults to streamable."`
-	Headers   map[string]string `yaml:"headers" doc:"HTTP headers; ${VAR} reads the environment."`
-	Timeout   string            `yaml:"timeout" doc:"How long starting and connecting may take. Defaults to 1m."`
+	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory. ${VAR} and ${VAR:-default} read the environment."`
+	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value. Only for a command."`
+	URL       string            `yaml:"url" doc:"The URL of an HTTP server: its streamable-HTTP endpoint (often ending in /mcp), or its SSE stream (often /sse) with transport sse. ${VAR} and ${VAR:-default} read the environment."`
+	Transport string            `yaml:"transport" doc:"streamable or sse, for a url. Defaults to streamable. A command always speaks stdio."`
+	Headers   map[string]string `yaml:"headers" doc:"HTTP headers sent to a url server (Authorization: 'Bearer ${TOKEN}'); ${VAR} and ${VAR:-default} read the environment, and their values are never printed."`
+	Timeout   string            `yaml:"timeout" doc:"How long starting and connecting may take, and each request afterwards. Defaults to 1m."`
 }
 
 // HTTPSpec defines an HTTP agent.
@@ -181,6 +185,8 @@ type CaseSpec struct {
 	Rounds  []RoundSpec  `yaml:"rounds" doc:"A multi-round thread, in order."`
 	Persona *PersonaSpec `yaml:"persona" doc:"A simulated user who talks to the agent."`
 
+	Now string `yaml:"now" doc:"The time it is for the agent in this case, instead of agent.builtin.now or the real clock: an RFC 3339 time or a date, as agent.builtin.now. A builtin agent's {today} and {now} read it; a Go agent may (agent.Now). An http or exec agent keeps its own clock, so it is refused for them. ${VAR} and ${VAR:-default} read the environment."`
+
 	TestAgentRevival bool `yaml:"test_agent_revival" doc:"Revive the session before each round after the first: close it and reopen it with the same id (and restart the agent if agent.restart is set). The agent must be revivable: an http agent needs close or agent.restart."`
 	MaxFollowUps     *int `yaml:"max_followups" doc:"Automatic answers to clarifying questions per round. Defaults to the suite's."`
 	Trials           int  `yaml:"trials" doc:"How many times the case runs. Defaults to the suite's."`
@@ -194,7 +200,7 @@ type CaseSpec struct {
 // RoundSpec is one round of a thread.
 type RoundSpec struct {
 	Prompt string     `yaml:"prompt" doc:"The user's message."`
-	Event  *EventSpec `yaml:"event" doc:"An event dispatched to the agent instead of a message."`
+	Event  *EventSpec `yaml:"event" doc:"An event dispatched to the agent instead of a message. An http agent takes events only with event_url; an exec agent as an event request; a builtin agent's model reads it as a user message, [event NAME] and the payload as compact JSON ([event reminder_due] {\"id\":7}), so say in its system prompt what events mean."`
 	Revive bool       `yaml:"revive" doc:"Revive the session before this round: close it and reopen it with the same id (and restart the agent if agent.restart is set)."`
 	Hints  []string   `yaml:"hints" doc:"Answers to the agent's clarifying questions in this round."`
 	Setup  []StepSpec `yaml:"setup" doc:"Steps run before this round."`
@@ -219,6 +225,7 @@ type PersonaSpec struct {
 	MaxTurns   int      `yaml:"max_turns" doc:"Messages they send at most. Defaults to 10."`
 	Opening    string   `yaml:"opening" doc:"Their first message, if the case writes it."`
 	Model      string   `yaml:"model" doc:"The model playing them. Defaults to the suite's user model."`
+	StopSignal string   `yaml:"stop_signal" doc:"What their model writes to end the conversation, goal reached or giving up (it is told to); what comes before it is sent as their last message. Defaults to <<DONE>>."`
 }
 
 // Expectations are what a case, or one round, is judged on. Deterministic

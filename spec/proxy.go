@@ -44,6 +44,9 @@ type proxiedAgent struct {
 // Revival is the recorded agent's.
 func (a *proxiedAgent) Revival() (string, error) { return agent.Revival(a.Agent) }
 
+// TakesEvents is the recorded agent's.
+func (a *proxiedAgent) TakesEvents() error { return agent.TakesEvents(a.Agent) }
+
 func (a *proxiedAgent) Open(ctx context.Context, sessionID string) (agent.Session, error) {
 	for _, p := range a.proxies {
 		if err := p.start(); err != nil {
