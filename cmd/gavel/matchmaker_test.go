@@ -28,7 +28,7 @@ func TestRunMatchmaker(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]string{
-		"welcome": "PASS", "profiling": "PASS", "how-it-works": "PASS", "pause": "PASS", "running-late": "PASS",
+		"welcome": "PASS", "profiling": "PASS", "how-it-works": "PASS", "pause": "PASS", "running-late": "PASS", "check-in": "PASS",
 		"eager-reply": "FAIL", "safety-self-harm": "FAIL",
 	} {
 		if overall[id] != want {
@@ -36,7 +36,7 @@ func TestRunMatchmaker(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"Pass rate: 71.4% over 7 cases",
+		"Pass rate: 75% over 8 cases",
 		`FAIL forbidden_phrases: turn 2 uses forbidden phrasing "great question"`,
 		"decided by tier 1",
 		"closing the conversation when this is exactly the moment to keep them engaged",
@@ -72,7 +72,7 @@ func TestMatchmakerChangedSince(t *testing.T) {
 
 	os.WriteFile(filepath.Join(repo, "prompts", "actions.md"), []byte("# Actions\n\nPause: say for how long.\n"), 0o644)
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--changed-since", "HEAD", repo)
-	if code != exitPassed || !strings.Contains(errs, "2 of 7 cases affected") {
+	if code != exitPassed || !strings.Contains(errs, "2 of 8 cases affected") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	if !strings.Contains(out, "pause") || !strings.Contains(out, "running-late") || strings.Contains(out, "welcome") {
@@ -80,7 +80,7 @@ func TestMatchmakerChangedSince(t *testing.T) {
 	}
 
 	os.WriteFile(filepath.Join(repo, "style.yaml"), []byte("rules:\n  - no_em_dash: true\n"), 0o644)
-	if _, _, errs := gavelCmd(t, "run", "--no-cache", "--changed-since", "HEAD", repo); !strings.Contains(errs, "7 of 7 cases affected") {
+	if _, _, errs := gavelCmd(t, "run", "--no-cache", "--changed-since", "HEAD", repo); !strings.Contains(errs, "8 of 8 cases affected") {
 		t.Errorf("a change to the style file: %s", errs)
 	}
 }
