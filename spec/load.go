@@ -319,6 +319,8 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, offset int) Problems
 		if n.Kind == yaml.MappingNode {
 			return checkFields(file, n, reflect.TypeFor[CaseSpec](), offset)
 		}
+	case reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()):
+		// A type that reads itself (Args, Value, Metadata) says what is wrong.
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		fields := yamlFields(t)
 		var problems Problems
