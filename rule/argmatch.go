@@ -191,14 +191,14 @@ func compileMatcher(x map[string]any, m compileMode) (pattern, bool, error) {
 		if t, ok := x["$tolerance"]; ok {
 			s, ok := jsonNumber(t)
 			f, err := parseFloat(s)
-			if !ok || err != nil || f < 0 || math.IsNaN(f) {
+			if !ok || err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, false, fmt.Errorf("$tolerance: want a number of at least 0, got %s", renderJSON(t, 40))
 			}
 			tol = f
 		}
 		w, err := parseFloat(want)
-		if err != nil {
-			return nil, false, fmt.Errorf("$approx: %w", err)
+		if err != nil || math.IsInf(w, 0) {
+			return nil, false, fmt.Errorf("$approx: %s is not a number a float64 holds", want)
 		}
 		p = approxPattern{want: w, tolerance: tol}
 	case "$subset", "$exact":

@@ -86,6 +86,7 @@ func TestArgumentMatchersRefuseBadPatterns(t *testing.T) {
 		{Name: "any_of not a list", Build: build(`{"a":{"$any_of":1}}`), WantErr: "$any_of: want a list of accepted values, got a number"},
 		{Name: "tolerance alone", Build: build(`{"a":{"$tolerance":1,"$eq":1}}`), WantErr: "$tolerance without $approx"},
 		{Name: "negative tolerance", Build: build(`{"a":{"$approx":1,"$tolerance":-1}}`), WantErr: "$tolerance: want a number of at least 0"},
+		{Name: "approx beyond a float64", Build: build(`{"a":{"$approx":1e400}}`), WantErr: "$approx: 1e400 is not a number a float64 holds"},
 		{Name: "optional not a boolean", Build: build(`{"a":{"$optional":"yes"}}`), WantErr: "$optional: want true or false, got a string"},
 		{Name: "args a matcher", Build: build(`{"$eq":{}}`), WantErr: "args are the arguments by name, not a matcher"},
 		{Name: "nested error has a path", Build: build(`{"a":{"b":[{"$bad":1}]}}`), WantErr: `argument a: b: [0]: unknown matcher "$bad"`},
