@@ -195,3 +195,53 @@ func judgeChecks(j judge.Judgment) string {
 	}
 	return strings.Join(s, "; ")
 }
+
+// TestToolCallsSpecDefaults checks the settings of the tool_calls judge
+// kind that apply to every call that does not say.
+func TestToolCallsSpecDefaults(t *testing.T) {
+	no := false
+	failed := call("book", `{"city":"new york","extra":1}`)
+	failed.IsError = true
+	for _, tc := range []struct {
+		name  string
+		spec  spec.ToolCallsSpec
+		calls []judge.ToolCall
+		want  judge.Status
+	}{
+		{"subset, exact strings by default", spec.ToolCallsSpec{Calls: []spec.ToolCallSpec{{Name: "book", Args: spec.Args{"city": "New York"}}}},
+			[]judge.ToolCall{call("book", `{"city":"new york","extra":1}`)}, judge.StatusFail},
+		{"normalize for every call", spec.ToolCallsSpec{Normalize: true, Calls: []spec.ToolCallSpec{{Name: "book", Args: spec.Args{"city": "New York"}}}},
+			[]judge.ToolCall{call("book", `{"city":"new york","extra":1}`)}, judge.StatusPass},
+		{"exact for every call", spec.ToolCallsSpec{Normalize: true, Exact: true, Calls: []spec.ToolCallSpec{{Name: "book", Args: spec.Args{"city": "New York"}}}},
+			[]judge.ToolCall{call("book", `{"city":"new york","extra":1}`)}, judge.StatusFail},
+		{"a call overrides exact", spec.ToolCallsSpec{Normalize: true, Exact: true, Calls: []spec.ToolCallSpec{{Name: "book", Args: spec.Args{"city": "New York"}, Exact: &no}}},
+			[]judge.ToolCall{call("book", `{"city":"new york","extra":1}`)}, judge.StatusPass},
+		{"must_succeed false for every call", spec.ToolCallsSpec{MustSucceed: &no, Normalize: true, Calls: []spec.ToolCallSpec{{Name: "book", Args: spec.Args{"city": "New York"}}}},
+			[]judge.ToolCall{failed}, judge.StatusPass},
+		{"forbidden only", spec.ToolCallsSpec{Forbidden: []spec.ToolCallSpec{{Name: "book"}}},
+			[]judge.ToolCall{call("book", `{}`)}, judge.StatusFail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js, err := tc.spec.Judges()
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := judge.Run(t.Context(), judge.All(js...), single("go", "done", tc.calls...))
+			if v.Status != tc.want {
+				t.Errorf("got %s, want %s: %s", v.Status, tc.want, v.Reasoning)
+			}
+		})
+	}
+	for _, bad := range []struct {
+		spec spec.ToolCallsSpec
+		want string
+	}{
+		{spec.ToolCallsSpec{Order: "any"}, "tool_call_order without expected_tool_calls"},
+		{spec.ToolCallsSpec{Calls: []spec.ToolCallSpec{}, ErrorResult: "("}, "tool_error_result: error parsing regexp"},
+		{spec.ToolCallsSpec{Calls: []spec.ToolCallSpec{{Name: "a", Args: spec.Args{}, BFCL: spec.Args{}}}}, "gives bfcl and args"},
+	} {
+		if _, err := bad.spec.Judges(); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%+v: got %v, want an error with %q", bad.spec, err, bad.want)
+		}
+	}
+}
