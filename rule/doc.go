@@ -35,9 +35,31 @@
 //
 // ExpectedTools and ForbiddenTools check which tools were called;
 // ToolCalls checks the calls and their arguments, in order or not, with or
-// without extra calls allowed; ToolCallF1 gives partial credit;
-// MaxToolCalls bounds them. Arguments are compared as JSON values (1 equals
-// 1.0), and only the arguments a case lists are compared.
+// without extra calls allowed, each expected call once or a number of
+// times (ExpectedCall.Min, Max); ForbiddenCalls forbids calls by tool and
+// arguments; ToolCallF1 gives partial credit; MaxToolCalls bounds them.
+//
+// Arguments are compared as JSON values (1 equals 1.0), and only the
+// arguments a case lists are compared, in nested objects too, unless the
+// call is Exact ("no other arguments"). An expected value may be a
+// matcher, an object whose keys all start with "$":
+//
+//	{"$any_of": ["CDG", "ORY"]}           any of these
+//	{"$optional": true, "$eq": "km"}      absent, or exactly "km"
+//	{"$regex": "^[A-Z]{6}$"}              a string the expression matches
+//	{"$approx": 3.14, "$tolerance": 0.01} a number near 3.14
+//	{"$normalize": true, "$eq": "NYC"}    "n.y.c", "nyc": BFCL's standardize_string
+//	{"$exact": {"in": "mon"}}             an object with no other keys ($subset: with others)
+//	{"$eq": {"$ref": 1}}                  this value exactly, $ keys and all
+//
+// BFCLCall turns BFCL's possible answers into expected calls that BFCL's
+// AST checker agrees with (testdata/bfcl).
+//
+// A call that failed (judge.ToolCall.IsError, or a result matching
+// CallOpts.ErrorResult) changed nothing, as τ-bench sees it: it satisfies
+// no expected call, is never an extra call, and is not a forbidden call
+// made, unless the expectation has MatchFailed. ExpectedTools and
+// ForbiddenTools ignore failed calls too; MaxToolCalls counts them.
 //
 // # Limits
 //

@@ -58,6 +58,9 @@ func FuzzJSONRules(f *testing.F) {
 	f.Add(`{"a":{"b":[{"c":null}]}}`, `{"$ref":"#/$defs/x","$defs":{"x":{"pattern":"^a"}}}`)
 	f.Add(`1e999999999`, `{"maximum":1e999999999}`)
 	f.Add(`{`, `{"$ref":"#/nope"}`)
+	f.Add(`{"a":{"$any_of":[1,{"$regex":"^x"}]},"b":{"$optional":true,"$approx":1e308,"$tolerance":1e308}}`, `{"a":"xy","b":-1e308}`)
+	f.Add(`{"a":{"$approx":1e400}}`, `{"a":1e400}`)
+	f.Add(`{"a":{"$exact":{"b":{"$normalize":true,"$eq":["A-B"]}}}}`, `{"a":{"b":["ab"]}}`)
 	f.Fuzz(func(t *testing.T, value, schema string) {
 		var judges []judge.Judge
 		add := func(j judge.Judge, err error) {
@@ -71,6 +74,15 @@ func FuzzJSONRules(f *testing.F) {
 		add(rule.ToolCalls(expected, rule.CallOpts{}))
 		add(rule.ToolCalls(expected, rule.CallOpts{AnyOrder: true, AllowExtra: true}))
 		add(rule.ToolCallF1(expected, 0.5))
+		one, two := 1, 2
+		counted := []rule.ExpectedCall{{Name: "t", Args: json.RawMessage(value), Exact: true, Normalize: true, MatchFailed: true, Min: &one, Max: &two}}
+		add(rule.ToolCalls(counted, rule.CallOpts{}))
+		add(rule.ToolCalls(counted, rule.CallOpts{AnyOrder: true}))
+		add(rule.ToolCalls(counted, rule.CallOpts{AllowExtra: true}))
+		add(rule.ForbiddenCalls(expected, rule.CallOpts{}))
+		if b, err := rule.BFCLCall("t", json.RawMessage(value)); err == nil {
+			add(rule.ToolCalls([]rule.ExpectedCall{b}, rule.CallOpts{AnyOrder: true}))
+		}
 
 		tr := conversation(value, schema)
 		tr.Turns[1].ToolCalls = []judge.ToolCall{{Name: "t", Arguments: json.RawMessage(value)}, {Name: "t", Arguments: json.RawMessage(schema)}}

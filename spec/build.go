@@ -3,7 +3,6 @@ package spec
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -370,7 +369,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	switch {
 	case len(hard) == 0 && len(soft) == 0 && b.badItems+b.every.bad > 0:
 	case len(hard) == 0 && len(soft) == 0:
-		b.fail("nothing to judge: give expected_tool_calls, expected_tools, forbidden_tools, rules, checks, expected_response_traits, judge_prompt or judges")
+		b.fail("nothing to judge: give expected_tool_calls, expected_tools, forbidden_tools, forbidden_tool_calls, rules, checks, expected_response_traits, judge_prompt or judges")
 	case len(soft) == 0:
 		c.Judge = allOf(hard)
 	case len(hard) == 0:
@@ -415,8 +414,8 @@ func (b *builder) rounds(cs *CaseSpec) []conversation.Round {
 		for i, r := range cs.Rounds {
 			round := conversation.Round{Prompt: r.Prompt, Revive: r.Revive || (cs.TestAgentRevival && i > 0), Hints: r.Hints, Setup: b.steps(r.Setup)}
 			if r.Event != nil {
-				payload, err := json.Marshal(r.Event.Payload)
-				if err != nil || r.Event.Payload == nil {
+				payload, err := r.Event.Payload.JSON()
+				if err != nil {
 					payload = nil
 				}
 				round.Event = &agent.Event{Name: r.Event.Name, Payload: payload}

@@ -17,14 +17,19 @@ import (
 // the rules the agent is told and the rules it is judged by never drift
 // apart (seed 002's style file).
 type EveryCaseSpec struct {
-	Rules  []JudgeSpec `yaml:"rules" doc:"Judges of any kind (docs/judges.md), as a case's rules:."`
-	Checks []JudgeSpec `yaml:"checks" doc:"Judges of any kind, as a case's checks:."`
-	Judges []JudgeSpec `yaml:"judges" doc:"Judges of any kind, as a case's judges:."`
+	everyCaseFields `yaml:",inline"`
 
 	// File is the file they were read from, when every_case names one.
 	File string `yaml:"-"`
 	file string // as written, resolved by Load
 	line int
+}
+
+// everyCaseFields are the fields of every_case, and of the file it names.
+type everyCaseFields struct {
+	Rules  []JudgeSpec `yaml:"rules" doc:"Judges of any kind (docs/judges.md), as a case's rules:."`
+	Checks []JudgeSpec `yaml:"checks" doc:"Judges of any kind, as a case's checks:."`
+	Judges []JudgeSpec `yaml:"judges" doc:"Judges of any kind, as a case's judges:."`
 }
 
 // UnmarshalYAML reads the judges, or the name of a file holding them.
@@ -52,9 +57,10 @@ func (l *Loaded) loadEveryCase() Problems {
 	if root == nil {
 		return append(problems, Problem{File: l.File, Line: e.line, Message: fmt.Sprintf("every_case: cannot read %s", e.file)})
 	}
-	problems = append(problems, checkFields(e.File, root, reflect.TypeFor[EveryCaseSpec](), 0)...)
-	if err := root.Decode(e); err != nil {
-		problems = append(problems, yamlProblems(e.File, 0, err)...)
+	fieldProblems := checkFields(e.File, root, reflect.TypeFor[everyCaseFields](), 0)
+	problems = append(problems, fieldProblems...)
+	if err := root.Decode(&e.everyCaseFields); err != nil {
+		problems = append(problems, withoutTypeErrors(fieldProblems, yamlProblems(e.File, 0, err))...)
 	}
 	return problems
 }

@@ -172,13 +172,13 @@ func (e *CaseEntry) UnmarshalYAML(n *yaml.Node) error {
 // prompt; expected_tool_calls, expected_tools, expected_response_traits;
 // judge_prompt and judge_threshold; rounds; test_agent_revival.
 type CaseSpec struct {
-	ID          string            `yaml:"id" doc:"A unique id within the suite. Defaults to the name."`
-	Name        string            `yaml:"name" doc:"A short title."`
-	Description string            `yaml:"description" doc:"What the case checks, and why."`
-	Tags        []string          `yaml:"tags" doc:"Labels for selecting and slicing (--tag)."`
-	Difficulty  string            `yaml:"difficulty" doc:"easy, medium, hard: free text."`
-	Metadata    map[string]string `yaml:"metadata" doc:"Provenance: source, owner, review date."`
-	Paths       []string          `yaml:"paths" doc:"Globs of the code the case covers (--changed-since)."`
+	ID          string   `yaml:"id" doc:"A unique id within the suite. Defaults to the name."`
+	Name        string   `yaml:"name" doc:"A short title."`
+	Description string   `yaml:"description" doc:"What the case checks, and why."`
+	Tags        []string `yaml:"tags" doc:"Labels for selecting and slicing (--tag)."`
+	Difficulty  string   `yaml:"difficulty" doc:"easy, medium, hard: free text."`
+	Metadata    Metadata `yaml:"metadata" doc:"Provenance: source, owner, review date. A value may be a mapping or a list (kept as its JSON); a scalar is kept as written."`
+	Paths       []string `yaml:"paths" doc:"Globs of the code the case covers (--changed-since)."`
 
 	Input   string       `yaml:"input" doc:"The user's message (a single-prompt case)."`
 	Prompt  string       `yaml:"prompt" doc:"Same as input."`
@@ -211,7 +211,7 @@ type RoundSpec struct {
 // EventSpec is a proactive event.
 type EventSpec struct {
 	Name    string `yaml:"name" doc:"The event's name."`
-	Payload any    `yaml:"payload" doc:"Any value, sent as JSON."`
+	Payload Value  `yaml:"payload" doc:"Any value, sent as JSON, each scalar of the type written (2024-05-20 and 01234 are strings)."`
 }
 
 // PersonaSpec is a simulated user.
@@ -231,23 +231,15 @@ type PersonaSpec struct {
 // Expectations are what a case, or one round, is judged on. Deterministic
 // ones run first; LLM judges run only when they all pass.
 type Expectations struct {
-	ExpectedToolCalls      []ToolCallSpec `yaml:"expected_tool_calls" doc:"The calls the agent must make, with argument subsets."`
-	ToolCallOrder          string         `yaml:"tool_call_order" doc:"strict (the order listed, nothing else: the default), any (any order), or subset (in order, others allowed)."`
-	ExpectedTools          []string       `yaml:"expected_tools" doc:"Tools the agent must call, any arguments."`
-	ForbiddenTools         []string       `yaml:"forbidden_tools" doc:"Tools the agent must not call."`
-	ExpectedResponseTraits []string       `yaml:"expected_response_traits" doc:"Traits of the response an LLM judge checks one by one."`
-	JudgePrompt            string         `yaml:"judge_prompt" doc:"Criteria an LLM judge scores the response against (a rubric)."`
-	JudgeThreshold         *float64       `yaml:"judge_threshold" doc:"The rubric's passing score, 0..1 (0: every score passes; the score is recorded). Defaults to 0.7."`
-	Rules                  []JudgeSpec    `yaml:"rules" doc:"Judges of any kind (docs/judges.md): usually the deterministic ones, such as contains, regex, forbidden_phrases, json_schema."`
-	Judges                 []JudgeSpec    `yaml:"judges" doc:"Judges of any kind (docs/judges.md): usually the ones that ask a model, such as rubric, criteria, pairwise and jury. Wherever a judge is listed, one that asks no model runs first, and the ones that ask a model run only when all of those pass."`
-	Checks                 []JudgeSpec    `yaml:"checks" doc:"Judges of any kind (docs/judges.md): usually checks of the world after the conversation, such as sql, command, file_content and build."`
-}
-
-// ToolCallSpec is an expected tool call.
-type ToolCallSpec struct {
-	Name      string         `yaml:"name" doc:"The tool's name."`
-	Args      map[string]any `yaml:"args" doc:"A subset of the arguments the call must have."`
-	Arguments map[string]any `yaml:"arguments" doc:"Same as args."`
+	ToolCallExpectations   `yaml:",inline"` // expected_tool_calls and the like: spec/toolcalls.go
+	ExpectedTools          []string         `yaml:"expected_tools" doc:"Tools the agent must call, any arguments. A failed call (MCP isError) does not count."`
+	ForbiddenTools         []string         `yaml:"forbidden_tools" doc:"Tools the agent must not call. A failed call (MCP isError) is not counted: the tool did nothing; forbidden_tool_calls with must_succeed: false forbids the attempt."`
+	ExpectedResponseTraits []string         `yaml:"expected_response_traits" doc:"Traits of the response an LLM judge checks one by one."`
+	JudgePrompt            string           `yaml:"judge_prompt" doc:"Criteria an LLM judge scores the response against (a rubric)."`
+	JudgeThreshold         *float64         `yaml:"judge_threshold" doc:"The rubric's passing score, 0..1 (0: every score passes; the score is recorded). Defaults to 0.7."`
+	Rules                  []JudgeSpec      `yaml:"rules" doc:"Judges of any kind (docs/judges.md): usually the deterministic ones, such as contains, regex, forbidden_phrases, json_schema."`
+	Judges                 []JudgeSpec      `yaml:"judges" doc:"Judges of any kind (docs/judges.md): usually the ones that ask a model, such as rubric, criteria, pairwise and jury. Wherever a judge is listed, one that asks no model runs first, and the ones that ask a model run only when all of those pass."`
+	Checks                 []JudgeSpec      `yaml:"checks" doc:"Judges of any kind (docs/judges.md): usually checks of the world after the conversation, such as sql, command, file_content and build."`
 }
 
 // StepSpec is a setup step: exactly one kind.

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -54,17 +53,17 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 		words = append(words, prefix+fmt.Sprintf(format, args...))
 	}
 
-	if e.ExpectedToolCalls != nil { // an empty list expects no calls at all
-		j, err := b.toolCalls(e.ExpectedToolCalls, e.ToolCallOrder)
-		addHard("expected_tool_calls", j, err)
-		var calls []string
-		for _, c := range e.ExpectedToolCalls {
-			args, _ := json.Marshal(cmpMap(c.Args, c.Arguments))
-			calls = append(calls, c.Name+string(args))
+	if tc, ok := e.ToolCallExpectations.Spec(); ok || tc.Order != "" || tc.F1 != nil {
+		js, err := tc.Judges()
+		for _, j := range js {
+			addHard("expected_tool_calls", j, nil)
 		}
-		say("tool calls %s", strings.Join(calls, ", "))
-	} else if e.ToolCallOrder != "" {
-		b.fail("%s: tool_call_order without expected_tool_calls", where)
+		if err != nil {
+			b.fail("%s: %v", where, err)
+		}
+		for _, w := range toolCallWords(e.ToolCallExpectations) {
+			say("%s", w)
+		}
 	}
 	if len(e.ExpectedTools) > 0 {
 		j, err := rule.ExpectedTools(e.ExpectedTools...)
@@ -115,48 +114,12 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 	return hard, llm, words
 }
 
-func cmpMap(a, b map[string]any) map[string]any {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 120 {
 		s = s[:117] + "..."
 	}
 	return s
-}
-
-func (b *builder) toolCalls(specs []ToolCallSpec, order string) (judge.Judge, error) {
-	var opts rule.CallOpts
-	switch order {
-	case "", "strict":
-	case "any":
-		opts.AnyOrder = true
-	case "subset":
-		opts.AllowExtra = true
-	default:
-		return nil, fmt.Errorf("tool_call_order %q: want strict, any or subset", order)
-	}
-	var calls []rule.ExpectedCall
-	for i, s := range specs {
-		if s.Args != nil && s.Arguments != nil {
-			return nil, fmt.Errorf("call %d gives both args and arguments: they are the same field", i+1)
-		}
-		c := rule.ExpectedCall{Name: s.Name}
-		if args := cmpMap(s.Args, s.Arguments); args != nil {
-			raw, err := json.Marshal(args)
-			if err != nil {
-				return nil, fmt.Errorf("call %d: %w", i+1, err)
-			}
-			c.Args = raw
-		}
-		calls = append(calls, c)
-	}
-	return rule.ToolCalls(calls, opts)
 }
 
 // asJudge returns a constructor's judge as a judge.Judge, keeping a nil

@@ -127,7 +127,7 @@ func TestItemProblems(t *testing.T) {
 		{"a kind without a value", "contains:", `gavel.yaml:7:18: contains: no value given`},
 		{"soft on an LLM judge", "rubric: fine?\nsoft: true", `gavel.yaml:7:9: case a: the case: judges[0] (rubric): soft is for judges that ask no model`},
 		{"soft on a composite with an LLM judge", "any: [{rubric: 'fine?'}, {contains: a}]\nsoft: true", `judges[0] (any): soft is for judges that ask no model`},
-		{"a wrong type, at its place", "max_questions: many", `gavel.yaml:7:24: max_questions: cannot unmarshal !!str ` + "`many`" + ` into int`},
+		{"a wrong type, at its place", "max_questions: many", `gavel.yaml:7:24: cases[0].judges[0].max_questions: want a whole number, got a string ("many")`},
 		{"an unknown field of a nested judge", "not: {contains: a, ignore_caes: true}", `gavel.yaml:7:28: unknown field "ignore_caes" in a contains judge: did you mean "ignore_case"?`},
 		{"a bad part of a composite", "all: [{contains: a}, {regex: '('}]", `judges[0] (all): all[1] (regex): regex "(": error parsing regexp`},
 		{"false flags", "valid_json: false", `valid_json: false checks nothing`},
@@ -204,7 +204,7 @@ func TestEveryCase(t *testing.T) {
 		"gavel.yaml": "agent: {exec: {command: [cat]}}\nevery_case: style.yaml\n" + cases,
 		"style.yaml": "rules:\n  - no_placeholder: true\n  - max_bubbles: many\n",
 	}), registryEnv(nil))
-	for _, want := range []string{`style.yaml:2:5: unknown kind of judge "no_placeholder": did you mean "no_placeholders"?`, "style.yaml:3:18: max_bubbles: cannot unmarshal"} {
+	for _, want := range []string{`style.yaml:2:5: unknown kind of judge "no_placeholder": did you mean "no_placeholders"?`, `style.yaml:3:18: rules[1].max_bubbles: want a whole number, got a string ("many")`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("got %v\nwant %s", err, want)
 		}

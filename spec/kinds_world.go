@@ -229,3 +229,27 @@ var (
 		doc:     "A query against SQLite or PostgreSQL returns what is expected: the database state the agent left.",
 		example: "sql:\n  dsn: orders.db\n  query: SELECT status FROM orders WHERE id = 'A-1001'\n  scalar: = 'cancelled'"})
 )
+
+type toolCallsJudge struct {
+	ToolCalls ToolCallsSpec `yaml:"tool_calls" doc:"The calls the agent must make and must not make, matched argument by argument; a case's expected_tool_calls: and forbidden_tool_calls: are the same."`
+}
+
+func (c *toolCallsJudge) build(*builder) (judge.Judge, error) {
+	if c.ToolCalls.Calls == nil && len(c.ToolCalls.Forbidden) == 0 {
+		return nil, errors.New("tool_calls: give calls (an empty list for none at all), forbidden, or both")
+	}
+	js, err := c.ToolCalls.Judges()
+	if err != nil {
+		return nil, err
+	}
+	return allOf(js), nil
+}
+
+func (c *toolCallsJudge) words() string {
+	s := c.ToolCalls
+	return strings.Join(toolCallWords(ToolCallExpectations{ExpectedToolCalls: s.Calls, ForbiddenToolCalls: s.Forbidden, ToolCallOrder: s.Order, ToolCallF1: s.F1}), "; ")
+}
+
+var _ = register[toolCallsJudge](kind{name: "tool_calls", group: "Tool calls", library: []string{"rule.ToolCalls", "rule.ToolCallF1", "rule.ToolCallF1With", "rule.ForbiddenCalls"},
+	doc:     "The agent's tool calls match the calls expected, argument by argument (a value, or a matcher: $any_of, $regex, $approx, $optional, $normalize, ...), in order or not, with counts; calls that failed are set apart; forbidden calls may be limited to certain arguments; f1 gives partial credit.",
+	example: "tool_calls:\n  calls:\n    - name: search_flights\n      args: {from: PAR, to: {$any_of: [NYC, JFK]}, date: 2024-05-20}\n    - {name: book_flight, min: 1, max: 1}\n  forbidden:\n    - {name: cancel_reservation, args: {reservation_id: ABC123}}\n  order: subset"})

@@ -84,10 +84,12 @@ func Load(path string) (*Loaded, error) {
 	root, ps := parseYAML(file, 0)
 	problems = append(problems, ps...)
 	l.Unreadable = root == nil
+	var fieldProblems Problems
 	if root != nil {
-		problems = append(problems, checkFields(file, root, reflect.TypeFor[SuiteFile](), 0)...)
+		fieldProblems = checkFields(file, root, reflect.TypeFor[SuiteFile](), 0)
+		problems = append(problems, fieldProblems...)
 		if err := root.Decode(&l.Suite); err != nil {
-			problems = append(problems, yamlProblems(file, 0, err)...)
+			problems = append(problems, withoutTypeErrors(fieldProblems, yamlProblems(file, 0, err))...)
 		}
 		var ps Problems
 		l.Prices, ps = suitePrices(file, root)
@@ -96,7 +98,7 @@ func Load(path string) (*Loaded, error) {
 	}
 	for _, e := range l.Suite.Cases {
 		if e.errs != nil {
-			problems = append(problems, yamlProblems(file, 0, e.errs)...)
+			problems = append(problems, withoutTypeErrors(fieldProblems, yamlProblems(file, 0, e.errs))...)
 		}
 		if e.Case != nil {
 			l.Cases = append(l.Cases, LoadedCase{Spec: e.Case, File: file, Line: e.line, Definition: definition(e.node)})
@@ -289,7 +291,7 @@ func decodeCase(file string, n *yaml.Node, offset int) (*CaseSpec, Problems) {
 	problems := checkFields(file, n, reflect.TypeFor[CaseSpec](), offset)
 	c := new(CaseSpec)
 	if err := n.Decode(c); err != nil {
-		return nil, append(problems, yamlProblems(file, offset, err)...)
+		return nil, append(problems, withoutTypeErrors(problems, yamlProblems(file, offset, err))...)
 	}
 	return c, problems
 }
@@ -314,23 +316,40 @@ func parseYAML(file string, offset int) (*yaml.Node, Problems) {
 }
 
 // checkFields walks n along t and reports every mapping key that names no
-// field, with the field probably meant.
+// field, with the field probably meant, and every value of the wrong type,
+// with the path of its field (rounds[0].trials).
 func checkFields(file string, n *yaml.Node, t reflect.Type, offset int) Problems {
+	return checkFieldsAt(file, n, t, offset, "")
+}
+
+func checkFieldsAt(file string, n *yaml.Node, t reflect.Type, offset int, path string) Problems {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
+	join := func(key string) string {
+		if path == "" {
+			return key
+		}
+		return path + "." + key
+	}
 	switch {
 	case t == reflect.TypeFor[JudgeSpec]():
 		if n.Kind == yaml.MappingNode {
-			return checkItem(file, n, offset)
+			return checkItem(file, n, offset, path)
 		}
 	case t == reflect.TypeFor[CaseEntry]():
 		if n.Kind == yaml.MappingNode {
-			return checkFields(file, n, reflect.TypeFor[CaseSpec](), offset)
+			return checkFieldsAt(file, n, reflect.TypeFor[CaseSpec](), offset, path)
 		}
+	case t == reflect.TypeFor[EveryCaseSpec]():
+		if n.Kind == yaml.MappingNode {
+			return checkFieldsAt(file, n, reflect.TypeFor[everyCaseFields](), offset, path)
+		}
+	case reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()):
+		// A type that reads itself (Args, Value, Metadata) says what is wrong.
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		fields := yamlFields(t)
 		var problems Problems
@@ -341,28 +360,36 @@ func checkFields(file string, n *yaml.Node, t reflect.Type, offset int) Problems
 				problems = append(problems, unknownField(file, key, describe(t), fields, offset))
 				continue
 			}
-			problems = append(problems, checkFields(file, value, ft, offset)...)
+			problems = append(problems, checkFieldsAt(file, value, ft, offset, join(key.Value))...)
 		}
 		return problems
 	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
 		var problems Problems
-		for _, item := range n.Content {
-			problems = append(problems, checkFields(file, item, t.Elem(), offset)...)
+		for i, item := range n.Content {
+			problems = append(problems, checkFieldsAt(file, item, t.Elem(), offset, fmt.Sprintf("%s[%d]", path, i))...)
 		}
 		return problems
 	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
 		var problems Problems
-		for i := 1; i < len(n.Content); i += 2 {
-			problems = append(problems, checkFields(file, n.Content[i], t.Elem(), offset)...)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			problems = append(problems, checkFieldsAt(file, n.Content[i+1], t.Elem(), offset, join(n.Content[i].Value))...)
 		}
 		return problems
+	default:
+		if want, got := wrongType(n, t); want != "" {
+			where := path
+			if where == "" {
+				where = "the value"
+			}
+			return Problems{{File: file, Line: n.Line + offset, Column: n.Column, Message: fmt.Sprintf("%s: want %s, got %s", where, want, got)}}
+		}
 	}
 	return nil
 }
 
 // checkItem checks the fields of a judge by its kind's config, or, when
 // it gives no kind's key, names the kind each unknown key probably meant.
-func checkItem(file string, n *yaml.Node, offset int) Problems {
+func checkItem(file string, n *yaml.Node, offset int, path string) Problems {
 	found := itemKinds(n)
 	switch len(found) {
 	case 1:
@@ -376,7 +403,7 @@ func checkItem(file string, n *yaml.Node, offset int) Problems {
 				problems = append(problems, unknownField(file, key, fmt.Sprintf("a %s judge", k.name), fields, offset))
 				continue
 			}
-			problems = append(problems, checkFields(file, value, ft, offset)...)
+			problems = append(problems, checkFieldsAt(file, value, ft, offset, path+"."+key.Value)...)
 		}
 		return problems
 	case 0:
@@ -398,6 +425,85 @@ func checkItem(file string, n *yaml.Node, offset int) Problems {
 		return problems
 	}
 	return nil // several kinds: the decoder says so
+}
+
+// typeProblem marks the problems checkFieldsAt finds in a value's type,
+// so that yaml's own message for them ("cannot unmarshal !!str into
+// int"), which names no field, is dropped.
+const typeProblem = ": want "
+
+// wrongType says what a value of type t is written as and what n is, when
+// yaml would refuse to decode n into t; "" when it would not.
+func wrongType(n *yaml.Node, t reflect.Type) (want, got string) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return "", ""
+	}
+	gotKind := func() string {
+		switch n.Kind {
+		case yaml.MappingNode:
+			return "a mapping"
+		case yaml.SequenceNode:
+			return "a list"
+		}
+		switch n.ShortTag() {
+		case "!!str":
+			return fmt.Sprintf("a string (%q)", n.Value)
+		case "!!int", "!!float":
+			return "a number (" + n.Value + ")"
+		case "!!bool":
+			return n.Value
+		}
+		return n.Value
+	}
+	scalarIs := func(tags ...string) bool { return n.Kind == yaml.ScalarNode && slices.Contains(tags, n.ShortTag()) }
+	switch t.Kind() {
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode {
+			return "a string", gotKind()
+		}
+	case reflect.Bool:
+		// yaml also reads YAML 1.1's yes, no, on, off, y and n as booleans.
+		yaml11 := []string{"y", "yes", "on", "n", "no", "off"}
+		if !scalarIs("!!bool") && !(scalarIs("!!str") && slices.Contains(yaml11, strings.ToLower(n.Value))) {
+			return "true or false", gotKind()
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if !scalarIs("!!int", "!!float") {
+			return "a whole number", gotKind()
+		}
+	case reflect.Float32, reflect.Float64:
+		if !scalarIs("!!int", "!!float") {
+			return "a number", gotKind()
+		}
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return "a list", gotKind()
+		}
+	case reflect.Struct, reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return "a mapping", gotKind()
+		}
+	}
+	return "", ""
+}
+
+// withoutTypeErrors drops yaml's messages about a value's type on the
+// lines where ours names the field.
+func withoutTypeErrors(ours, theirs Problems) Problems {
+	lines := map[int]bool{}
+	for _, p := range ours {
+		if strings.Contains(p.Message, typeProblem) {
+			lines[p.Line] = true
+		}
+	}
+	var out Problems
+	for _, p := range theirs {
+		if lines[p.Line] && strings.HasPrefix(p.Message, "cannot unmarshal") {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 func unknownField(file string, key *yaml.Node, what string, fields map[string]reflect.Type, offset int) Problem {

@@ -171,8 +171,8 @@ cases:
     expected_tools: get_order_status
 `},
 			want: []string{
-				"gavel.yaml:2: cannot unmarshal !!str `many` into int",
-				"gavel.yaml:6: cannot unmarshal !!str `get_ord...` into []string",
+				`gavel.yaml:2:9: trials: want a whole number, got a string ("many")`,
+				`gavel.yaml:6:21: cases[0].expected_tools: want a list, got a string ("get_order_status")`,
 			},
 		},
 		{
@@ -225,14 +225,16 @@ cases:
 {"id": "d", "input": "hi"
 [1, 2]
 {"id": "e", "input": "hi", "rules": [{"contanis": "x"}]}
+{"id": "f", "input": "hi", "rounds": [{"prompt": "a", "expected_tool_calls": [{"name": "x", "min": "two"}]}]}
 `,
 			},
 			want: []string{
 				`cases/a.jsonl:3:13: unknown field "inptu" in a case: did you mean "input"?`,
-				"cases/a.jsonl:4: cannot unmarshal !!str `many` into int",
+				`cases/a.jsonl:4:38: trials: want a whole number, got a string ("many")`,
 				"cases/a.jsonl:5: not JSON: unexpected EOF",
 				"cases/a.jsonl:6:1: a case is a mapping of fields (id, input, ...)",
 				`cases/a.jsonl:7:39: unknown kind of judge "contanis": did you mean "contains"?`,
+				`cases/a.jsonl:8:100: rounds[0].expected_tool_calls[0].min: want a whole number, got a string ("two")`,
 			},
 		},
 		{
@@ -253,9 +255,9 @@ cases:
 			},
 			want: []string{
 				"cases/b.yaml:3:3: unknown field \"forbiden_tools\" in a case: did you mean \"forbidden_tools\"?",
-				"cases/c.yaml:2: cannot unmarshal !!seq into string",
+				"cases/c.yaml:2:10: input: want a string, got a list",
 				"cases/d.jsonl:1:78: unknown field \"arg\" in an expected tool call: did you mean \"args\"?",
-				"gavel.yaml:2: cannot unmarshal !!str `many` into int",
+				`gavel.yaml:2:9: trials: want a whole number, got a string ("many")`,
 				"gavel.yaml:6:5: unknown field \"expected_tols\" in a case: did you mean \"expected_tools\"?",
 				"gavel.yaml:9: cases \"more/*.yaml\" match no file",
 			},

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -180,8 +179,13 @@ func (s *JudgeSpec) read(n *yaml.Node) error {
 	}
 	cfg := reflect.New(k.config)
 	s.Config = cfg.Interface().(judgeConfig)
-	errs := placeErrors(own, collect(own.Decode(cfg.Interface())))
-	errs = append(errs, placeErrors(common, collect(common.Decode(&s.commonFields)))...)
+	errs := collect(own.Decode(cfg.Interface()))
+	errs = append(errs, collect(common.Decode(&s.commonFields))...)
+	// A value of the wrong type makes the item unusable; the loader says
+	// so, naming the field (checkFieldsAt), where yaml's message names none.
+	n0 := len(errs)
+	errs = slices.DeleteFunc(errs, func(e string) bool { return yamlTypeError.MatchString(e) })
+	s.bad = len(errs) < n0
 	if len(errs) > 0 {
 		return &yaml.TypeError{Errors: errs}
 	}
@@ -207,51 +211,7 @@ func collect(err error) []string {
 
 // yamlTypeError is the form of yaml's type errors: "line N: cannot
 // unmarshal !!str `many` into int".
-var yamlTypeError = regexp.MustCompile("^line (\\d+): (cannot unmarshal !!\\w+ `([^`]*)`.*)$")
-
-// placeErrors adds to yaml's type errors about n what they leave out:
-// the column of the value, and the path of its field.
-func placeErrors(n *yaml.Node, errs []string) []string {
-	for i, e := range errs {
-		m := yamlTypeError.FindStringSubmatch(e)
-		if m == nil {
-			continue
-		}
-		line, _ := strconv.Atoi(m[1])
-		if path, v := findValue(n, "", line, m[3]); v != nil {
-			errs[i] = fmt.Sprintf("line %d:%d: %s: %s", line, v.Column, path, m[2])
-		}
-	}
-	return errs
-}
-
-// findValue finds the scalar on line whose text starts like value (yaml
-// shortens long ones) under n, and the path of its field.
-func findValue(n *yaml.Node, path string, line int, value string) (string, *yaml.Node) {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		if n.Line == line && strings.HasPrefix(n.Value, strings.TrimSuffix(value, " ...")) {
-			return path, n
-		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			p := n.Content[i].Value
-			if path != "" {
-				p = path + "." + p
-			}
-			if found, v := findValue(n.Content[i+1], p, line, value); v != nil {
-				return found, v
-			}
-		}
-	case yaml.SequenceNode:
-		for i, item := range n.Content {
-			if found, v := findValue(item, fmt.Sprintf("%s[%d]", path, i), line, value); v != nil {
-				return found, v
-			}
-		}
-	}
-	return "", nil
-}
+var yamlTypeError = regexp.MustCompile(`^line \d+: cannot unmarshal `)
 
 // itemKinds returns the kinds whose keys mapping n gives, in its order.
 func itemKinds(n *yaml.Node) []string {

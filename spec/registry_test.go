@@ -107,8 +107,6 @@ var spellings = map[string]string{
 	"judge.Soft":           "a judge's soft: field",
 	"judge.InRound":        "the rules:, checks: and judges: of a round",
 	"llmjudge.NewFollowUp": "models.followup: the detector of clarifying questions, answered with hints",
-	"rule.ToolCalls":       "a case's expected_tool_calls:",
-	"rule.ToolCallF1":      "a case's expected_tool_calls:",
 }
 
 // TestEveryConstructorHasAKind reads the judge packages' sources: every

@@ -93,6 +93,21 @@ func init() {
 				},
 			}}
 		},
+		reflect.TypeFor[Args](): func(*schemaGen) map[string]any {
+			return map[string]any{
+				"type":        "object",
+				"description": "Argument names and their expected values: a value, or a matcher (a mapping of $ keys: $any_of, $regex, $approx with $tolerance, $eq, $subset, $exact, $optional, $normalize). Scalars keep the type written: 2024-05-20 and 01234 are strings.",
+			}
+		},
+		reflect.TypeFor[Value](): func(*schemaGen) map[string]any {
+			return map[string]any{"description": "Any value, sent as JSON; scalars keep the type written: 2024-05-20 and 01234 are strings."}
+		},
+		reflect.TypeFor[Metadata](): func(*schemaGen) map[string]any {
+			return map[string]any{
+				"type":        "object",
+				"description": "Names and values: text, or mappings and lists (kept as their JSON).",
+			}
+		},
 		reflect.TypeFor[CaseEntry](): func(g *schemaGen) map[string]any {
 			return map[string]any{"oneOf": []any{
 				map[string]any{
@@ -116,14 +131,17 @@ type schemaField struct {
 // cannot say: ranges checked by Build, and the values of enumerations.
 // Every entry must name a field (TestSchemaFieldTable).
 var fieldSchemas = map[schemaField]map[string]any{
-	{reflect.TypeFor[SuiteFile](), "threshold"}:          {"exclusiveMinimum": 0, "maximum": 1},
-	{reflect.TypeFor[Expectations](), "judge_threshold"}: {"minimum": 0, "maximum": 1},
-	{reflect.TypeFor[Expectations](), "tool_call_order"}: {"enum": []any{"strict", "any", "subset"}},
-	{reflect.TypeFor[ExecSpec](), "mode"}:                {"enum": []any{agent.ExecPerSession, agent.ExecShared}},
-	{reflect.TypeFor[PriceSpec](), "input"}:              {"minimum": 0},
-	{reflect.TypeFor[PriceSpec](), "output"}:             {"minimum": 0},
-	{reflect.TypeFor[PriceSpec](), "cached_input"}:       {"minimum": 0},
-	{reflect.TypeFor[MCPSpec](), "transport"}:            {"enum": []any{mcp.TransportStdio, mcp.TransportStreamable, mcp.TransportSSE}},
+	{reflect.TypeFor[SuiteFile](), "threshold"}:                  {"exclusiveMinimum": 0, "maximum": 1},
+	{reflect.TypeFor[Expectations](), "judge_threshold"}:         {"minimum": 0, "maximum": 1},
+	{reflect.TypeFor[ToolCallExpectations](), "tool_call_order"}: {"enum": []any{"strict", "any", "subset"}},
+	{reflect.TypeFor[ToolCallExpectations](), "tool_call_f1"}:    {"minimum": 0, "maximum": 1},
+	{reflect.TypeFor[ToolCallSpec](), "min"}:                     {"minimum": 0},
+	{reflect.TypeFor[ToolCallSpec](), "max"}:                     {"minimum": 1},
+	{reflect.TypeFor[ExecSpec](), "mode"}:                        {"enum": []any{agent.ExecPerSession, agent.ExecShared}},
+	{reflect.TypeFor[PriceSpec](), "input"}:                      {"minimum": 0},
+	{reflect.TypeFor[PriceSpec](), "output"}:                     {"minimum": 0},
+	{reflect.TypeFor[PriceSpec](), "cached_input"}:               {"minimum": 0},
+	{reflect.TypeFor[MCPSpec](), "transport"}:                    {"enum": []any{mcp.TransportStdio, mcp.TransportStreamable, mcp.TransportSSE}},
 }
 
 // requiredFields are the fields Build refuses to do without.
