@@ -1,7 +1,6 @@
 #!/bin/sh
 # Installs the official MCP reference servers that the tests of packages mcp
-# and agentjudge
-# run against. Usage, from the repository's root:
+# and agentjudge run against. Usage, from the repository's root:
 #
 #	sh mcp/testdata/install-servers.sh [prefix]
 #
