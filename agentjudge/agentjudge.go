@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,13 @@ type Config struct {
 	// pass. Defaults to 2; a negative value means no re-asking. At most
 	// 10.
 	Retries int `yaml:"retries" doc:"How many times a final answer that is not a verdict is asked again before the judge ERRORs. Defaults to 2; -1: never. At most 10."`
+	// AllowedTools, when set, are the only tools of the tool sources the
+	// judge is offered: the ones that read ("read_text_file",
+	// "list_directory"), so that a judge given a server that also writes
+	// cannot change the outcome it judges. A name no source offers makes
+	// each judgment an ERROR that lists the tools there are. Defaults to
+	// every tool of every source.
+	AllowedTools []string `yaml:"allowed_tools" doc:"The only tools of the tool servers the judge is offered (read_text_file, list_directory), so that it cannot change what it judges. Defaults to all of them."`
 	// SystemPrompt, when set, replaces the judge agent's instructions
 	// (DefaultSystemPrompt). {today} becomes the date judging started and
 	// {locale} "en"; other braces are kept as written. The message the
@@ -147,6 +155,17 @@ func New(model llm.Model, tools []agent.Toolbox, c Config) (*Judge, error) {
 		if box == nil {
 			return fail("tool source %d of %d is nil", i+1, len(tools))
 		}
+	}
+	if len(c.AllowedTools) > 0 {
+		for i, name := range c.AllowedTools {
+			switch {
+			case strings.TrimSpace(name) == "":
+				return fail("allowed_tools[%d] is blank: name a tool", i)
+			case slices.Contains(c.AllowedTools[:i], name):
+				return fail("allowed_tools[%d] %q is listed twice", i, name)
+			}
+		}
+		tools = []agent.Toolbox{&allowed{names: slices.Clone(c.AllowedTools), sources: slices.Clone(tools)}}
 	}
 	prompt := c.SystemPrompt
 	if strings.TrimSpace(prompt) == "" {

@@ -394,6 +394,8 @@ func TestNewRefusesBadConfiguration(t *testing.T) {
 		{Name: "temperature out of range", Build: build(model, nil, with(func(c *agentjudge.Config) { c.Temperature = 3 })), WantErr: "temperature 3: want 0..2"},
 		{Name: "max_tokens negative", Build: build(model, nil, with(func(c *agentjudge.Config) { c.MaxTokens = -5 })), WantErr: "max_tokens -5"},
 		{Name: "a nil tool source", Build: build(model, []agent.Toolbox{&files{}, nil}, ok), WantErr: "tool source 2 of 2 is nil"},
+		{Name: "allowed_tools blank", Build: build(model, nil, with(func(c *agentjudge.Config) { c.AllowedTools = []string{"read_file", " "} })), WantErr: "allowed_tools[1] is blank"},
+		{Name: "allowed_tools twice", Build: build(model, nil, with(func(c *agentjudge.Config) { c.AllowedTools = []string{"read_file", "read_file"} })), WantErr: `allowed_tools[1] "read_file" is listed twice`},
 		{Name: "named in the error", Build: build(model, nil, agentjudge.Config{Name: "notes check"}), WantErr: "notes check: criteria"},
 	})
 }

@@ -21,6 +21,11 @@
 //
 //	{"reasoning": "notes.md lists the three action items", "score": 0.9}
 //
+// A server that writes as well as reads (the filesystem server has
+// write_file, move_file) would let the judge change the outcome it judges,
+// and what later judges see: Config.AllowedTools keeps it to the tools
+// named, and the judge's instructions tell it to inspect only.
+//
 // # The verdict
 //
 // The verdict is computed in code from that answer, as the LLM judges of

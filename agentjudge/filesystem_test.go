@@ -216,3 +216,42 @@ func TestJudgeInspectsTheWorkspaceThroughTheFilesystemServer(t *testing.T) {
 		})
 	}
 }
+
+// The filesystem server offers tools that write: allowed_tools keeps the
+// judge to the ones that read, so it cannot change the outcome it judges
+// (nor what later judges see). A name no server offers is an ERROR that
+// lists the tools there are.
+func TestAllowedToolsKeepTheJudgeToReading(t *testing.T) {
+	dir := workspace(t, goodNotes)
+	fs := filesystemServer(t, dir)
+	model := inspector()
+	j := newJudge(t, model, []agent.Toolbox{fs}, agentjudge.Config{AllowedTools: []string{"read_text_file", "list_directory"}})
+	got := judgetest.Run(t, j, notesTranscript(dir))
+	judgetest.Check(t, got, judge.StatusPass, []string{"score 0.9 ≥ 0.7"}, nil)
+	var offered []string
+	for _, tool := range model.Calls()[0].Tools {
+		offered = append(offered, tool.Name)
+	}
+	if !slices.Equal(offered, []string{"read_text_file", "list_directory"}) {
+		t.Errorf("the judge was offered %v, want only the allowed tools, in the server's order", offered)
+	}
+
+	// A tool that is not allowed is unknown to the judge, even when it
+	// asks for it by name.
+	writer := &llmtest.Scripted{Rules: []llmtest.Rule{{Respond: func(req *llm.Request) (llmtest.Rule, bool) {
+		if !sawTool(req) {
+			return llmtest.Rule{ToolCalls: []llm.ToolCall{{Name: "write_file", Arguments: json.RawMessage(fmt.Sprintf(`{"path":%q,"content":"forged"}`, filepath.Join(dir, "notes.md")))}}}, true
+		}
+		return llmtest.Rule{Text: `{"reasoning": "could not write", "score": 0.5}`}, true
+	}}}}
+	got = judgetest.Run(t, newJudge(t, writer, []agent.Toolbox{fs}, agentjudge.Config{AllowedTools: []string{"read_text_file"}}), notesTranscript(dir))
+	if len(got.ToolCalls) != 1 || !got.ToolCalls[0].IsError || !strings.Contains(got.ToolCalls[0].Result, `unknown tool "write_file"`) {
+		t.Errorf("tool calls = %+v, want write_file refused", got.ToolCalls)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "notes.md")); string(b) != goodNotes["notes.md"] {
+		t.Errorf("notes.md = %q: the judge changed the workspace", b)
+	}
+
+	got = judgetest.Run(t, newJudge(t, inspector(), []agent.Toolbox{fs}, agentjudge.Config{AllowedTools: []string{"read_text_file", "read_fil"}}), notesTranscript(dir))
+	judgetest.Check(t, got, judge.StatusError, []string{`allowed_tools names "read_fil", which no tool source offers`, "read_file", "read_text_file"}, nil)
+}
