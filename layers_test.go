@@ -38,6 +38,7 @@ var layers = map[string]int{
 	"llm/providers":      2,
 	"agent":              2,
 	"conversation":       3,
+	"agentjudge":         3,
 	".":                  4,
 	"runner":             5,
 	"report":             5,

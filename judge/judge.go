@@ -33,9 +33,10 @@ func (f Func) Judge(ctx context.Context, t *Transcript) (Judgment, error) {
 // or a judgment with an invalid status or score becomes a StatusError
 // judgment whose reasoning says why (and whose Cause classifies j's
 // error: see CauseOf). A judgment returned together with an error is an
-// ERROR whatever its status, and keeps its name, usage and duration: a
-// judge that could not judge may still have spent tokens (an LLM judge
-// whose answers stayed malformed), and they are counted. A judgment
+// ERROR whatever its status, and keeps its name, usage, tool calls and
+// duration: a judge that could not judge may still have spent tokens (an
+// LLM judge whose answers stayed malformed), and they are counted, and the
+// tools an agent judge called before it failed show how far it got. A judgment
 // without a duration gets the time Run measured.
 //
 // Composites call their parts through Run, so one broken part never hides
@@ -66,10 +67,11 @@ func Run(ctx context.Context, j Judge, t *Transcript) (out Judgment) {
 }
 
 // erredAs returns the ERROR judgment of a judge that returned got and
-// could not judge, for reason: got's verdict is dropped, what it spent is
-// kept.
+// could not judge, for reason: got's verdict is dropped, what it spent and
+// the tools it called are kept.
 func erredAs(got Judgment, reason string) Judgment {
 	out := Errored(reason)
 	out.Name, out.Usage, out.Duration = got.Name, got.Usage, got.Duration
+	out.ToolCalls = got.ToolCalls
 	return out
 }

@@ -84,12 +84,14 @@ func TestSummary(t *testing.T) {
 }
 
 // A judge that could not judge may still have spent tokens (an LLM judge
-// whose answers stayed malformed): Run reports it as an ERROR that keeps
-// its name, usage and duration, so that every token paid for is counted.
+// whose answers stayed malformed) and called tools (an agent judge): Run
+// reports it as an ERROR that keeps its name, usage, tool calls and
+// duration, so that every token paid for is counted.
 // A judgment returned together with an error is an ERROR too, whatever
 // its status: the error says it cannot be trusted.
 func TestRunKeepsTheUsageOfAJudgeThatErred(t *testing.T) {
 	spent := judge.Usage{InputTokens: 900, OutputTokens: 120, CostUSD: 0.002}
+	calls := []judge.ToolCall{{ID: "call_1", Name: "read_text_file", Arguments: json.RawMessage(`{"path":"notes.md"}`), Result: "# Notes"}}
 	tests := []struct {
 		name          string
 		status        judge.Status
@@ -104,10 +106,10 @@ func TestRunKeepsTheUsageOfAJudgeThatErred(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			erring := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
-				return judge.Judgment{Name: "rubric", Status: tt.status, Score: judge.Bool(true), Usage: spent, Duration: 3 * time.Second}, tt.err
+				return judge.Judgment{Name: "rubric", Status: tt.status, Score: judge.Bool(true), ToolCalls: calls, Usage: spent, Duration: 3 * time.Second}, tt.err
 			})
 			got := judge.Run(context.Background(), erring, &judge.Transcript{})
-			want := judge.Judgment{Name: "rubric", Status: judge.StatusError, Reasoning: tt.wantReasoning, Usage: spent, Duration: 3 * time.Second}
+			want := judge.Judgment{Name: "rubric", Status: judge.StatusError, Reasoning: tt.wantReasoning, ToolCalls: calls, Usage: spent, Duration: 3 * time.Second}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Run (-want +got):\n%s", diff)
 			}

@@ -35,6 +35,13 @@ type Judgment struct {
 	// jury's strategy, or the tier that stopped a Tiered judge.
 	DecidedBy string `json:"decided_by,omitempty"`
 
+	// ToolCalls are the tools a judge called while judging, in order: an
+	// agent judge that inspected the outcome (read a file of the workspace,
+	// queried a database) before its verdict. They are the judge's, not
+	// the agent's under test: rules on the transcript's tool calls never
+	// see them.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+
 	// Usage is what judging cost, parts included.
 	Usage    Usage         `json:"usage,omitzero"`
 	Duration time.Duration `json:"duration_ns,omitempty"`

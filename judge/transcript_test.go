@@ -82,8 +82,12 @@ func TestJudgmentRoundTripsThroughJSON(t *testing.T) {
 		Findings:  []judge.Finding{{Judge: "bubbles", Message: "4 paragraphs, 3 allowed"}},
 		Parts:     []judge.Judgment{judge.Verdict(false, "no"), judge.Errored("timeout")},
 		DecidedBy: "majority",
-		Usage:     judge.Usage{InputTokens: 10, OutputTokens: 5, CostUSD: 0.5},
-		Duration:  time.Second,
+		ToolCalls: []judge.ToolCall{
+			{ID: "call_1", Name: "read_text_file", Arguments: json.RawMessage(`{"path":"/ws/notes.md"}`), Result: "# Notes", Duration: 3 * time.Millisecond},
+			{ID: "call_2", Name: "read_text_file", Arguments: json.RawMessage(`{"path":"/etc/passwd"}`), Result: "access denied", IsError: true},
+		},
+		Usage:    judge.Usage{InputTokens: 10, OutputTokens: 5, CostUSD: 0.5},
+		Duration: time.Second,
 	}
 	data, err := json.Marshal(want)
 	if err != nil {

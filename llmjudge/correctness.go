@@ -87,6 +87,27 @@ func (j *Correctness) Judge(ctx context.Context, t *judge.Transcript) (judge.Jud
 	return j.judge(ctx, t)
 }
 
+// RenderTranscript writes t's turns for a judge's prompt as Correctness
+// shows them: each turn and each tool call under a header, every text from
+// the conversation or a tool fenced on its own (see Fence), the revivals
+// and the automatic user turns marked, then the final response when it
+// differs from the last agent turn, and how the execution ended when it
+// did not succeed. Tool arguments and results are cut to maxToolChars
+// characters, saying so (none when negative). The earlier rounds
+// (t.Context) are RenderHistory's.
+func RenderTranscript(t *judge.Transcript, maxToolChars int) string {
+	if t == nil {
+		return ""
+	}
+	return renderTranscript(t, maxToolChars)
+}
+
+// RenderHistory writes t's Context (the conversation before the turns
+// judged: earlier rounds) for a judge's prompt, every turn fenced, tool
+// arguments and results cut shorter: they are background. It returns ""
+// when there is none.
+func RenderHistory(t *judge.Transcript) string { return historyOf(t) }
+
 // renderTranscript writes t for a judge: each turn and each tool call
 // under a header written here, every text from the conversation or a tool
 // fenced on its own. Tool arguments and results are cut to maxTool

@@ -129,3 +129,19 @@ func closing(fenced string) string {
 func allTags(prompt string) []string {
 	return regexp.MustCompile(`</?[a-z_]+_[0-9a-f]{8}>`).FindAllString(prompt, -1)
 }
+
+// FenceRule, given to judges outside this package, is word for word the
+// rule this package's prompts give (the shared "fences" template).
+func TestFenceRuleIsThePromptsRule(t *testing.T) {
+	root, err := parsedTemplate("rubric", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := root.ExecuteTemplate(&b, "fences", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(b.String()); got != FenceRule {
+		t.Errorf("the fences template and FenceRule differ:\ntemplate:  %q\nFenceRule: %q", got, FenceRule)
+	}
+}

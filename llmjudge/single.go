@@ -33,6 +33,17 @@ func parseScore(answer string, lo, hi float64) (scored, error) {
 	return scored{score: score, reasoning: reasoning}, nil
 }
 
+// ParseScore reads a judge's answer {"reasoning": "…", "score": n}, with n
+// within lo..hi, as this package's judges do: leniently (the object alone,
+// inside fences or prose, or as XML-like tags) but safely: an answer with
+// two different verdicts, a key given twice, a score out of range, NaN or
+// infinite, or a missing field is an error whose text can be shown to the
+// model when asking again, never a guess.
+func ParseScore(answer string, lo, hi float64) (score float64, reasoning string, err error) {
+	v, err := parseScore(answer, lo, hi)
+	return v.score, v.reasoning, err
+}
+
 // scoreSchema is the schema of parseScore's answer.
 func scoreSchema(lo, hi float64, integer bool, meaning string) *llm.Schema {
 	kind := "number"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs the official MCP reference servers that the tests of package mcp
-# run against. Usage, from the repository's root:
+# Installs the official MCP reference servers that the tests of packages mcp
+# and agentjudge run against. Usage, from the repository's root:
 #
 #	sh mcp/testdata/install-servers.sh [prefix]
 #
@@ -12,6 +12,7 @@ set -eu
 
 everything=2026.8.31
 memory=2026.8.31
+filesystem=2026.8.31
 
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=${1:-${GAVEL_MCP_SERVERS:-$here/servers}}
@@ -24,9 +25,10 @@ fi
 mkdir -p "$prefix"
 npm install --prefix "$prefix" --save-exact --no-audit --no-fund --loglevel=error \
 	"@modelcontextprotocol/server-everything@$everything" \
-	"@modelcontextprotocol/server-memory@$memory"
+	"@modelcontextprotocol/server-memory@$memory" \
+	"@modelcontextprotocol/server-filesystem@$filesystem"
 
-for bin in mcp-server-everything mcp-server-memory; do
+for bin in mcp-server-everything mcp-server-memory mcp-server-filesystem; do
 	if [ ! -x "$prefix/node_modules/.bin/$bin" ]; then
 		echo "install-servers.sh: $bin missing from $prefix/node_modules/.bin" >&2
 		exit 1
