@@ -87,6 +87,24 @@ func TestRunPropertyDesk(t *testing.T) {
 		}
 	}
 
+	// The full record (reports/latest.json, in the run's directory) has
+	// the passing cases' transcripts: the hint that answered the clarifying
+	// question, and the revival in a new process.
+	record, err := os.ReadFile(filepath.Join("reports", "latest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"I'd be happy to help! Which listing would you like to see the occupancy for?",
+		"The Mountain Cabin, please.",
+		"session closed and reopened in a new process",
+		"The Beach House (L-101) was 45% occupied in 2026-03",
+	} {
+		if !bytes.Contains(record, []byte(want)) {
+			t.Errorf("reports/latest.json lacks %q", want)
+		}
+	}
+
 	// With a checkpointer that forgets (memory only), the restart loses the
 	// thread, and the revival case fails.
 	t.Setenv("PROPERTY_TOOLS_ADDR", freeAddr(t))
