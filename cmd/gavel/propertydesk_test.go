@@ -74,7 +74,7 @@ func TestRunPropertyDesk(t *testing.T) {
 		"clarifying_question | PASS  | PASS     | PASS",
 		"block_dates         | PASS  | PASS     | PASS",
 		// The agent says the block is made; the database says it is not.
-		"block_refused       | PASS  | FAIL     | FAIL",
+		"block_refused       | FAIL  | FAIL     | FAIL",
 		"[failed: City Apartment 2026-04-16 to 2026-04-19 overlaps a booking",
 		"Response: Done! The City Apartment is blocked from April 16 to April 19.",
 		"FAIL sql_scalar: scalar is 0, want = 1",
