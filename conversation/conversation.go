@@ -75,6 +75,7 @@ func Run(ctx context.Context, a agent.Agent, s Script, c Config) Outcome {
 		Trial:     c.Trial,
 		Goal:      s.Goal(),
 		SessionID: c.SessionID,
+		Workspace: s.Workspace,
 		Started:   c.Now(),
 	}}
 	err := d.run(ctx)

@@ -22,6 +22,10 @@ type Script struct {
 	// session's Open (and its revivals) carries it (agent.WithNow), for
 	// the agents that read it. Defaults to the agent's own clock.
 	Now time.Time
+	// Workspace, when set, is the directory the agent works in: the
+	// transcript names it, so that the judges of files, builds and
+	// commands look there.
+	Workspace string
 }
 
 // A Round is one step of the conversation. It is a user prompt, an event

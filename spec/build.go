@@ -342,6 +342,9 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	}
 	c.Script.Rounds = b.rounds(cs)
 	c.Script.Now = b.caseNow(cs.Now)
+	if w := b.l.Suite.Workspace; w != "" {
+		c.Script.Workspace = b.abs(b.expand("workspace", w))
+	}
 	b.checkRevival(c.Script)
 	b.checkEvents(c.Script)
 

@@ -20,6 +20,7 @@ type SuiteFile struct {
 	Concurrency  int        `yaml:"concurrency" doc:"How many trials run at once. Defaults to 4."`
 	Timeout      string     `yaml:"timeout" doc:"How long one trial's conversation may take, as a Go duration (90s, 5m). Defaults to 5m."`
 	MaxFollowUps int        `yaml:"max_followups" doc:"Automatic answers to the agent's clarifying questions per round. Defaults to 2; -1 for none."`
+	Workspace    string     `yaml:"workspace" doc:"The directory the agent works in, relative to the suite (${VAR} and ${VAR:-default} read the environment): the judges of files (file_exists, file_content, file_json), builds, commands with dir: workspace and agent_judge look there. The agent must be told it too, in its own configuration."`
 	SharedPaths  []string   `yaml:"shared_paths" doc:"Globs of files every case depends on: a change to one selects every case."`
 	// AllowSameFamilyJudge silences the judge-hierarchy warning.
 	AllowSameFamilyJudge bool        `yaml:"allow_same_family_judge" doc:"Silence the warning that a judge model is the agent's own model or of its family (a model favours answers like its own)."`

@@ -10,6 +10,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/agentjudge"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llmjudge"
@@ -238,3 +240,34 @@ var (
 		doc:     "A model compares the response with a baseline response, in both orders; it passes unless the baseline is better (win, tie or loss is the score).",
 		example: "pairwise:\n  criteria: Which reply answers the question more helpfully?\n  baseline: Your order ships on Monday."})
 )
+
+type agentJudge struct {
+	AgentJudge agentJudgeSettings `yaml:"agent_judge" doc:"A judge that is an agent with tools: it inspects the outcome (the workspace, a database, an API) through MCP servers before it gives a verdict, in the same schema as the LLM judges, with its tool calls kept in the judgment."`
+}
+
+type agentJudgeSettings struct {
+	agentjudge.Config `yaml:",inline"`
+	Model             string    `yaml:"model" doc:"The judge agent's model, as provider:model; it must be able to call tools. Defaults to the suite's models.judge. ${VAR} and ${VAR:-default} read the environment."`
+	MCP               []MCPSpec `yaml:"mcp" doc:"The MCP servers whose tools the judge may call (a filesystem server on the workspace, a database server, ...): a command or a url, as the builtin agent's. Offer it only tools that read (allowed_tools), so it cannot change what it judges."`
+}
+
+func (c *agentJudge) build(b *builder) (judge.Judge, error) {
+	s := c.AgentJudge
+	m := b.model("judge", cmp.Or(s.Model, b.l.Suite.Models.Judge), "agent_judge.model")
+	var tools []agent.Toolbox
+	for i, spec := range s.MCP {
+		t := &lazyTools{server: b.mcpServer(fmt.Sprintf("agent_judge.mcp[%d]", i), spec)}
+		b.out.closers = append(b.out.closers, t.Close)
+		tools = append(tools, t)
+	}
+	if m == nil {
+		return nil, nil
+	}
+	return asJudge(agentjudge.New(m, tools, s.Config))
+}
+
+func (c *agentJudge) words() string { return "an agent judge: " + oneLine(c.AgentJudge.Criteria) }
+
+var _ = register[agentJudge](kind{name: "agent_judge", group: "LLM judges", llm: true, library: []string{"agentjudge.New"},
+	doc:     "An agent with tools judges the outcome (seed 001's agent-judge-agent bridge): it reads the workspace, queries a database or calls an API through MCP servers, then gives a score and its reasoning; the verdict is computed in code.",
+	example: "agent_judge:\n  criteria: notes.md in the workspace lists the three decisions of the meeting, with their owners.\n  mcp:\n    - name: files\n      command: [npx, -y, \"@modelcontextprotocol/server-filesystem\", .]\n  allowed_tools: [read_text_file, list_directory]\n  threshold: 0.8"})

@@ -283,7 +283,7 @@ func tagSchema(tag reflect.StructTag) map[string]any {
 // of the kinds, each an object that requires its key.
 func judgeSchema(g *schemaGen) map[string]any {
 	var oneOf []any
-	for _, name := range kindNames {
+	for _, name := range KindNames() {
 		k := kinds[name]
 		props := map[string]any{}
 		g.fields(reflect.TypeFor[commonFields](), props)
