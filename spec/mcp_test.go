@@ -93,7 +93,8 @@ func TestMCPServerByURL(t *testing.T) {
 }
 
 // checkMCPRun runs the suite in dir: the echo case must pass with the
-// tool's answer, and the refused case's call must be recorded as failed.
+// tool's answer, and the refused case's call must be recorded as failed
+// and judged as one.
 func checkMCPRun(t *testing.T, dir string, env spec.Env) {
 	t.Helper()
 	b, err := spec.Open(dir, env)
@@ -117,6 +118,11 @@ func checkMCPRun(t *testing.T, dir string, env spec.Env) {
 		}
 		if cr.ID() == "echo" && tr.Verdict.Status != judge.StatusPass {
 			t.Errorf("case echo: %s, want PASS: %s", tr.Verdict.Status, verdictText(tr.Verdict))
+		}
+		// A call the server refused is not a call made: expected_tools
+		// fails, naming it as failed.
+		if cr.ID() == "refused" && (tr.Verdict.Status != judge.StatusFail || !strings.Contains(verdictText(tr.Verdict), "failed: echo")) {
+			t.Errorf("case refused: %s, want FAIL naming the failed call: %s", tr.Verdict.Status, verdictText(tr.Verdict))
 		}
 	}
 	if c := calls["echo"]; c.IsError || !strings.Contains(c.Result, "Echo: hello gavel") {
