@@ -38,6 +38,13 @@ in code, from the scores a model gives.
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(`
+Some of the library's judges are spelled by the suite format itself rather than as a kind:
+
+`)
+	for _, o := range otherSpellings {
+		fmt.Fprintf(&b, "- %s: %s\n", o.library, o.spelling)
+	}
 	for _, g := range groups {
 		fmt.Fprintf(&b, "\n## %s\n", g)
 		for _, name := range kindsIn(g) {
@@ -69,6 +76,18 @@ func writeKind(b *strings.Builder, k *kind) {
 	b.WriteString("\n\n")
 	writeFields(b, k.config)
 	fmt.Fprintf(b, "\n```yaml\njudges:\n  - %s\n```\n", strings.ReplaceAll(k.example, "\n", "\n    "))
+}
+
+// otherSpellings are the library's judges that the suite format spells
+// otherwise than as a kind of its own.
+var otherSpellings = []struct{ library, spelling string }{
+	{"`judge.Named`", "any judge's `name:` field"},
+	{"`judge.Soft`", "any judge's `soft: true`"},
+	{"`judge.InRound`", "the `rules:`, `checks:` and `judges:` of one of a case's `rounds:`, which judge that round alone: `rounds: [{prompt: hi, rules: [{contains: hello}]}]`"},
+	{"`judge.Tiered`", "every case: the judges that ask no model are the first tier, the others the second (see also `tiered`)"},
+	{"`llmjudge.NewFollowUp`", "`models.followup:`, the model that notices the agent's clarifying questions so that a case's `hints:` answer them"},
+	{"`rule.ToolCalls`, `rule.ForbiddenCalls`, `rule.ToolCallF1`", "a case's `expected_tool_calls:`, `forbidden_tool_calls:` and `tool_call_f1:` (and the `tool_calls` kind)"},
+	{"`rule.ExpectedTools`, `rule.ForbiddenTools`", "a case's `expected_tools:` and `forbidden_tools:` (and the kinds of the same names)"},
 }
 
 // kindsIn are the names of the kinds of group g, in registration order.

@@ -100,15 +100,6 @@ func TestKindDeclarations(t *testing.T) {
 	}
 }
 
-// spellings are the suite-file spellings of the library's judge
-// constructors that are not kinds of their own.
-var spellings = map[string]string{
-	"judge.Named":          "a judge's name: field",
-	"judge.Soft":           "a judge's soft: field",
-	"judge.InRound":        "the rules:, checks: and judges: of a round",
-	"llmjudge.NewFollowUp": "models.followup: the detector of clarifying questions, answered with hints",
-}
-
 // TestEveryConstructorHasAKind reads the judge packages' sources: every
 // exported function that returns a judge must have a suite-file
 // spelling, a kind's library or an entry of spellings.
@@ -119,11 +110,13 @@ func TestEveryConstructorHasAKind(t *testing.T) {
 			spelled[c] = true
 		}
 	}
-	for c := range spellings {
-		spelled[c] = true
+	for _, o := range otherSpellings {
+		for _, c := range strings.Split(o.library, ", ") {
+			spelled[strings.Trim(c, "`")] = true
+		}
 	}
-	judgeTypes := []string{"Judge", "judge.Judge", "*Rubric", "*Traits", "*Criteria", "*Correctness", "*Pairwise", "*FollowUp", "*Jury"}
-	for _, pkg := range []string{"judge", "rule", "jury", "llmjudge", "rule/dbstate"} {
+	judgeTypes := []string{"Judge", "judge.Judge", "*Rubric", "*Traits", "*Criteria", "*Correctness", "*Pairwise", "*FollowUp", "*Jury", "*Judge"}
+	for _, pkg := range []string{"judge", "rule", "jury", "llmjudge", "rule/dbstate", "agentjudge"} {
 		fset := token.NewFileSet()
 		files, err := filepath.Glob(filepath.Join("..", pkg, "*.go"))
 		if err != nil {
