@@ -135,12 +135,20 @@ type builder struct {
 }
 
 // fail records a problem at the current place.
+//
+// A problem of the suite file's own fields that starts with the field's
+// path ("agent.builtin.mcp[0].transport ...") is placed at that field.
 func (b *builder) fail(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	p := Problem{File: b.atFile, Line: b.atLine, Message: msg}
 	if b.atCase != "" {
-		msg = fmt.Sprintf("case %s: %s", b.atCase, msg)
+		p.Message = fmt.Sprintf("case %s: %s", b.atCase, msg)
+	} else if p.Line == 0 && p.File == b.l.File {
+		if n := fieldNode(b.l.root, leadingPath(msg)); n != nil {
+			p.Line, p.Column = n.Line, n.Column
+		}
 	}
-	b.problems = append(b.problems, Problem{File: b.atFile, Line: b.atLine, Message: msg})
+	b.problems = append(b.problems, p)
 }
 
 // failAt records a problem at a line and column of the current file

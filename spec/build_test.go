@@ -63,12 +63,12 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:  "suite threshold above 1",
 			files: map[string]string{"gavel.yaml": "threshold: 1.5\n" + header + "  - {id: a, input: hi, expected_tools: [x]}\n"},
-			want:  []string{"gavel.yaml: threshold 1.5 is out of range"},
+			want:  []string{"gavel.yaml:1:1: threshold 1.5 is out of range"},
 		},
 		{
 			name:  "suite threshold 0",
 			files: map[string]string{"gavel.yaml": "threshold: 0\n" + header + "  - {id: a, input: hi, expected_tools: [x]}\n"},
-			want:  []string{"gavel.yaml: threshold 0 is out of range"},
+			want:  []string{"gavel.yaml:1:1: threshold 0 is out of range"},
 		},
 		{
 			name:  "judge_threshold above 1",
@@ -148,14 +148,14 @@ func TestOpenProblems(t *testing.T) {
 			name:  "unknown model provider",
 			files: map[string]string{"gavel.yaml": agentYAML + "models: {judge: 'nope:judge'}\ncases:\n  - {id: a, input: hi, judge_prompt: be nice}\n"},
 			want: []string{
-				`gavel.yaml: models.followup: unknown model provider "nope" in "nope:judge": known are fake, script`,
+				`gavel.yaml:2:1: models.followup: unknown model provider "nope" in "nope:judge": known are fake, script`,
 				`gavel.yaml:4: case a: judge model: unknown model provider "nope" in "nope:judge": known are fake, script`,
 			},
 		},
 		{
 			name:  "missing model script",
 			files: map[string]string{"gavel.yaml": agentYAML + "models: {judge: 'script:models/judge.yaml'}\ncases:\n  - {id: a, input: hi, judge_prompt: be nice}\n"},
-			want:  []string{"gavel.yaml: models.followup: model script: open models/judge.yaml: no such file or directory"},
+			want:  []string{"gavel.yaml:2:1: models.followup: model script: open models/judge.yaml: no such file or directory"},
 		},
 		{
 			name:  "no judge model",
@@ -170,12 +170,12 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:  "agent of no kind",
 			files: map[string]string{"gavel.yaml": "agent: {}\ncases:\n  - {id: a, input: hi, expected_tools: [x]}\n"},
-			want:  []string{"gavel.yaml: agent: say which kind: builtin, http, exec or go"},
+			want:  []string{"gavel.yaml:1:1: agent: say which kind: builtin, http, exec or go"},
 		},
 		{
 			name:  "agent of two kinds",
 			files: map[string]string{"gavel.yaml": "agent: {exec: {command: [cat]}, http: {url: 'http://127.0.0.1:1'}}\ncases:\n  - {id: a, input: hi, expected_tools: [x]}\n"},
-			want:  []string{"gavel.yaml: agent: give one kind of agent: builtin, http, exec or go"},
+			want:  []string{"gavel.yaml:1:1: agent: give one kind of agent: builtin, http, exec or go"},
 		},
 		{
 			name:  "no cases",
@@ -241,15 +241,29 @@ func TestOpenProblems(t *testing.T) {
 		{
 			name:  "bad timeout",
 			files: map[string]string{"gavel.yaml": "timeout: soon\n" + header + "  - {id: a, input: hi, expected_tools: [x]}\n"},
-			want:  []string{`gavel.yaml: timeout "soon": want a positive duration such as 90s or 5m`},
+			want:  []string{`gavel.yaml:1:1: timeout "soon": want a positive duration such as 90s or 5m`},
 		},
 		{
 			name:  "negative trials",
 			files: map[string]string{"gavel.yaml": "trials: -1\n" + header + "  - {id: a, input: hi, expected_tools: [x], trials: -2}\n"},
 			want: []string{
-				"gavel.yaml: trials and concurrency cannot be negative",
+				"gavel.yaml:1:1: trials and concurrency cannot be negative",
 				"gavel.yaml:5: case a: trials -2 is negative",
 			},
+		},
+		{
+			name: "a suite field's problem, at the field",
+			files: map[string]string{"gavel.yaml": `agent:
+  builtin:
+    model: 'fake:agent'
+    mcp:
+      - {name: tools, command: [cat]}
+      - {url: 'http://127.0.0.1:1/mcp', transport: websocket}
+models: {judge: 'fake:judge'}
+cases:
+  - {id: a, input: hi, expected_tools: [x]}
+`},
+			want: []string{`gavel.yaml:6:41: agent.builtin.mcp[1].transport "websocket"`},
 		},
 		{
 			name:  "empty setup step and check",
@@ -310,7 +324,7 @@ cases:
 	hasProblems(t, dir, err,
 		"cases/more.jsonl:1: case c: the case: judge_prompt: threshold 1.5 is out of range",
 		`cases/more.jsonl:2: case d: the case: expected_tool_calls: tool_call_order "sometimes": want strict, any or subset`,
-		"gavel.yaml: threshold 1.5 is out of range",
+		"gavel.yaml:2:1: threshold 1.5 is out of range",
 		`gavel.yaml:9:5: unknown field "judge_treshold" in a case: did you mean "judge_threshold"?`,
 		`gavel.yaml:11: case id "a" is used twice: first at gavel.yaml:7`,
 		"gavel.yaml:16:13: one judge per item: this one gives contains and regex",

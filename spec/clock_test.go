@@ -133,7 +133,7 @@ cases:
 			env := testEnv()
 			env.DryRun = true
 			_, err := spec.Open(dir, env)
-			exactProblems(t, dir, err, tc.want...)
+			placedProblems(t, dir, err, tc.want...)
 		})
 	}
 }

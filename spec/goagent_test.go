@@ -49,7 +49,7 @@ func TestGoAgent(t *testing.T) {
 			env.Agents, env.DryRun = tc.agents, tc.dryRun
 			b, err := spec.Open(dir, env)
 			if tc.want != nil {
-				exactProblems(t, dir, err, tc.want...)
+				placedProblems(t, dir, err, tc.want...)
 				return
 			}
 			if err != nil {

@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -37,6 +39,8 @@ type Loaded struct {
 	// Unreadable is true when the suite file could not be parsed at all:
 	// building it would only report what is missing.
 	Unreadable bool
+
+	root *yaml.Node // the suite file's, for the places of Build's problems
 }
 
 // A LoadedCase is a case and where it was written.
@@ -83,7 +87,7 @@ func Load(path string) (*Loaded, error) {
 	var problems Problems
 	root, ps := parseYAML(file, 0)
 	problems = append(problems, ps...)
-	l.Unreadable = root == nil
+	l.Unreadable, l.root = root == nil, root
 	var fieldProblems Problems
 	if root != nil {
 		fieldProblems = checkFields(file, root, reflect.TypeFor[SuiteFile](), 0)
@@ -563,4 +567,51 @@ func describe(t reflect.Type) string {
 		return w
 	}
 	return t.Name()
+}
+
+// pathStep is a step of a field's path: a key, and an index or -1.
+var pathStep = regexp.MustCompile(`^([a-z_]+)(?:\[(\d+)\])?$`)
+
+// leadingPath is the field path a message starts with, such as
+// "agent.builtin.mcp[0].transport" in `agent.builtin.mcp[0].transport
+// "websocket": want ...`; "" when it starts with none.
+func leadingPath(msg string) string {
+	end := strings.IndexAny(msg, ": ")
+	if end < 0 {
+		return ""
+	}
+	return msg[:end]
+}
+
+// fieldNode finds the key of the field at path (dotted keys, with [i]
+// for an item of a list) in the mapping n; nil when it is not there.
+func fieldNode(n *yaml.Node, path string) *yaml.Node {
+	if n == nil || path == "" {
+		return nil
+	}
+	var found *yaml.Node
+	for _, step := range strings.Split(path, ".") {
+		m := pathStep.FindStringSubmatch(step)
+		if m == nil || n.Kind != yaml.MappingNode {
+			return found
+		}
+		var value *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == m[1] {
+				found, value = n.Content[i], n.Content[i+1]
+			}
+		}
+		if value == nil {
+			return found
+		}
+		n = value
+		if m[2] != "" {
+			i, _ := strconv.Atoi(m[2])
+			if n.Kind != yaml.SequenceNode || i >= len(n.Content) {
+				return found
+			}
+			n, found = n.Content[i], n.Content[i]
+		}
+	}
+	return found
 }
