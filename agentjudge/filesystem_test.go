@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,41 +20,16 @@ import (
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 	"github.com/gavelhq/gavel/mcp"
+	"github.com/gavelhq/gavel/mcp/mcptest"
 )
-
-// needService skips t when a service the test needs is missing, or fails
-// it when GAVEL_REQUIRE_INTEGRATION=1 (as in CI), where a missing service
-// is a broken setup rather than a choice (as package mcp's tests do).
-func needService(t testing.TB, format string, args ...any) {
-	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("GAVEL_REQUIRE_INTEGRATION") == "1" {
-		t.Fatalf("%s, and GAVEL_REQUIRE_INTEGRATION=1", msg)
-	}
-	t.Skipf("%s; install the servers with: sh mcp/testdata/install-servers.sh", msg)
-}
 
 // filesystemServer starts the official MCP filesystem server
 // (@modelcontextprotocol/server-filesystem, installed by
-// mcp/testdata/install-servers.sh in GAVEL_MCP_SERVERS or
-// ../mcp/testdata/servers) with dir as its one allowed directory, until t
-// ends.
+// mcp/testdata/install-servers.sh) with dir as its one allowed directory,
+// until t ends.
 func filesystemServer(t *testing.T, dir string) *mcp.Client {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		needService(t, "node is not in PATH")
-	}
-	servers := os.Getenv("GAVEL_MCP_SERVERS")
-	if servers == "" {
-		servers = filepath.Join("..", "mcp", "testdata", "servers")
-	}
-	bin, err := filepath.Abs(filepath.Join(servers, "node_modules", ".bin", "mcp-server-filesystem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		needService(t, "MCP reference server mcp-server-filesystem is not installed in %s", servers)
-	}
+	bin := mcptest.ServerBin(t, "mcp-server-filesystem")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := mcp.Connect(ctx, mcp.Server{Name: "filesystem", Command: []string{bin, dir}, Timeout: 30 * time.Second})

@@ -33,23 +33,20 @@ type llmOptions struct {
 
 func (o *llmOptions) setName(name string) { o.name = name }
 
-// options are the llmjudge options o describes.
-func (o llmOptions) options(b *builder) (llmjudge.Options, error) {
-	out := llmjudge.Options{Name: o.name, Samples: o.Samples, Aggregate: llmjudge.Aggregate(o.Aggregate), Temperature: o.Temperature}
+// open opens the judge's model and returns the llmjudge options o
+// describes. The model is nil when the judge cannot be built: the error
+// says why, or the builder has recorded it (an unknown provider).
+func (o llmOptions) open(b *builder) (llm.Model, llmjudge.Options, error) {
+	opts := llmjudge.Options{Name: o.name, Samples: o.Samples, Aggregate: llmjudge.Aggregate(o.Aggregate), Temperature: o.Temperature}
+	m := b.model("judge", cmp.Or(o.Model, b.l.Suite.Models.Judge), "judge model")
 	if o.PromptFile != "" {
 		data, err := os.ReadFile(b.abs(o.PromptFile))
 		if err != nil {
-			return out, fmt.Errorf("prompt_file: %w", err)
+			return nil, opts, fmt.Errorf("prompt_file: %w", err)
 		}
-		out.Prompt = string(data)
+		opts.Prompt = string(data)
 	}
-	return out, nil
-}
-
-// model opens the judge's model; nil when it cannot (the builder has
-// recorded why).
-func (o llmOptions) model(b *builder) llm.Model {
-	return b.model("judge", cmp.Or(o.Model, b.l.Suite.Models.Judge), "judge model")
+	return m, opts, nil
 }
 
 // threshold checks a passing score of 0..1.
@@ -70,9 +67,8 @@ func (c *rubricJudge) build(b *builder) (judge.Judge, error) {
 	if err := threshold(c.Threshold); err != nil {
 		return nil, err
 	}
-	opts, err := c.options(b)
-	m := c.model(b)
-	if err != nil || m == nil {
+	m, opts, err := c.open(b)
+	if m == nil {
 		return nil, err
 	}
 	return asJudge(llmjudge.NewRubric(m, c.Rubric, llmjudge.RubricConfig{Options: opts, Threshold: c.Threshold}))
@@ -87,9 +83,8 @@ type traitsJudge struct {
 }
 
 func (c *traitsJudge) build(b *builder) (judge.Judge, error) {
-	opts, err := c.options(b)
-	m := c.model(b)
-	if err != nil || m == nil {
+	m, opts, err := c.open(b)
+	if m == nil {
 		return nil, err
 	}
 	return asJudge(llmjudge.NewTraits(m, c.Traits, llmjudge.TraitsConfig{Options: opts, MinScore: c.MinScore}))
@@ -105,9 +100,8 @@ type criteriaJudge struct {
 }
 
 func (c *criteriaJudge) build(b *builder) (judge.Judge, error) {
-	opts, err := c.options(b)
-	m := c.model(b)
-	if err != nil || m == nil {
+	m, opts, err := c.open(b)
+	if m == nil {
 		return nil, err
 	}
 	return asJudge(llmjudge.NewCriteria(m, c.Criteria, llmjudge.CriteriaConfig{Options: opts, MinMean: c.MinMean, MinAxis: c.MinAxis}))
@@ -163,9 +157,8 @@ func (c *correctnessJudge) build(b *builder) (judge.Judge, error) {
 	if err := threshold(c.Threshold); err != nil {
 		return nil, err
 	}
-	opts, err := c.options(b)
-	m := c.model(b)
-	if err != nil || m == nil {
+	m, opts, err := c.open(b)
+	if m == nil {
 		return nil, err
 	}
 	return asJudge(llmjudge.NewCorrectness(m, llmjudge.CorrectnessConfig{Options: opts, Expected: c.Correctness, Threshold: c.Threshold}))
@@ -187,9 +180,8 @@ func (c *pairwiseJudge) build(b *builder) (judge.Judge, error) {
 	if strings.TrimSpace(c.Pairwise.Baseline) == "" {
 		return nil, fmt.Errorf("pairwise: no baseline: give the response to compare with")
 	}
-	opts, err := c.options(b)
-	m := c.model(b)
-	if err != nil || m == nil {
+	m, opts, err := c.open(b)
+	if m == nil {
 		return nil, err
 	}
 	if opts.Samples != 0 || opts.Aggregate != "" {

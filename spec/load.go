@@ -355,18 +355,7 @@ func checkFieldsAt(file string, n *yaml.Node, t reflect.Type, offset int, path s
 	case reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()):
 		// A type that reads itself (Args, Value, Metadata) says what is wrong.
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
-		fields := yamlFields(t)
-		var problems Problems
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key, value := n.Content[i], n.Content[i+1]
-			ft, ok := fields[key.Value]
-			if !ok {
-				problems = append(problems, unknownField(file, key, describe(t), fields, offset))
-				continue
-			}
-			problems = append(problems, checkFieldsAt(file, value, ft, offset, join(key.Value))...)
-		}
-		return problems
+		return checkMapping(file, n, yamlFields(t), describe(t), offset, path)
 	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
 		var problems Problems
 		for i, item := range n.Content {
@@ -391,6 +380,26 @@ func checkFieldsAt(file string, n *yaml.Node, t reflect.Type, offset int, path s
 	return nil
 }
 
+// checkMapping checks the keys of mapping n, what names for messages, by
+// fields (their yaml names and types), and their values by their types.
+func checkMapping(file string, n *yaml.Node, fields map[string]reflect.Type, what string, offset int, path string) Problems {
+	var problems Problems
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, value := n.Content[i], n.Content[i+1]
+		ft, ok := fields[key.Value]
+		if !ok {
+			problems = append(problems, unknownField(file, key, what, fields, offset))
+			continue
+		}
+		field := key.Value
+		if path != "" {
+			field = path + "." + key.Value
+		}
+		problems = append(problems, checkFieldsAt(file, value, ft, offset, field)...)
+	}
+	return problems
+}
+
 // checkItem checks the fields of a judge by its kind's config, or, when
 // it gives no kind's key, names the kind each unknown key probably meant.
 func checkItem(file string, n *yaml.Node, offset int, path string) Problems {
@@ -398,18 +407,7 @@ func checkItem(file string, n *yaml.Node, offset int, path string) Problems {
 	switch len(found) {
 	case 1:
 		k := kinds[found[0]]
-		fields := itemFields(k)
-		var problems Problems
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key, value := n.Content[i], n.Content[i+1]
-			ft, ok := fields[key.Value]
-			if !ok {
-				problems = append(problems, unknownField(file, key, fmt.Sprintf("a %s judge", k.name), fields, offset))
-				continue
-			}
-			problems = append(problems, checkFieldsAt(file, value, ft, offset, path+"."+key.Value)...)
-		}
-		return problems
+		return checkMapping(file, n, itemFields(k), fmt.Sprintf("a %s judge", k.name), offset, path)
 	case 0:
 		commons := yamlFields(reflect.TypeFor[commonFields]())
 		var problems Problems
