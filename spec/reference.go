@@ -217,8 +217,8 @@ func (k *kind) local() bool { return k.group == "Files and the world" }
 
 // ServerAccess says what the judge s, or a judge nested in it, would read
 // or run on the machine that judges, or "" when nothing: a Local kind, an
-// LLM judge's prompt_file (a file there) or a model reference that reads
-// the environment (${VAR}). The web app refuses such judges: they are
+// LLM judge's prompt_file (a file there), a json_schema given as a file's
+// path, or a model reference that reads the environment (${VAR}). The web app refuses such judges: they are
 // written in suite files only.
 func (s JudgeSpec) ServerAccess() string {
 	if k := kinds[s.Kind]; k != nil && k.local() {
@@ -247,6 +247,15 @@ func (o llmOptions) serverAccess() string {
 		return fmt.Sprintf("prompt_file %q reads a file on the machine that judges", o.PromptFile)
 	case strings.Contains(o.Model, "${"):
 		return fmt.Sprintf("model %q reads the environment of the machine that judges (${VAR})", o.Model)
+	}
+	return ""
+}
+
+// serverAccess says that a schema given as a path reads a file on the
+// machine that judges.
+func (c *jsonSchemaRule) serverAccess() string {
+	if path, ok := c.JSONSchema.(string); ok {
+		return fmt.Sprintf("json_schema %q is the path of a file on the machine that judges", path)
 	}
 	return ""
 }
