@@ -50,7 +50,7 @@ func TestBrowserEditor(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`textarea[name="prompt"]`), "Show me your markup."),
 		chromedp.SendKeys(chromedp.CSS(`textarea[name="judge_prompt"]`), "The agent answers about the order in plain words."),
 		chromedp.SendKeys(chromedp.CSS(`input[name="threshold"]`), "0.7"),
-		chromedp.Click(chromedp.CSS(`form.case-form button[type="submit"]`)),
+		chromedp.Click(chromedp.CSS(`form.case-form button.save`)),
 		chromedp.WaitVisible(chromedp.CSS(`section.version`)),
 	)
 	if got := tab.location(); got != app.url+"/cases/desk/markup_reply" {
