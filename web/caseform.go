@@ -296,13 +296,26 @@ type caseProblem struct {
 	Message string
 }
 
-// String is the problem with its field's path.
+// String is the problem with its field's path. A message that starts
+// with the field's path within its judge (ignore_case: ...) gets the
+// rest of the path before it.
 func (p caseProblem) String() string {
 	if p.Path == "" || strings.Contains(p.Message, p.Path) {
 		return p.Message
 	}
+	if m := messageField.FindStringSubmatch(p.Message); m != nil {
+		for i := len(p.Path) - 1; i >= 0; i-- {
+			if p.Path[i] == '.' && strings.HasPrefix(p.Path[i+1:], m[1]) {
+				return p.Path[:i+1] + p.Message
+			}
+		}
+	}
 	return p.Path + ": " + p.Message
 }
+
+// messageField finds the first name of the field a message starts with:
+// "criteria" in "criteria[0]: cannot unmarshal ...".
+var messageField = regexp.MustCompile(`^(\w+)[\w.\[\]]*: `)
 
 // validateCase checks a case as `gavel run` would: it reads the case
 // (spec.ParseCase), refuses judges that would read or run something on
