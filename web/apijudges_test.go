@@ -26,8 +26,8 @@ func TestAPIWriteJudges(t *testing.T) {
 	var saved CaseVersion
 	f.sendJSON("POST", "/api/cases", withJudgesJSON("judged", judges), http.StatusCreated, &saved)
 	mustContain(t, "definition", saved.Definition, "judges:\n    - contains: refund\n      ignore_case: true\n",
-		"    - criteria:\n        accuracy: Are the facts right?\n        warmth: Is it warm?\n      min_mean: 6.5\n",
-		"    - jury:\n        jurors:\n            - rubric: Is it polite?\n            - contains: \"12345\"\n        strategy: majority\n      name: panel\n",
+		"    - criteria:\n        warmth: Is it warm?\n        accuracy: Are the facts right?\n      min_mean: 6.5\n",
+		"    - jury:\n        strategy: majority\n        jurors:\n            - rubric: Is it polite?\n            - contains: \"12345\"\n      name: panel\n",
 		"    - no_placeholders: true\n      soft: true\n", `    - equals: "01234"`)
 
 	// It opens in the form, and a PUT changes its judges.
@@ -58,7 +58,8 @@ func TestAPIWriteJudges(t *testing.T) {
 			"judges[0].ignore_case: cannot unmarshal !!str `maybe` into bool"},
 		{"no kind", `[{"name": "nameless", "soft": true}]`, http.StatusUnprocessableEntity, "no kind of judge given"},
 		{"an unknown field", `[{"contains": "x", "bogus": 1}]`, http.StatusUnprocessableEntity, `judges[0].bogus: unknown field \"bogus\" in a contains judge`},
-		{"a judge that is not a mapping", `["contains"]`, http.StatusBadRequest, "judges"},
+		{"a judge that is not a mapping", `["contains"]`, http.StatusBadRequest, `a judge is an object that gives one kind's key`},
+		{"a string of digits", `[{"equals": "007", "ignore_case": "true"}]`, http.StatusUnprocessableEntity, "judges[0].ignore_case: cannot unmarshal !!str `true` into bool"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, body := f.send("POST", "/api/cases", withJudgesJSON("bad", tc.judges), "Content-Type", "application/json")

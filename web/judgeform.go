@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -31,6 +33,68 @@ const maxJudges = 50
 // writes under judges:, as docs/judges.md lists them: one kind's key and
 // that kind's fields ({"contains": "refund", "ignore_case": true}).
 type JudgeInput map[string]any
+
+// UnmarshalJSON reads a judge sent as JSON, keeping the order of its
+// objects' keys (a criteria's axes are in the order written) and the
+// type of its values (a string of digits stays a string).
+func (j *JudgeInput) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	n, err := jsonNode(dec)
+	if err != nil {
+		return err
+	}
+	if n.Kind != yaml.MappingNode {
+		return errors.New(`a judge is an object that gives one kind's key, such as {"contains": "refund"}`)
+	}
+	*j = JudgeInput{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		(*j)[n.Content[i].Value] = n.Content[i+1]
+	}
+	return nil
+}
+
+// jsonNode reads the next JSON value of dec as a YAML node.
+func jsonNode(dec *json.Decoder) (*yaml.Node, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	scalar := func(tag, value string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value} }
+	switch v := tok.(type) {
+	case json.Delim:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		if v == '{' {
+			n.Kind, n.Tag = yaml.MappingNode, "!!map"
+		}
+		for dec.More() {
+			if n.Kind == yaml.MappingNode {
+				key, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, scalar("!!str", key.(string)))
+			}
+			item, err := jsonNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, item)
+		}
+		_, err := dec.Token() // the closing delimiter
+		return n, err
+	case string:
+		return scalar("!!str", v), nil
+	case json.Number:
+		if _, err := v.Int64(); err == nil {
+			return scalar("!!int", v.String()), nil
+		}
+		return scalar("!!float", v.String()), nil
+	case bool:
+		return scalar("!!bool", strconv.FormatBool(v)), nil
+	}
+	return scalar("!!null", "null"), nil
+}
 
 // MarshalYAML writes the judge as a suite file would: its kind's key
 // first, then its fields in the reference's order, name and soft, and any
