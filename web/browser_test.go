@@ -392,7 +392,17 @@ func TestBrowserJudges(t *testing.T) {
 		t.Error("ignore_case is not checked in the form")
 	}
 
+	// Enter in a field saves, as in any form: it does not press the
+	// first judge's Remove.
+	tab.do("press Enter in the name",
+		chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "Warm refund\r"),
+		chromedp.WaitVisible(chromedp.CSS(`section.version`)),
+	)
+	mustContain(t, "the case's page after Enter", tab.text("main"), "Version 2 (latest)", "name: Warm refund", "min_mean: 6.5", "contains: refund")
+
 	tab.do("save a mean the suite format refuses",
+		chromedp.Navigate(app.url+"/cases/desk/warm_refund/edit"),
+		chromedp.WaitVisible(chromedp.CSS(`fieldset.judges`)),
 		chromedp.SetValue(chromedp.CSS(`input[name="judges.0.f.min_mean"]`), ""),
 		chromedp.SendKeys(chromedp.CSS(`input[name="judges.0.f.min_mean"]`), "12"),
 		chromedp.Click(chromedp.CSS(`form.case-form button.save`)),

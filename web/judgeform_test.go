@@ -149,6 +149,11 @@ func TestJudgeFormAddRemove(t *testing.T) {
 	mustContain(t, "after removing", body, `name="judges.0.kind" value="criteria"`)
 	mustNotContain(t, "after removing", body, `name="judges.1.kind"`, `value="refund"`)
 
+	// What was typed comes back escaped.
+	_, body = f.post("/cases", with(form, "judges.0.f.contains", evil, "judges.0.name", evil))
+	mustContain(t, "a value with markup", body, "&lt;script&gt;alert(1)&lt;/script&gt;")
+	mustNotContain(t, "a value with markup", body, evil)
+
 	_, body = f.post("/cases", with(form, "add_kind", "command"))
 	mustNotContain(t, "adding a command", body, `name="judges.1.kind"`)
 	if h, _ := f.store.CaseHistory(context.Background(), "support-desk", "added"); len(h) != 0 {
