@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -237,5 +238,38 @@ func TestJudgeFormReadOnly(t *testing.T) {
 			t.Errorf("edit %s: %d, want 403", tc.id, res.StatusCode)
 		}
 		mustContain(t, tc.id, body, "judges[0] cannot be shown in the form as it is ("+tc.want+")")
+	}
+}
+
+// Every kind the form writes, filled with odd values, is saved or comes
+// back with its problems: never a 500.
+func TestJudgeFormEveryKind(t *testing.T) {
+	f := newFixture(t, Config{})
+	odd := map[string][]string{
+		controlText: {"x", "0"}, controlTextarea: {"x", "0"}, controlCheckbox: {"true", "true"}, controlInteger: {"-1", "0"},
+		controlNumber: {"-1", "1e300"}, controlLines: {"x", "(\n["}, controlYAML: {"x", "[1, {a: b}]"},
+	}
+	for _, g := range formKindGroups() {
+		for _, k := range g.Kinds {
+			for round := range 2 {
+				form := []string{"judges.0.kind", k.Name}
+				for _, field := range fieldsOf(k) {
+					v := ""
+					switch field.Control {
+					case controlTrue:
+						continue
+					case controlSelect:
+						v = field.Enum[round%len(field.Enum)]
+					default:
+						v = odd[field.Control][round]
+					}
+					form = append(form, judgeKey(0, field.Path), v)
+				}
+				res, body := f.post("/cases", withJudges(k.Name+"_"+strconv.Itoa(round), form...))
+				if res.StatusCode != http.StatusSeeOther && res.StatusCode != http.StatusUnprocessableEntity {
+					t.Errorf("%s, round %d: status %d\n%s", k.Name, round, res.StatusCode, shortBody(body))
+				}
+			}
+		}
 	}
 }
