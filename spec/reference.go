@@ -221,11 +221,60 @@ func Kinds() []KindInfo {
 	var out []KindInfo
 	for _, name := range KindNames() {
 		k := kinds[name]
-		info := KindInfo{Name: k.name, Group: k.group, Doc: k.doc, Example: k.example, LLM: k.llm, Local: k.group == "Files and the world"}
+		info := KindInfo{Name: k.name, Group: k.group, Doc: k.doc, Example: k.example, LLM: k.llm, Local: k.local()}
 		for _, f := range referenceFields(k.config, "") {
 			info.Fields = append(info.Fields, FieldInfo{Path: f.path, Type: f.typ, Doc: f.doc, Enum: f.enum})
 		}
 		out = append(out, info)
 	}
 	return out
+}
+
+// local reports whether a kind runs a command, reads files or queries a
+// database on the machine that judges.
+func (k *kind) local() bool { return k.group == "Files and the world" }
+
+// ServerAccess says what the judge s, or a judge nested in it, would read
+// or run on the machine that judges, or "" when nothing: a Local kind, an
+// LLM judge's prompt_file (a file there), a json_schema given as a file's
+// path, or a model reference that reads the environment (${VAR}). The web app refuses such judges: they are
+// written in suite files only.
+func (s JudgeSpec) ServerAccess() string {
+	if k := kinds[s.Kind]; k != nil && k.local() {
+		return fmt.Sprintf("a judge of kind %s runs commands, reads files or queries databases on the machine that judges", s.Kind)
+	}
+	if o, ok := s.Config.(interface{ serverAccess() string }); ok {
+		if why := o.serverAccess(); why != "" {
+			return why
+		}
+	}
+	if c, ok := s.Config.(composite); ok {
+		for _, p := range c.parts() {
+			if why := p.ServerAccess(); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// serverAccess says what an LLM judge's settings read on the machine
+// that judges, or "".
+func (o llmOptions) serverAccess() string {
+	switch {
+	case o.PromptFile != "":
+		return fmt.Sprintf("prompt_file %q reads a file on the machine that judges", o.PromptFile)
+	case strings.Contains(o.Model, "${"):
+		return fmt.Sprintf("model %q reads the environment of the machine that judges (${VAR})", o.Model)
+	}
+	return ""
+}
+
+// serverAccess says that a schema given as a path reads a file on the
+// machine that judges.
+func (c *jsonSchemaRule) serverAccess() string {
+	if path, ok := c.JSONSchema.(string); ok {
+		return fmt.Sprintf("json_schema %q is the path of a file on the machine that judges", path)
+	}
+	return ""
 }

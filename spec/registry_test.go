@@ -199,3 +199,34 @@ func TestItemLayout(t *testing.T) {
 		t.Errorf("config type %T", s.Config)
 	}
 }
+
+// ServerAccess finds what a judge would read or run on the machine that
+// judges, however deep it is nested: the web app refuses those judges.
+func TestServerAccess(t *testing.T) {
+	for _, tc := range []struct {
+		name, item, want string
+	}{
+		{"a text rule", "contains: refund", ""},
+		{"an LLM judge", "rubric: Is it polite?\nmodel: openai:gpt-4o", ""},
+		{"a command", "command: [go, test]", "a judge of kind command"},
+		{"a file nested in a jury", "jury:\n  jurors:\n    - rubric: ok\n    - file_exists: out.txt", "a judge of kind file_exists"},
+		{"a weighted sql", "weighted:\n  - weight: 1\n    judge:\n      sql: {dsn: x.db, query: select 1}", "a judge of kind sql"},
+		{"a tiered build", "tiered:\n  - [contains: a]\n  - [build: {}]", "a judge of kind build"},
+		{"a prompt file", "criteria: {tone: is it warm}\nprompt_file: p.tmpl", "prompt_file"},
+		{"a prompt file under not", "not:\n  rubric: x\n  prompt_file: /etc/passwd", "prompt_file"},
+		{"a schema inline", "json_schema: {type: object}", ""},
+		{"a schema file", "json_schema: schema.json", "json_schema \"schema.json\""},
+		{"a model reading the environment", "rubric: x\nmodel: openai:${SECRET}", "${VAR}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s JudgeSpec
+			if err := yaml.Unmarshal([]byte(tc.item), &s); err != nil || s.bad {
+				t.Fatalf("read %q: %v %v", tc.item, err, s.errs)
+			}
+			got := s.ServerAccess()
+			if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+				t.Errorf("ServerAccess of %q = %q, want %q in it", tc.item, got, tc.want)
+			}
+		})
+	}
+}

@@ -111,8 +111,8 @@ func readCase(r *http.Request) (CaseSave, error) {
 	var in CaseSave
 	err := readJSON(r, &in)
 	if he := (*httpError)(nil); errors.As(err, &he) && strings.Contains(he.message, "unknown field") {
-		he.message += ". A case takes suite, version, id, name, description, tags, input, rounds, expected_tools, judge_prompt " +
-			"and judge_threshold; judges that run commands, read files or query databases run code on the server, so they are written in suite files only"
+		he.message += ". A case takes suite, version, id, name, description, tags, input, rounds, expected_tools, judge_prompt, " +
+			"judge_threshold and judges; judges that run commands, read files or query databases run code on the server, so they are written in suite files only"
 	}
 	return in, err
 }
@@ -175,7 +175,11 @@ func (s *Server) apiStoreCase(r *http.Request, suite string, c CaseInput) (CaseV
 		return CaseVersion{}, err
 	}
 	if len(problems) > 0 {
-		return CaseVersion{}, invalidCase(nil, problems)
+		out := make([]string, len(problems))
+		for i, p := range problems {
+			out[i] = p.String()
+		}
+		return CaseVersion{}, invalidCase(nil, out)
 	}
 	return CaseVersion{CaseSummary: newCaseSummary(saved), Definition: string(saved.Definition)}, nil
 }

@@ -50,7 +50,7 @@ func TestBrowserEditor(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`textarea[name="prompt"]`), "Show me your markup."),
 		chromedp.SendKeys(chromedp.CSS(`textarea[name="judge_prompt"]`), "The agent answers about the order in plain words."),
 		chromedp.SendKeys(chromedp.CSS(`input[name="threshold"]`), "0.7"),
-		chromedp.Click(chromedp.CSS(`form.case-form button[type="submit"]`)),
+		chromedp.Click(chromedp.CSS(`form.case-form button.save`)),
 		chromedp.WaitVisible(chromedp.CSS(`section.version`)),
 	)
 	if got := tab.location(); got != app.url+"/cases/desk/markup_reply" {
@@ -332,4 +332,84 @@ func (b *browserTab) location() string {
 		return fmt.Sprintf("unknown: %v", err)
 	}
 	return url
+}
+
+// An editor adds judges to a case in the form: picks a kind (the form
+// says what it does), fills its fields, adds another, and saves; the case
+// opens in the form again with the same values, and a value the suite
+// format refuses comes back next to its judge.
+func TestBrowserJudges(t *testing.T) {
+	tab := newBrowser(t)
+	app := newBrowserApp(t)
+	tab.login(app.url, "eddie")
+
+	tab.do("pick a kind",
+		chromedp.Navigate(app.url+"/cases/new?suite=desk"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="id"]`), "warm_refund"),
+		chromedp.SendKeys(chromedp.CSS(`textarea[name="prompt"]`), "My order is late."),
+		chromedp.SendKeys(chromedp.CSS(`select[name="add_kind"]`), "criteria"),
+	)
+	if got := tab.text("#add-kind-doc"); !strings.Contains(got, "axes") || !strings.Contains(got, "It asks a model.") {
+		t.Errorf("under the select, after picking criteria: %q, want criteria's doc", got)
+	}
+	tab.do("add a criteria judge and fill it",
+		chromedp.Click(chromedp.CSS(`button[value="add"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`textarea[name="judges.0.f.criteria"]`)),
+		chromedp.SendKeys(chromedp.CSS(`textarea[name="judges.0.f.criteria"]`), "warmth: Is it warm?\naccuracy: Are the facts right?"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="judges.0.f.min_mean"]`), "6.5"),
+		chromedp.SetValue(chromedp.CSS(`select[name="judges.0.f.aggregate"]`), "median"),
+	)
+	tab.do("add a contains judge",
+		chromedp.SetValue(chromedp.CSS(`select[name="add_kind"]`), "contains"),
+		chromedp.Click(chromedp.CSS(`button[value="add"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`input[name="judges.1.f.contains"]`)),
+	)
+	tab.do("fill it and save",
+		chromedp.SendKeys(chromedp.CSS(`input[name="judges.1.f.contains"]`), "refund"),
+		chromedp.Click(chromedp.CSS(`input[name="judges.1.f.ignore_case"]`)),
+		chromedp.Click(chromedp.CSS(`form.case-form button.save`)),
+		chromedp.WaitVisible(chromedp.CSS(`section.version`)),
+	)
+	if got := tab.location(); got != app.url+"/cases/desk/warm_refund" {
+		t.Fatalf("after saving: at %s, want the case's page\n%s", got, tab.text("main"))
+	}
+	mustContain(t, "the case's page", tab.text("main"), "criteria:", "warmth: Is it warm?", "accuracy: Are the facts right?", "min_mean: 6.5",
+		"aggregate: median", "contains: refund", "ignore_case: true")
+
+	value := func(name string) string {
+		return readPage(tab, "the value of "+name, chromedp.Evaluate[string](`document.querySelector('[name="`+name+`"]').value`))
+	}
+	tab.do("open the form again", chromedp.Navigate(app.url+"/cases/desk/warm_refund/edit"), chromedp.WaitVisible(chromedp.CSS(`fieldset.judges`)))
+	for name, want := range map[string]string{
+		"judges.0.kind": "criteria", "judges.0.f.criteria": "warmth: Is it warm?\naccuracy: Are the facts right?",
+		"judges.0.f.min_mean": "6.5", "judges.0.f.aggregate": "median", "judges.1.kind": "contains", "judges.1.f.contains": "refund",
+	} {
+		if got := value(name); got != want {
+			t.Errorf("the form's %s is %q, want %q", name, got, want)
+		}
+	}
+	if !readPage(tab, "the checkbox", chromedp.Evaluate[bool](`document.querySelector('[name="judges.1.f.ignore_case"]').checked`)) {
+		t.Error("ignore_case is not checked in the form")
+	}
+
+	// Enter in a field saves, as in any form: it does not press the
+	// first judge's Remove.
+	tab.do("press Enter in the name",
+		chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "Warm refund\r"),
+		chromedp.WaitVisible(chromedp.CSS(`section.version`)),
+	)
+	mustContain(t, "the case's page after Enter", tab.text("main"), "Version 2 (latest)", "name: Warm refund", "min_mean: 6.5", "contains: refund")
+
+	tab.do("save a mean the suite format refuses",
+		chromedp.Navigate(app.url+"/cases/desk/warm_refund/edit"),
+		chromedp.WaitVisible(chromedp.CSS(`fieldset.judges`)),
+		chromedp.SetValue(chromedp.CSS(`input[name="judges.0.f.min_mean"]`), ""),
+		chromedp.SendKeys(chromedp.CSS(`input[name="judges.0.f.min_mean"]`), "12"),
+		chromedp.Click(chromedp.CSS(`form.case-form button.save`)),
+		chromedp.WaitVisible(chromedp.CSS(`p.error-message[data-field="judges.0"]`)),
+	)
+	mustContain(t, "the message next to the judge", tab.text(`p.error-message[data-field="judges.0"]`), "judges[0] (criteria)", "min mean 12")
+	if got := value("judges.1.f.contains"); got != "refund" {
+		t.Errorf("the form shown again lost the other judge's value: %q", got)
+	}
 }

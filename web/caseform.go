@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +23,8 @@ import (
 // The case form lets an editor write a case without a pull request: a
 // name, a description, what the user says (one prompt, or rounds), the
 // tools the agent must call, the judge's criteria in plain words, the
-// passing score and tags. Saving builds the case's definition in the
+// passing score, tags, and judges of any kind but the Local ones
+// (judgeform.go). Saving builds the case's definition in the
 // suite format (YAML) from the fields, checks it as `gavel run` would
 // (spec.ParseCase and spec.Build, dry: no model is opened), and saves it as a
 // new version of the case.
@@ -29,14 +32,15 @@ import (
 // The form edits only cases written in the web app, and only those made
 // of the fields it knows: a case from a suite file is edited in its file,
 // and judges that run commands, read files or query databases run code
-// on the server, so they are written in suite files only.
+// on the server, so they are written in suite files only
+// (spec.JudgeSpec.ServerAccess).
 
 // roundSeparator is the line that separates rounds in the form's prompt.
 const roundSeparator = "---"
 
 // formFields are the fields of the suite format the form edits; a case
 // with any other cannot be edited in the form.
-var formFields = []string{"id", "name", "description", "tags", "input", "prompt", "rounds", "expected_tools", "judge_prompt", "judge_threshold"}
+var formFields = []string{"id", "name", "description", "tags", "input", "prompt", "rounds", "expected_tools", "judge_prompt", "judge_threshold", "judges"}
 
 // caseForm is the form's values, as typed.
 type caseForm struct {
@@ -45,6 +49,8 @@ type caseForm struct {
 	Prompt                 string
 	Tools, Tags            string // comma-separated
 	JudgePrompt, Threshold string
+	// Judges are the judges of the judges: list.
+	Judges []judgeForm
 	// Version is the version the form edits; 0 for a new case.
 	Version int
 }
@@ -65,6 +71,10 @@ type CaseInput struct {
 	ExpectedTools  []string `yaml:"expected_tools,omitempty" json:"expected_tools,omitempty"`
 	JudgePrompt    string   `yaml:"judge_prompt,omitempty" json:"judge_prompt,omitempty"`
 	JudgeThreshold *float64 `yaml:"judge_threshold,omitempty" json:"judge_threshold,omitempty"`
+	// Judges are judges of any kind but those that run commands, read
+	// files or query databases, each the mapping a suite file writes
+	// (docs/judges.md).
+	Judges []JudgeInput `yaml:"judges,omitempty" json:"judges,omitempty"`
 }
 
 // A Round is one round of a conversation a CaseInput holds.
@@ -78,7 +88,8 @@ type caseFormData struct {
 	Action, CaseHref string
 	CSRF             string
 	Form             caseForm
-	// Errors are the problems of single fields, by field name ("id").
+	// Errors are the problems of single fields, by field name ("id",
+	// "judges.0.f.min_mean"; "judges.0" for a judge as a whole).
 	Errors map[string]string
 	// Problems are what checking the case as a suite found.
 	Problems []string
@@ -86,8 +97,18 @@ type caseFormData struct {
 	Definition string
 }
 
-// readForm reads the form of a POST.
-func readForm(r *http.Request) caseForm {
+// Judges are the form's judges as the template shows them.
+func (d caseFormData) Judges() []judgeBlock { return judgeBlocks(d.Form.Judges, d.Errors) }
+
+// KindGroups are the kinds of judge the form writes, by group.
+func (d caseFormData) KindGroups() []kindGroup { return formKindGroups() }
+
+// LocalKinds are the kinds written in suite files only.
+func (d caseFormData) LocalKinds() string { return strings.Join(localKinds(), ", ") }
+
+// readForm reads the form of a POST, and reports whether a button that
+// adds or removes a judge was pressed instead of saving.
+func readForm(r *http.Request) (caseForm, bool) {
 	f := caseForm{
 		Suite: strings.TrimSpace(r.PostFormValue("suite")), ID: strings.TrimSpace(r.PostFormValue("id")),
 		Name: strings.TrimSpace(r.PostFormValue("name")), Description: strings.TrimSpace(r.PostFormValue("description")),
@@ -96,7 +117,9 @@ func readForm(r *http.Request) caseForm {
 		Threshold: strings.TrimSpace(r.PostFormValue("threshold")),
 	}
 	f.Version, _ = strconv.Atoi(r.PostFormValue("version"))
-	return f
+	var edited bool
+	f.Judges, edited = readJudges(r)
+	return f, edited
 }
 
 // splitList splits a comma-separated list, dropping empty items.
@@ -156,6 +179,11 @@ func (f caseForm) caseOf() (CaseInput, map[string]string) {
 			c.JudgeThreshold = &t
 		}
 	}
+	for i, j := range f.Judges {
+		in, jerrs := j.input(i)
+		maps.Copy(errs, jerrs)
+		c.Judges = append(c.Judges, in)
+	}
 	return c, errs
 }
 
@@ -182,10 +210,25 @@ func formOf(suite string, v store.CaseVersion) (caseForm, error) {
 	}
 	root := doc.Content[0]
 	var extra []string
+	var judges []judgeForm
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, value := root.Content[i].Value, root.Content[i+1]
 		if !slices.Contains(formFields, key) {
 			extra = append(extra, key)
+			continue
+		}
+		if key == "judges" {
+			if value.Kind != yaml.SequenceNode {
+				return caseForm{}, errors.New("its judges are not a list")
+			}
+			for i, item := range value.Content {
+				j, err := judgeFormOf(item)
+				if err != nil {
+					return caseForm{}, fmt.Errorf("its judges[%d] cannot be shown in the form as it is (%v): saving the form would change it. "+
+						"Judges that run commands, read files or query databases run code on the server, so they are written in suite files only", i, err)
+				}
+				judges = append(judges, j)
+			}
 			continue
 		}
 		if key != "rounds" || value.Kind != yaml.SequenceNode {
@@ -210,7 +253,7 @@ func formOf(suite string, v store.CaseVersion) (caseForm, error) {
 		return caseForm{}, fmt.Errorf("its definition does not read as a case: %v", err)
 	}
 	f := caseForm{Suite: suite, ID: v.ID, Name: cs.Name, Description: cs.Description, Tags: strings.Join(cs.Tags, ", "),
-		Tools: strings.Join(cs.ExpectedTools, ", "), JudgePrompt: cs.JudgePrompt, Version: v.Version}
+		Tools: strings.Join(cs.ExpectedTools, ", "), JudgePrompt: cs.JudgePrompt, Judges: judges, Version: v.Version}
 	if cs.JudgeThreshold != nil {
 		f.Threshold = strconv.FormatFloat(*cs.JudgeThreshold, 'f', -1, 64)
 	}
@@ -244,16 +287,51 @@ func readOnly(v store.CaseVersion) string {
 	return ""
 }
 
+// A caseProblem is a problem checking a case found, and the field it is
+// about when known.
+type caseProblem struct {
+	// Path is the field's path in the suite format, judges[0].min_mean;
+	// "" when unknown.
+	Path    string
+	Message string
+}
+
+// String is the problem with its field's path. A message that starts
+// with the field's path within its judge (ignore_case: ...) gets the
+// rest of the path before it.
+func (p caseProblem) String() string {
+	if p.Path == "" || strings.Contains(p.Message, p.Path) {
+		return p.Message
+	}
+	if m := messageField.FindStringSubmatch(p.Message); m != nil {
+		for i := len(p.Path) - 1; i >= 0; i-- {
+			if p.Path[i] == '.' && strings.HasPrefix(p.Path[i+1:], m[1]) {
+				return p.Path[:i+1] + p.Message
+			}
+		}
+	}
+	return p.Path + ": " + p.Message
+}
+
+// messageField finds the first name of the field a message starts with:
+// "criteria" in "criteria[0]: cannot unmarshal ...".
+var messageField = regexp.MustCompile(`^(\w+)[\w.\[\]]*: `)
+
 // validateCase checks a case as `gavel run` would: it reads the case
-// (spec.ParseCase) and builds it in a scratch suite, dry: the suite gives
-// it what a real one would, an agent (never called) and a judge model
-// (never opened). It returns the problems, in the loader's words.
-func validateCase(ctx context.Context, def []byte) ([]string, error) {
+// (spec.ParseCase), refuses judges that would read or run something on
+// the server (spec.JudgeSpec.ServerAccess), and builds it in a scratch
+// suite, dry: the suite gives it what a real one would, an agent (never
+// called) and a judge model (never opened). It returns the problems, in
+// the loader's words, each with its field's path when known.
+func validateCase(ctx context.Context, def []byte) ([]caseProblem, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	lc, err := spec.ParseCase("the case", def)
 	if err == nil {
+		if local := serverAccess(lc.Spec); len(local) > 0 {
+			return local, nil
+		}
 		scratch := &spec.Loaded{File: "the case", Cases: []spec.LoadedCase{lc}, Suite: spec.SuiteFile{
 			Name:   "web",
 			Agent:  &spec.AgentSpec{HTTP: &spec.HTTPSpec{URL: "http://127.0.0.1:9/"}},
@@ -275,11 +353,109 @@ func validateCase(ctx context.Context, def []byte) ([]string, error) {
 		}
 		return nil, nil
 	}
-	out := make([]string, len(problems))
+	var doc yaml.Node
+	_ = yaml.Unmarshal(def, &doc) // checked: ParseCase read it
+	out := make([]caseProblem, len(problems))
 	for i, p := range problems {
-		out[i] = p.Message // the place is the form's, not a file's
+		// The place is the form's, not a file's.
+		out[i] = caseProblem{Path: problemPath(&doc, p), Message: scratchCase.ReplaceAllString(p.Message, "")}
 	}
 	return out, nil
+}
+
+// serverAccess says which judges of a case would read or run something
+// on the server: the web app writes none of them.
+func serverAccess(c *spec.CaseSpec) []caseProblem {
+	var out []caseProblem
+	check := func(prefix string, e spec.Expectations) {
+		for list, judges := range map[string][]spec.JudgeSpec{"rules": e.Rules, "judges": e.Judges, "checks": e.Checks} {
+			for i, j := range judges {
+				if why := j.ServerAccess(); why != "" {
+					out = append(out, caseProblem{Path: fmt.Sprintf("%s%s[%d]", prefix, list, i),
+						Message: why + ": the web app writes no such judge, as it would run on the server; write it in the suite's file"})
+				}
+			}
+		}
+	}
+	check("", c.Expectations)
+	for i, r := range c.Rounds {
+		check(fmt.Sprintf("rounds[%d].", i), r.Expectations)
+	}
+	slices.SortFunc(out, func(a, b caseProblem) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// scratchCase is how the builder's messages name the case checked: the
+// form knows which.
+var scratchCase = regexp.MustCompile(`^case [^:]*: the case: `)
+
+// judgePath finds a judge's path in a builder's message: "judges[2]".
+var judgePath = regexp.MustCompile(`\b(?:rounds\[\d+\]\.)?(?:rules|judges|checks)\[\d+\]`)
+
+// problemPath is the path of the field a problem is about, in the suite
+// format: found by its line in the definition doc, or named in its
+// message; "" when neither says.
+func problemPath(doc *yaml.Node, p spec.Problem) string {
+	if path := judgePath.FindString(p.Message); path != "" {
+		return path // a builder's message, about the judge as a whole
+	}
+	if p.Line > 0 && len(doc.Content) > 0 {
+		return pathAt(doc.Content[0], p.Line, "")
+	}
+	return ""
+}
+
+// pathAt is the path of the deepest field of n written on or around line.
+func pathAt(n *yaml.Node, line int, path string) string {
+	var keys, values []*yaml.Node
+	var names []string
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			keys, values = append(keys, n.Content[i]), append(values, n.Content[i+1])
+			names = append(names, strings.TrimPrefix(path+"."+n.Content[i].Value, "."))
+		}
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			keys, values = append(keys, item), append(values, item)
+			names = append(names, fmt.Sprintf("%s[%d]", path, i))
+		}
+	default:
+		return path
+	}
+	for i := len(keys) - 1; i >= 0; i-- {
+		if keys[i].Line <= line {
+			if keys[i].Line == line && n.Kind == yaml.MappingNode && values[i].Kind != yaml.ScalarNode && values[i].Line != line {
+				return names[i] // the key of a mapping or list written below it
+			}
+			return pathAt(values[i], line, names[i])
+		}
+	}
+	return path
+}
+
+// formKeyOf is the form field a problem at path shows next to: a judge's
+// field (judges.0.f.min_mean), a judge (judges.0), another field of the
+// form (threshold), or "" for none.
+func formKeyOf(f caseForm, path string) string {
+	var i int
+	if _, err := fmt.Sscanf(path, "judges[%d]", &i); err == nil && i >= 0 && i < len(f.Judges) {
+		rest := strings.TrimPrefix(path, fmt.Sprintf("judges[%d]", i))
+		rest = strings.TrimPrefix(rest, ".")
+		k, _ := formKind(f.Judges[i].Kind)
+		best := ""
+		for _, field := range fieldsOf(k) {
+			p := field.Path
+			if (rest == p || strings.HasPrefix(rest, p+".") || strings.HasPrefix(rest, p+"[")) && len(p) > len(best) {
+				best = p
+			}
+		}
+		return judgeKey(i, best)
+	}
+	top, _, _ := strings.Cut(path, ".")
+	top, _, _ = strings.Cut(top, "[")
+	return map[string]string{"id": "id", "name": "name", "description": "description", "tags": "tags", "input": "prompt", "rounds": "prompt",
+		"expected_tools": "tools", "judge_prompt": "judge_prompt", "judge_threshold": "threshold"}[top]
 }
 
 // csrfOf is the CSRF token the visitor's forms send back; "" when the
@@ -331,8 +507,11 @@ func (s *Server) editCasePage(r *http.Request) (view, error) {
 
 // createCase saves a new case: POST /cases.
 func (s *Server) createCase(r *http.Request) (string, view, error) {
-	f := readForm(r)
+	f, edited := readForm(r)
 	d := caseFormData{New: true, Action: "/cases", CSRF: csrfOf(r), Form: f}
+	if edited {
+		return "", view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d, status: http.StatusOK}, nil
+	}
 	taken, err := s.caseExists(r.Context(), f.Suite, f.ID)
 	if err != nil {
 		return "", view{}, err
@@ -372,11 +551,14 @@ func (s *Server) updateCase(r *http.Request) (string, view, error) {
 	if err != nil {
 		return "", view{}, err
 	}
-	f := readForm(r)
+	f, edited := readForm(r)
 	f.Suite, f.ID = latest.Suite, latest.ID // a case keeps its place
 	href := caseHref(latest.Suite, latest.ID)
 	d := caseFormData{Action: href + "/edit", CaseHref: href, CSRF: csrfOf(r), Form: f}
 	title := "Edit " + oneLine(latest.ID)
+	if edited {
+		return "", view{template: "case_form.tmpl", title: title, nav: "cases", data: d, status: http.StatusOK}, nil
+	}
 	if stale := staleEdit(f.Version, latest.Version); stale != "" {
 		d.Form.Version = latest.Version
 		d.Problems = []string{stale + ": open it in another tab, then save again to replace it with yours."}
@@ -399,7 +581,14 @@ func (s *Server) saveCase(r *http.Request, d caseFormData, title string) (string
 		return "", view{}, err
 	}
 	if len(problems) > 0 {
-		d.Problems, d.Definition = problems, clean(string(def))
+		d.Errors = map[string]string{}
+		for _, p := range problems {
+			d.Problems = append(d.Problems, p.String())
+			if key := formKeyOf(d.Form, p.Path); key != "" {
+				d.Errors[key] = strings.TrimSpace(d.Errors[key] + " " + p.String())
+			}
+		}
+		d.Definition = clean(string(def))
 		return "", again, nil
 	}
 	return caseHref(saved.Suite, saved.ID), view{}, nil
@@ -409,7 +598,7 @@ func (s *Server) saveCase(r *http.Request, d caseFormData, title string) (string
 // would (validateCase) and saves it as a version of the case in suite.
 // When checking finds problems it saves nothing and returns them, with
 // the definition it checked.
-func (s *Server) storeCase(ctx context.Context, suite string, c CaseInput) (saved store.CaseVersion, def []byte, problems []string, err error) {
+func (s *Server) storeCase(ctx context.Context, suite string, c CaseInput) (saved store.CaseVersion, def []byte, problems []caseProblem, err error) {
 	def, err = yaml.Marshal(c)
 	if err != nil {
 		return store.CaseVersion{}, nil, nil, fmt.Errorf("write case %s: %w", c.ID, err)
@@ -434,7 +623,7 @@ func (s *Server) form(h func(r *http.Request) (string, view, error)) http.Handle
 		case to != "":
 			http.Redirect(w, r, to, http.StatusSeeOther)
 		default:
-			s.render(w, r, http.StatusUnprocessableEntity, v)
+			s.render(w, r, cmp.Or(v.status, http.StatusUnprocessableEntity), v)
 		}
 	})
 }

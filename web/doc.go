@@ -50,22 +50,35 @@
 // The case form is for people who do not write YAML: a name, a
 // description, what the user says (one message, or rounds separated by a
 // line "---"), the tools the agent must call, what a good answer does in
-// plain words (judge_prompt), the passing score (judge_threshold) and
-// tags. Saving builds the case's definition in the suite format from the
+// plain words (judge_prompt), the passing score (judge_threshold), tags,
+// and judges of any kind the registry knows (spec.Kinds) but the Local
+// ones. A judge is added by picking its kind (a select grouped as the
+// reference is, saying what the kind does) and pressing "Add this judge",
+// which shows the form again with the judge's fields: their inputs come
+// from the kind's fields (text, a checkbox, a number, a select of an
+// enumeration, a list one item a line, and YAML, checked, for what holds
+// judges: a jury's jurors, all, any, not, weighted, tiered). Adding and
+// removing posts the form without saving, so it needs no script. Saving
+// builds the case's definition in the suite format from the
 // fields (marshalled by the YAML library, so quoting is always right)
 // and checks it as `gavel run` does: spec.ParseCase and spec.Build, dry, over a
-// scratch suite holding the case. Their problems come back next to the
-// form (422), its values kept; a good case is saved (store.SaveCase) as a
+// scratch suite holding the case. Their problems come back above the
+// form and next to the judge or field they are about, with its path in
+// the suite format (judges[0].ignore_case), 422, its values kept; a good case is saved (store.SaveCase) as a
 // new version, and the case's page lists every version. A form opened on
 // version N and saved after someone saved N+1 is refused, not merged.
 //
 // The form edits only what it can write back whole. A case from a suite
 // file (its Source is "file:line") is edited in its file: its page says
 // where, and its edit URL answers 403. A case whose definition holds any
-// field the form does not know (rules, checks, setup steps, judges,
-// events...) is refused too, since saving the form would drop them; and
-// judges that run commands, read files or query databases run code on
-// the server, so they are written in suite files only.
+// field the form does not know (rules, checks, setup steps, events...),
+// or a judge it cannot show as it is, is refused too, since saving the
+// form would drop or change them. Judges that run commands, read files or
+// query databases run code on the server, so they are written in suite
+// files only: the Local kinds, an LLM judge's prompt_file, a json_schema
+// given as a file's path and a model reference that reads the server's
+// environment (${VAR}) are refused wherever a judge is nested
+// (spec.JudgeSpec.ServerAccess), from the form and the API alike.
 //
 // Pages are rendered on the server with html/template, from templates
 // embedded in the binary (templates/: a layout with the navigation, a

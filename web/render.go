@@ -69,6 +69,9 @@ type view struct {
 	// "trends" or "compare".
 	nav  string
 	data any
+	// status, for a form shown again, is its status: 200 when it was
+	// changed (a judge added), not refused. Defaults to 422.
+	status int
 }
 
 // layoutData is what layout.tmpl places around a page.
