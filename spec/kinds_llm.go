@@ -132,15 +132,22 @@ func (a *axes) UnmarshalYAML(n *yaml.Node) error {
 		}
 		return nil
 	case yaml.SequenceNode:
-		var list []struct {
-			Name        string `yaml:"name"`
-			Description string `yaml:"description"`
-		}
-		if err := n.Decode(&list); err != nil {
-			return err
-		}
-		for _, x := range list {
-			*a = append(*a, llmjudge.Axis{Name: x.Name, Description: x.Description})
+		for i, item := range n.Content {
+			var name, desc string
+			if item.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(item.Content); j += 2 {
+					switch k, v := item.Content[j].Value, item.Content[j+1]; {
+					case k == "name" && v.Kind == yaml.ScalarNode:
+						name = v.Value
+					case k == "description" && v.Kind == yaml.ScalarNode:
+						desc = v.Value
+					}
+				}
+			}
+			if name == "" || desc == "" {
+				return typeError(item, "criteria[%d]: an axis of the list is {name: ..., description: ...}", i)
+			}
+			*a = append(*a, llmjudge.Axis{Name: name, Description: desc})
 		}
 		return nil
 	}

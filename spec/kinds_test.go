@@ -214,3 +214,20 @@ func TestEveryCase(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestItemValuesKeepTheirMeaning refuses what yaml would change without a
+// word, and says what is wrong in the words of the format.
+func TestItemValuesKeepTheirMeaning(t *testing.T) {
+	for _, tc := range []struct{ item, want string }{
+		{"max_questions: 1.5", `cases[0].judges[0].max_questions: want a whole number, got a number (1.5)`},
+		{"criteria: [a, b]", `criteria[0]: an axis of the list is {name: ..., description: ...}`},
+	} {
+		_, err := openItem(t, tc.item)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "struct {") {
+			t.Errorf("%s: got %v\nwant a problem with %q", tc.item, err, tc.want)
+		}
+	}
+	if _, err := openItem(t, "max_questions: 2.0"); err != nil {
+		t.Errorf("max_questions: 2.0 is a whole number: %v", err)
+	}
+}

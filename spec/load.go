@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -470,7 +471,8 @@ func wrongType(n *yaml.Node, t reflect.Type) (want, got string) {
 			return "true or false", gotKind()
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if !scalarIs("!!int", "!!float") {
+		// yaml would cut 1.5 down to 1 without a word.
+		if f, err := strconv.ParseFloat(n.Value, 64); !scalarIs("!!int") && !(scalarIs("!!float") && err == nil && f == math.Trunc(f)) {
 			return "a whole number", gotKind()
 		}
 	case reflect.Float32, reflect.Float64:

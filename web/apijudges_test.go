@@ -55,11 +55,11 @@ func TestAPIWriteJudges(t *testing.T) {
 		{"a model reading the environment", `[{"rubric": "ok", "model": "openai:${OPENAI_API_KEY}"}]`, http.StatusUnprocessableEntity,
 			"reads the environment of the machine that judges"},
 		{"a field of the wrong type", `[{"contains": "x", "ignore_case": "maybe"}]`, http.StatusUnprocessableEntity,
-			"judges[0].ignore_case: cannot unmarshal !!str `maybe` into bool"},
+			"judges[0].ignore_case: want true or false, got a string"},
 		{"no kind", `[{"name": "nameless", "soft": true}]`, http.StatusUnprocessableEntity, "no kind of judge given"},
 		{"an unknown field", `[{"contains": "x", "bogus": 1}]`, http.StatusUnprocessableEntity, `judges[0].bogus: unknown field \"bogus\" in a contains judge`},
 		{"a judge that is not a mapping", `["contains"]`, http.StatusBadRequest, `a judge is an object that gives one kind's key`},
-		{"a string of digits", `[{"equals": "007", "ignore_case": "true"}]`, http.StatusUnprocessableEntity, "judges[0].ignore_case: cannot unmarshal !!str `true` into bool"},
+		{"a string of digits", `[{"equals": "007", "ignore_case": "true"}]`, http.StatusUnprocessableEntity, "judges[0].ignore_case: want true or false, got a string"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, body := f.send("POST", "/api/cases", withJudgesJSON("bad", tc.judges), "Content-Type", "application/json")

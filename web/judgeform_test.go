@@ -97,7 +97,7 @@ func TestJudgeFormProblems(t *testing.T) {
 		{"a juror with an unknown field", []string{"judges.0.kind", "jury", "judges.0.f.jury.jurors", "- contains: x\n  bogus: 1\n- rubric: ok"},
 			"judges.0.f.jury.jurors", "judges[0].jury.jurors[0].bogus: unknown field &#34;bogus&#34; in a contains judge"},
 		{"axes of the wrong type", []string{"judges.1.kind", "contains", "judges.1.f.contains", "x", "judges.2.kind", "criteria", "judges.2.f.criteria", "[a, b]"},
-			"judges.1.f.criteria", "judges[1].criteria[0]: cannot unmarshal !!str `a`"},
+			"judges.1.f.criteria", "judges[1].criteria[0]: an axis of the list is"},
 		{"a juror that runs a command", []string{"judges.0.kind", "jury", "judges.0.f.jury.jurors", "- rubric: ok\n- command: [rm, -rf, /]"},
 			"judges.0", "judges[0]: a judge of kind command runs commands"},
 		{"a bad regular expression", []string{"judges.0.kind", "regex", "judges.0.f.regex", "("},
