@@ -267,6 +267,6 @@ func (c *agentJudge) build(b *builder) (judge.Judge, error) {
 
 func (c *agentJudge) words() string { return "an agent judge: " + oneLine(c.AgentJudge.Criteria) }
 
-var _ = register[agentJudge](kind{name: "agent_judge", group: "LLM judges", llm: true, library: []string{"agentjudge.New"},
+var _ = register[agentJudge](kind{name: "agent_judge", group: "LLM judges", llm: true, runsLocally: true, library: []string{"agentjudge.New"},
 	doc:     "An agent with tools judges the outcome (seed 001's agent-judge-agent bridge): it reads the workspace, queries a database or calls an API through MCP servers, then gives a score and its reasoning; the verdict is computed in code.",
 	example: "agent_judge:\n  criteria: notes.md in the workspace lists the three decisions of the meeting, with their owners.\n  mcp:\n    - name: files\n      command: [npx, -y, \"@modelcontextprotocol/server-filesystem\", .]\n  allowed_tools: [read_text_file, list_directory]\n  threshold: 0.8"})

@@ -210,22 +210,22 @@ var (
 		doc:     "The agent makes at most so many tool calls, of every tool or of the ones named.",
 		example: "max_tool_calls: 2\ntools: [search]"})
 
-	_ = register[fileExistsRule](kind{name: "file_exists", group: "Files and the world", library: []string{"rule.FileExists"},
+	_ = register[fileExistsRule](kind{name: "file_exists", group: "Files and the world", runsLocally: true, library: []string{"rule.FileExists"},
 		doc:     "A file exists in the agent's workspace.",
 		example: "file_exists: out/report.md"})
-	_ = register[fileContentRule](kind{name: "file_content", group: "Files and the world", library: []string{"rule.FileContent"},
+	_ = register[fileContentRule](kind{name: "file_content", group: "Files and the world", runsLocally: true, library: []string{"rule.FileContent"},
 		doc:     "A file of the agent's workspace contains a text, equals it, or matches a regular expression.",
 		example: "file_content: {path: README.md, contains: Usage}"})
-	_ = register[fileJSONRule](kind{name: "file_json", group: "Files and the world", library: []string{"rule.FileJSON"},
+	_ = register[fileJSONRule](kind{name: "file_json", group: "Files and the world", runsLocally: true, library: []string{"rule.FileJSON"},
 		doc:     "A value in a JSON file of the agent's workspace equals what is given (numbers compared as numbers).",
 		example: "file_json: {path: package.json, at: $.name, equals: my-app}"})
-	_ = register[buildRule](kind{name: "build", group: "Files and the world", library: []string{"rule.BuildSuccess"},
+	_ = register[buildRule](kind{name: "build", group: "Files and the world", runsLocally: true, library: []string{"rule.BuildSuccess"},
 		doc:     "The project in the agent's workspace builds (seed 001's coding agents).",
 		example: "build: {timeout: 5m}"})
-	_ = register[commandCheck](kind{name: "command", group: "Files and the world", library: []string{"rule.Command"},
+	_ = register[commandCheck](kind{name: "command", group: "Files and the world", runsLocally: true, library: []string{"rule.Command"},
 		doc:     "A command exits with the code wanted, its output matching what is given.",
 		example: "command: [sh, -c, 'test -s out.txt']\ndir: workspace"})
-	_ = register[sqlCheck](kind{name: "sql", group: "Files and the world", library: []string{"dbstate.New"},
+	_ = register[sqlCheck](kind{name: "sql", group: "Files and the world", runsLocally: true, library: []string{"dbstate.New"},
 		doc:     "A query against SQLite or PostgreSQL returns what is expected: the database state the agent left.",
 		example: "sql:\n  dsn: orders.db\n  query: SELECT status FROM orders WHERE id = 'A-1001'\n  scalar: = 'cancelled'"})
 )

@@ -232,7 +232,7 @@ func Kinds() []KindInfo {
 
 // local reports whether a kind runs a command, reads files or queries a
 // database on the machine that judges.
-func (k *kind) local() bool { return k.group == "Files and the world" }
+func (k *kind) local() bool { return k.runsLocally }
 
 // ServerAccess says what the judge s, or a judge nested in it, would read
 // or run on the machine that judges, or "" when nothing: a Local kind, an
@@ -241,7 +241,7 @@ func (k *kind) local() bool { return k.group == "Files and the world" }
 // written in suite files only.
 func (s JudgeSpec) ServerAccess() string {
 	if k := kinds[s.Kind]; k != nil && k.local() {
-		return fmt.Sprintf("a judge of kind %s runs commands, reads files or queries databases on the machine that judges", s.Kind)
+		return fmt.Sprintf("a judge of kind %s runs commands, reads files or queries databases on the machine that judges, or starts servers that do", s.Kind)
 	}
 	if o, ok := s.Config.(interface{ serverAccess() string }); ok {
 		if why := o.serverAccess(); why != "" {

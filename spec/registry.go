@@ -45,6 +45,10 @@ type kind struct {
 	// after every rule has passed. A composite is in that tier when any
 	// of its parts is.
 	llm bool
+	// runsLocally is true for a kind that runs commands, reads files or
+	// queries databases on the machine that judges, or starts servers
+	// that do: the web app leaves such kinds to suite files.
+	runsLocally bool
 	// library names the Go constructors the kind spells (rule.Contains),
 	// so that TestEveryConstructorHasAKind can check every one has a
 	// suite-file spelling.
