@@ -266,6 +266,8 @@ func (o llmOptions) serverAccess() string {
 		return fmt.Sprintf("prompt_file %q reads a file on the machine that judges", o.PromptFile)
 	case strings.Contains(o.Model, "${"):
 		return fmt.Sprintf("model %q reads the environment of the machine that judges (${VAR})", o.Model)
+	case strings.HasPrefix(strings.TrimSpace(o.Model), "script:"):
+		return fmt.Sprintf("model %q is a script, a file on the machine that judges", o.Model)
 	}
 	return ""
 }

@@ -217,6 +217,7 @@ func TestServerAccess(t *testing.T) {
 		{"a schema inline", "json_schema: {type: object}", ""},
 		{"a schema file", "json_schema: schema.json", "json_schema \"schema.json\""},
 		{"a model reading the environment", "rubric: x\nmodel: openai:${SECRET}", "${VAR}"},
+		{"a script model", "rubric: x\nmodel: 'script:/etc/passwd'", "a file on the machine"},
 		{"an agent judge, whose servers run here", "agent_judge:\n  criteria: ok\n  mcp: [{command: [sh, -c, 'rm -rf /']}]", "a judge of kind agent_judge"},
 		{"an agent judge in a jury", "jury: {jurors: [{agent_judge: {criteria: ok}}]}", "a judge of kind agent_judge"},
 	} {
