@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -41,7 +42,8 @@ type Config struct {
 
 // An Authenticator logs users in and out and tells who sends a request.
 type Authenticator struct {
-	c Config
+	c   Config
+	lim *limiter
 }
 
 // New returns an Authenticator.
@@ -52,7 +54,7 @@ func New(c Config) *Authenticator {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	return &Authenticator{c: c}
+	return &Authenticator{c: c, lim: newLimiter()}
 }
 
 // ErrBadLogin is returned by Login for an unknown name, a wrong password
@@ -60,20 +62,32 @@ func New(c Config) *Authenticator {
 // which names exist.
 var ErrBadLogin = errors.New("wrong name or password")
 
-// Login checks a name and password and starts a session: it returns the
-// cookie to set.
-func (a *Authenticator) Login(ctx context.Context, name, password string) (*http.Cookie, error) {
-	user, hash, err := a.c.Accounts.UserByName(ctx, name)
-	if errors.Is(err, store.ErrNotFound) {
-		CheckPassword(dummyHash(), password) // as slow as a real check
-		return nil, ErrBadLogin
+// Login checks a name and password sent from addr (a host, or
+// host:port) and starts a session: it returns the cookie to set. An
+// account or an address that failed too often is held back for a while
+// (a *ThrottledError), its password not even checked.
+func (a *Authenticator) Login(ctx context.Context, name, password, addr string) (*http.Cookie, error) {
+	keys := limiterKeys(name, addr)
+	if wait := a.lim.held(a.c.Now(), keys); wait > 0 {
+		return nil, &ThrottledError{RetryAfter: wait}
 	}
+	user, hash, err := a.c.Accounts.UserByName(ctx, name)
+	known := err == nil
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		hash = dummyHash() // as slow as a real check
+	case err != nil:
+		return nil, err
+	}
+	ok, err := a.lim.check(ctx, func() bool { return CheckPassword(hash, password) })
 	if err != nil {
 		return nil, err
 	}
-	if !CheckPassword(hash, password) || user.Disabled {
+	if !ok || !known || user.Disabled {
+		a.lim.fail(a.c.Now(), keys)
 		return nil, ErrBadLogin
 	}
+	a.lim.succeed(keys)
 	token, tokenHash := NewToken()
 	csrf, _ := NewToken()
 	now := a.c.Now()
@@ -149,12 +163,12 @@ func (a *Authenticator) Middleware(next http.Handler, open ...string) http.Handl
 			return
 		}
 		if v.Local && !loopbackHost(r.Host) {
-			http.Error(w, fmt.Sprintf("this Gavel serves without login to loopback only, and this request was sent to %q: "+
-				"open it at http://127.0.0.1 or http://localhost, or serve it on another address, where everyone logs in", r.Host), http.StatusForbidden)
+			forbid(w, r, fmt.Sprintf("this Gavel serves without login to loopback only, and this request was sent to %q: "+
+				"open it at http://127.0.0.1 or http://localhost, or serve it on another address, where everyone logs in", r.Host))
 			return
 		}
 		if !v.Token && !safeMethod(r.Method) && !a.sameOrigin(r, *v) {
-			http.Error(w, "this form is stale or came from another site: reload the page and try again", http.StatusForbidden)
+			forbid(w, r, "this form is stale or came from another site: reload the page and try again")
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), visitorKey{}, *v)))
@@ -270,13 +284,25 @@ func refuse(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 }
 
+// forbid answers 403 with why: in JSON under /api/, as the API's other
+// errors, and as text elsewhere.
+func forbid(w http.ResponseWriter, r *http.Request, why string) {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		json.NewEncoder(w).Encode(map[string]string{"error": why})
+		return
+	}
+	http.Error(w, why, http.StatusForbidden)
+}
+
 // Require hands a request on only when its visitor's role is at least
 // role; others get 403.
 func Require(role store.Role, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, ok := VisitorFrom(r.Context())
 		if !ok || !v.Can(role) {
-			http.Error(w, fmt.Sprintf("this needs the %s role", role), http.StatusForbidden)
+			forbid(w, r, fmt.Sprintf("this needs the %s role", role))
 			return
 		}
 		h.ServeHTTP(w, r)

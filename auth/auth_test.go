@@ -7,8 +7,11 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gavelhq/gavel/auth"
 	"github.com/gavelhq/gavel/store"
@@ -68,13 +71,13 @@ func accounts(t *testing.T) store.Accounts {
 
 func TestLogin(t *testing.T) {
 	a := auth.New(auth.Config{Accounts: accounts(t), Required: true})
-	if c, err := a.Login(context.Background(), "ED", "a long password"); err != nil || c.Value == "" || !c.HttpOnly {
+	if c, err := a.Login(context.Background(), "ED", "a long password", "192.0.2.1:1234"); err != nil || c.Value == "" || !c.HttpOnly {
 		t.Errorf("login: %+v, %v", c, err)
 	}
 	for _, tc := range []struct{ name, password string }{
 		{"ed", "wrong password!"}, {"nobody", "a long password"}, {"gone", "a long password"},
 	} {
-		if _, err := a.Login(context.Background(), tc.name, tc.password); !errors.Is(err, auth.ErrBadLogin) {
+		if _, err := a.Login(context.Background(), tc.name, tc.password, "192.0.2.1:1234"); !errors.Is(err, auth.ErrBadLogin) {
 			t.Errorf("login %s/%s: %v, want ErrBadLogin", tc.name, tc.password, err)
 		}
 	}
@@ -99,7 +102,7 @@ func TestMiddleware(t *testing.T) {
 	a := auth.New(auth.Config{Accounts: acc, Required: true})
 	h := app(a)
 	login := func(name string) (*http.Cookie, string) {
-		c, err := a.Login(context.Background(), name, "a long password")
+		c, err := a.Login(context.Background(), name, "a long password", "192.0.2.1:1234")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,5 +217,76 @@ func TestLocalUser(t *testing.T) {
 				t.Errorf("status %d, want %d: %s", w.Code, tc.want, w.Body)
 			}
 		})
+	}
+}
+
+// countingAccounts counts the lookups of users: a login that looks no
+// user up checks no password.
+type countingAccounts struct {
+	store.Accounts
+	lookups atomic.Int64
+}
+
+func (c *countingAccounts) UserByName(ctx context.Context, name string) (store.User, string, error) {
+	c.lookups.Add(1)
+	return c.Accounts.UserByName(ctx, name)
+}
+
+// TestLoginThrottles holds back an account, and an address, that failed
+// too often, with delays that grow; a held attempt checks no password; a
+// success clears the count; other accounts from other addresses are not
+// held back.
+func TestLoginThrottles(t *testing.T) {
+	acc := &countingAccounts{Accounts: accounts(t)}
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	a := auth.New(auth.Config{Accounts: acc, Required: true, Now: func() time.Time { return now }})
+	ctx := context.Background()
+	attacker := "198.51.100.7:4000"
+	for i := range 5 { // free failures
+		if _, err := a.Login(ctx, "vera", "guess", attacker); !errors.Is(err, auth.ErrBadLogin) {
+			t.Fatalf("failure %d: %v", i+1, err)
+		}
+	}
+	var holds []time.Duration
+	for range 4 {
+		_, err := a.Login(ctx, "vera", "guess", attacker) // fails, and holds back
+		if !errors.Is(err, auth.ErrBadLogin) {
+			t.Fatalf("a failure after a hold ended: %v", err)
+		}
+		before := acc.lookups.Load()
+		_, err = a.Login(ctx, "vera", "a long password", attacker)
+		var held *auth.ThrottledError
+		if !errors.As(err, &held) {
+			t.Fatalf("during the hold: %v, want a ThrottledError", err)
+		}
+		if acc.lookups.Load() != before {
+			t.Error("a held attempt looked the user up (and checked the password)")
+		}
+		holds = append(holds, held.RetryAfter)
+		now = now.Add(held.RetryAfter)
+	}
+	if want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}; !slices.Equal(holds, want) {
+		t.Errorf("holds %v, want %v", holds, want)
+	}
+	// Another account from another address logs in meanwhile.
+	if _, err := a.Login(ctx, "ed", "a long password", "192.0.2.1:1234"); err != nil {
+		t.Errorf("ed, from elsewhere: %v", err)
+	}
+	// The same account from another address is held back too: guessing
+	// from many addresses does not help.
+	if _, err := a.Login(ctx, "vera", "guess", "203.0.113.9:1"); !errors.Is(err, auth.ErrBadLogin) {
+		t.Fatalf("%v", err)
+	}
+	var held *auth.ThrottledError
+	if _, err := a.Login(ctx, "vera", "a long password", "203.0.113.9:1"); !errors.As(err, &held) {
+		t.Errorf("vera from another address, right after a failure: %v, want held", err)
+	}
+	// Once the hold is over, the right password works and clears the count.
+	now = now.Add(time.Hour)
+	if _, err := a.Login(ctx, "vera", "a long password", attacker); err != nil {
+		t.Errorf("an hour later: %v", err)
+	}
+	if _, err := a.Login(ctx, "vera", "guess", attacker); !errors.Is(err, auth.ErrBadLogin) {
+		t.Errorf("after a success, a failure is free again: %v", err)
 	}
 }

@@ -242,7 +242,7 @@ func login(t *testing.T, f *fixture, a *auth.Authenticator, name string, role st
 	if _, err := f.store.(store.Accounts).CreateUser(context.Background(), name, role, hash); err != nil {
 		t.Fatal(err)
 	}
-	cookie, err := a.Login(context.Background(), name, "a long password")
+	cookie, err := a.Login(context.Background(), name, "a long password", "192.0.2.1:1234")
 	if err != nil {
 		t.Fatal(err)
 	}

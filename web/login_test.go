@@ -38,6 +38,10 @@ func TestLogin(t *testing.T) {
 		return resp, string(b)
 	}
 	post := func(path string, form url.Values) (*http.Response, string) {
+		if path == "/login" { // the login form's token, as a browser has it
+			_, page := get("/login")
+			form.Set("csrf", regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page)[1])
+		}
 		resp, err := client.PostForm(srv.URL+path, form)
 		if err != nil {
 			t.Fatal(err)
