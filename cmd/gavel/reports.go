@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,37 +28,101 @@ func reportsOf(f *runFlags) (report.Format, []output, error) {
 		return "", nil, err
 	}
 	if !slices.ContainsFunc(outs, func(o output) bool { return o.format == report.JSON }) {
-		outs = append(outs, output{defaultJSONReport, report.JSON}) // the run's full record, always kept
+		outs = append(outs, output{path: defaultJSONReport, format: report.JSON}) // the run's full record, always kept
 	}
-	return format, outs, nil
+	return format, withStepSummary(outs), nil
+}
+
+// withStepSummary adds, in GitHub Actions, the Markdown report to the
+// step summary (the file $GITHUB_STEP_SUMMARY names), unless --out
+// writes it already; the step summary is added to, after what earlier
+// steps wrote.
+func withStepSummary(outs []output) []output {
+	summary := os.Getenv("GITHUB_STEP_SUMMARY")
+	if os.Getenv("GITHUB_ACTIONS") != "true" || summary == "" {
+		return outs
+	}
+	for i, o := range outs {
+		if o.path == summary {
+			outs[i].append = true
+			return outs
+		}
+	}
+	return append(outs, output{path: summary, format: report.Markdown, append: true})
 }
 
 // defaultJSONReport is where the JSON report goes unless --out names
 // another JSON file.
 const defaultJSONReport = "reports/latest.json"
 
-// An output is a report file to write.
+// An output is a report file to write: replaced whole, or added to
+// (append).
 type output struct {
 	path   string
 	format report.Format
+	append bool
 }
 
-func outputs(paths []string) ([]output, error) {
-	byExt := map[string]report.Format{".json": report.JSON, ".xml": report.JUnit, ".md": report.Markdown, ".html": report.HTML, ".txt": report.Text}
+// The formats by file extension, and by the short names --out takes
+// besides the formats' own (markdown=FILE or md=FILE).
+var (
+	formatsByExt  = map[string]report.Format{".json": report.JSON, ".xml": report.JUnit, ".md": report.Markdown, ".html": report.HTML, ".txt": report.Text}
+	formatAliases = map[string]report.Format{"md": report.Markdown, "xml": report.JUnit, "txt": report.Text}
+)
+
+// outputs reads --out's values: FORMAT=FILE, or a FILE whose extension
+// says its format.
+func outputs(args []string) ([]output, error) {
 	var out []output
-	for _, p := range paths {
-		f, ok := byExt[strings.ToLower(filepath.Ext(p))]
-		if !ok {
-			return nil, fmt.Errorf("--out %s: the extension says no format: use .json, .xml (JUnit), .md, .html or .txt", p)
+	for _, arg := range args {
+		o, err := parseOutput(arg)
+		if err != nil {
+			return nil, fmt.Errorf("--out %s: %w", arg, err)
 		}
-		out = append(out, output{p, f})
+		out = append(out, o)
 	}
 	return out, nil
 }
 
+func parseOutput(arg string) (output, error) {
+	name, path, explicit := strings.Cut(arg, "=")
+	if explicit {
+		if f, ok := formatAliases[strings.ToLower(name)]; ok {
+			return output{path: path, format: f}, nil
+		}
+		if f, err := report.ParseFormat(name); err == nil {
+			return output{path: path, format: f}, nil
+		}
+	}
+	if f, ok := formatsByExt[strings.ToLower(filepath.Ext(arg))]; ok {
+		return output{path: arg, format: f}, nil
+	}
+	if explicit && !strings.ContainsAny(name, `/\.`) {
+		_, err := report.ParseFormat(name)
+		return output{}, err
+	}
+	return output{}, fmt.Errorf("the name says no format: give it as FORMAT=FILE (markdown=%s), or use .json, .xml (JUnit), .md, .html or .txt", arg)
+}
+
 // writeReport writes a report file whole or not at all: a temporary file
-// renamed into place.
+// renamed into place, or, for a file added to, the report built first
+// and written in one go.
 func writeReport(o output, run *gavel.Run, opts report.Options) error {
+	if o.append {
+		var b bytes.Buffer
+		if err := report.Write(&b, o.format, run, opts); err != nil {
+			return fmt.Errorf("report %s: %w", o.path, err)
+		}
+		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return fmt.Errorf("report %s: %w", o.path, err)
+		}
+		if _, err := f.Write(b.Bytes()); err != nil {
+			f.Close()
+			return fmt.Errorf("report %s: %w", o.path, err)
+		}
+		return f.Close()
+	}
 	if err := os.MkdirAll(filepath.Dir(o.path), 0o755); err != nil {
 		return fmt.Errorf("report %s: %w", o.path, err)
 	}

@@ -90,7 +90,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.resume, "resume", "", "carry on an incomplete or abandoned `run` (its id) in a new run: the trials it finished are copied, the others (skipped, cut short, never started) run; that run is left as it was")
 	fs.StringVar(&f.retry, "retry-errors", "", "run again, in a new run, the trials of `run` (its id) that ended in ERROR (and those that never ran), asking the models again rather than the cache, and copy the others; that run, with its ERRORs, is left as it was")
 	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
-	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
+	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension (.json, .xml for JUnit, .md, .html, .txt) or given as `FORMAT=FILE` (markdown=$GITHUB_STEP_SUMMARY); repeatable. The JSON report goes to "+defaultJSONReport+" unless one is named; in GitHub Actions, the Markdown report is added to $GITHUB_STEP_SUMMARY by itself")
 	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "trials talking with the agent at once; as many more may be being judged (default: the suite's, else 4)")
 	fs.IntVar(&f.trials, "trials", 0, "run every case this many times (default: the suite's)")

@@ -95,7 +95,7 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := report.Options{Verbose: *verbose, Version: version}
 	if *out != "" {
-		if err := writeReport(output{*out, format}, stored.Run, opts); err != nil {
+		if err := writeReport(output{path: *out, format: format}, stored.Run, opts); err != nil {
 			fmt.Fprintln(stderr, "gavel report:", err)
 			return exitInfra
 		}
