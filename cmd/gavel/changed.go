@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
 // changedFiles lists the files changed since the git commit ref (committed
 // since, staged, modified or untracked, as git sees them) as slash paths
 // relative to dir, the directory of a suite, as its paths globs are
-// written. Files outside dir start with "../".
-func changedFiles(dir, ref string) ([]string, error) {
+// written. Files outside dir start with "../". Gavel's own outputs are
+// left out: its .gavel directories (the results database, the cache) and
+// the files for which own, given their absolute path, is true (reports).
+func changedFiles(dir, ref string, own func(path string) bool) ([]string, error) {
 	top, err := git(dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, err
@@ -41,7 +44,11 @@ func changedFiles(dir, ref string) ([]string, error) {
 		if len(name) == 0 {
 			continue
 		}
-		rel, err := filepath.Rel(abs, filepath.Join(root, string(name)))
+		path := filepath.Join(root, string(name))
+		if slices.Contains(strings.Split(filepath.ToSlash(string(name)), "/"), ".gavel") || own(path) {
+			continue
+		}
+		rel, err := filepath.Rel(abs, path)
 		if err != nil {
 			return nil, err
 		}

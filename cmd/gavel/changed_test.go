@@ -75,3 +75,47 @@ func TestGate(t *testing.T) {
 		t.Errorf("passing gate: exit %d\n%s", code, errs)
 	}
 }
+
+// Gavel's own outputs are not changes: a run writes .gavel/ and
+// reports/latest.json (and its --out files) in the repository, and the
+// next --changed-since must not count them, even without a .gitignore.
+func TestOwnOutputsAreNoChanges(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	repo := starterRepo(t)
+	os.Remove(filepath.Join(repo, ".gitignore"))
+	t.Chdir(repo)
+	var out, errs strings.Builder
+	if code := run([]string{"run", "--no-cache", "--out", "junit=ci/results", "."}, stdio{strings.NewReader(""), &out, &errs}); code != exitPassed {
+		t.Fatalf("first run: %d\n%s", code, errs.String())
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"run", "--no-cache", "--out", "junit=ci/results", "--changed-since", "HEAD", "."}, stdio{strings.NewReader(""), &out, &errs}); code != exitPassed {
+		t.Fatalf("second run: %d\n%s", code, errs.String())
+	}
+	if !strings.Contains(errs.String(), "0 of 2 cases affected by the 1 files changed since HEAD") {
+		t.Errorf("want only the removed .gitignore counted:\n%s", errs.String())
+	}
+}
+
+// gavel init keeps Gavel's outputs out of git: a .gitignore, written or
+// added to.
+func TestInitIgnoresOutputs(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+		t.Fatal(errs)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); !strings.Contains(string(data), ".gavel/\nreports/\n") {
+		t.Errorf("the .gitignore written:\n%s", data)
+	}
+	mine := t.TempDir()
+	os.WriteFile(filepath.Join(mine, ".gitignore"), []byte("node_modules\n.gavel"), 0o644)
+	if code, _, errs := gavelCmd(t, "init", mine); code != exitPassed {
+		t.Fatal(errs)
+	}
+	if data, _ := os.ReadFile(filepath.Join(mine, ".gitignore")); string(data) != "node_modules\n.gavel\nreports/\n" {
+		t.Errorf("a .gitignore added to:\n%q", data)
+	}
+}

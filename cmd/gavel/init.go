@@ -20,8 +20,10 @@ const initHelp = `Usage: gavel init [DIR]
 
 Writes a starter suite into DIR (default "."), next to your agent: a
 gavel.yaml with two cases, the scripted models that let it run offline,
-and the JSON Schema your editor uses to complete the suite's fields.
-Nothing is overwritten: if one of the files exists, nothing is written.
+and the JSON Schema your editor uses to complete the suite's fields. A
+.gitignore keeps Gavel's outputs (.gavel/, reports/) out of git: written,
+or added to when DIR has one. Nothing else is overwritten: if one of the
+files exists, nothing is written.
 
 Example:
   gavel init evals && gavel run evals
@@ -76,8 +78,44 @@ func initCommand(args []string, stdout, stderr io.Writer) int {
 			return exitInfra
 		}
 	}
+	if err := ignoreOutputs(dir); err != nil {
+		fmt.Fprintln(stderr, "gavel init:", err)
+		return exitInfra
+	}
 	fmt.Fprintf(stdout, "Wrote a starter suite to %s. Run it with:\n  gavel run %s\n", filepath.Join(dir, "gavel.yaml"), dir)
 	return exitPassed
+}
+
+// ignoredOutputs are the lines of a .gitignore that keep Gavel's own
+// outputs out of git (and so out of --changed-since): the results
+// database and the cache, and the reports.
+var ignoredOutputs = []string{".gavel/", "reports/"}
+
+// ignoreOutputs adds the lines of ignoredOutputs that dir's .gitignore
+// lacks, making the file if there is none.
+func ignoreOutputs(dir string) error {
+	path := filepath.Join(dir, ".gitignore")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	have := strings.Fields(string(data))
+	var add strings.Builder
+	for _, line := range ignoredOutputs {
+		if !slices.Contains(have, line) && !slices.Contains(have, strings.TrimSuffix(line, "/")) {
+			add.WriteString(line + "\n")
+		}
+	}
+	if add.Len() == 0 {
+		return nil
+	}
+	if len(data) > 0 && !strings.HasSuffix(string(data), "\n") {
+		data = append(data, '\n')
+	}
+	if len(data) == 0 {
+		data = []byte("# Gavel's own outputs: the results database, the model cache, and the reports.\n")
+	}
+	return os.WriteFile(path, append(data, add.String()...), 0o644)
 }
 
 // starterFiles are the files gavel init writes, by path in the directory.

@@ -140,3 +140,25 @@ func writeReport(o output, run *gavel.Run, opts report.Options) error {
 	}
 	return os.Rename(tmp.Name(), o.path)
 }
+
+// writes reports whether a file (an absolute path) is a report that
+// gavel run writes, by default or as --out names, so that --changed-since
+// does not count it as a change.
+func (f *runFlags) writes() func(path string) bool {
+	paths := append([]string{defaultJSONReport}, f.outs...)
+	own := map[string]bool{}
+	for _, p := range paths {
+		if o, err := parseOutput(p); err == nil {
+			p = o.path
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil { // as git's paths are
+			abs = filepath.Join(dir, filepath.Base(abs))
+		}
+		own[abs] = true
+	}
+	return func(path string) bool { return own[path] }
+}

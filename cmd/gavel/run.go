@@ -214,7 +214,7 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 		}
 		err = selectCases(b.Suite, f.tags, f.ids)
 		if err == nil && f.changedSince != "" {
-			err = selectChanged(b.Suite, f.changedSince, stderr)
+			err = selectChanged(b.Suite, f.changedSince, f.writes(), stderr)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)
@@ -354,9 +354,10 @@ func selectCases(s *gavel.Suite, tags, ids []string) error {
 	return nil
 }
 
-// selectChanged keeps the cases that files changed since ref affect.
-func selectChanged(s *gavel.Suite, ref string, stderr io.Writer) error {
-	files, err := changedFiles(filepath.Dir(s.File), ref)
+// selectChanged keeps the cases that files changed since ref affect; the
+// files own says Gavel writes are not changes.
+func selectChanged(s *gavel.Suite, ref string, own func(path string) bool, stderr io.Writer) error {
+	files, err := changedFiles(filepath.Dir(s.File), ref, own)
 	if err != nil {
 		return err
 	}
