@@ -11,9 +11,6 @@ import (
 	"strings"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 // The exit codes, documented in README and gavel run -h.
 const (
 	exitPassed     = 0 // every run complete and its threshold met
