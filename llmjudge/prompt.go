@@ -70,12 +70,20 @@ type prompt struct {
 // when set, else the embedded prompts/<kind>.tmpl, after the shared
 // prompts/common.tmpl. It checks that it renders sample, a PromptData with
 // every input the judge fills in, and that every input shows.
+//
+// The check runs once per kind and template: a template that shows every
+// input of one sample shows every input of another, and a suite of a
+// hundred thousand cases builds as many judges.
 func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 	root, err := parsedTemplate(kind, override)
 	if err != nil {
 		return nil, err
 	}
 	p := &prompt{t: root}
+	key := kind + "\x00" + override
+	if _, ok := checked.Load(key); ok {
+		return p, nil
+	}
 	msgs, err := p.render(sample)
 	if err != nil {
 		return nil, fmt.Errorf("the prompt template does not render a sample: %w", err)
@@ -86,8 +94,12 @@ func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 			return nil, fmt.Errorf("the prompt template does not show {{%s}}: a judge must see every input it is given", in.name)
 		}
 	}
+	checked.Store(key, true)
 	return p, nil
 }
+
+// checked holds the templates newPrompt has checked, by kind and override.
+var checked sync.Map
 
 // parsed holds each template parsed once, by kind and override: a suite
 // of a thousand judges of one kind shares one. Parsed templates are safe

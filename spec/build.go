@@ -55,9 +55,8 @@ type Built struct {
 	// FollowUps answers the agent's clarifying questions; nil when the
 	// suite has no model for it.
 	FollowUps conversation.Detector
-	// Definitions are the cases as written (YAML), by case id, for the
-	// store.
-	Definitions map[string][]byte
+	// cases are the cases as loaded, by id, for Definition.
+	cases map[string]LoadedCase
 	// Warnings are what is worth fixing but does not stop a run: a judge
 	// that is the agent's own model or of its family. Programs print them
 	// (gavel validate and gavel run do).
@@ -70,6 +69,12 @@ type Built struct {
 	Models []llm.Ref
 
 	closers []func() error
+}
+
+// Definition returns the case of id as written, in YAML, for the store;
+// nil for no such case.
+func (b *Built) Definition(id string) []byte {
+	return b.cases[id].YAML()
 }
 
 // Close releases what running the suite started (MCP servers).
@@ -92,7 +97,7 @@ func Build(l *Loaded, env Env) (*Built, error) {
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
-	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{Definitions: map[string][]byte{}, Prices: l.Prices}}
+	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{cases: map[string]LoadedCase{}, Prices: l.Prices}}
 	b.out.Suite = b.suite()
 	if len(b.problems) > 0 {
 		_ = b.out.Close()
@@ -232,7 +237,7 @@ func (b *builder) suite() *gavel.Suite {
 		}
 		seen[c.ID] = lc.Source()
 		s.Cases = append(s.Cases, c)
-		b.out.Definitions[c.ID] = lc.Definition
+		b.out.cases[c.ID] = lc
 	}
 	if !f.AllowSameFamilyJudge {
 		b.out.Warnings = append(b.out.Warnings, hierarchyWarnings(b.judges, s.Models["agent"])...)

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -60,6 +61,22 @@ type LoadedCase struct {
 	// File: a JSON Lines record is parsed alone, so its nodes are on
 	// line 1.
 	offset int
+	// json is a JSON Lines case's line, whose YAML, Definition, is made
+	// only when asked for (see YAML).
+	json []byte
+}
+
+// YAML returns the case as written, in YAML: Definition, or a JSON Lines
+// case's line turned into YAML.
+func (c LoadedCase) YAML() []byte {
+	if c.Definition != nil || c.json == nil {
+		return c.Definition
+	}
+	n, err := jsonNode(c.json)
+	if err != nil {
+		return nil
+	}
+	return definition(n)
 }
 
 // Source returns "file:line", or "" for a case written in the web app.
@@ -223,21 +240,23 @@ func loadJSONLines(file string) ([]LoadedCase, Problems) {
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		// Each line must be JSON; YAML then decodes it, for the positions
-		// of unknown fields and wrong types.
+		// Each line must be JSON; it is read into the node tree YAML
+		// makes of it, for the positions of unknown fields and wrong types.
 		if err := checkJSONLine(text); err != nil {
 			problems = append(problems, Problem{File: file, Line: line, Message: err.Error() + " (a JSON Lines file holds one JSON object per line)"})
 			continue
 		}
-		var doc yaml.Node
-		if err := yaml.Unmarshal(text, &doc); err != nil {
-			problems = append(problems, yamlProblems(file, line-1, err)...)
+		node, err := jsonNode(text)
+		if err != nil {
+			problems = append(problems, Problem{File: file, Line: line, Message: "not JSON: " + err.Error()})
 			continue
 		}
-		c, ps := decodeCase(file, doc.Content[0], line-1)
+		c, ps := decodeCase(file, node, line-1)
 		problems = append(problems, ps...)
 		if c != nil {
-			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line, Definition: definition(doc.Content[0]), offset: line - 1})
+			// The line is kept, not its YAML: it is written only if the case
+			// is stored (LoadedCase.YAML).
+			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line, json: bytes.Clone(text), offset: line - 1})
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -526,8 +545,22 @@ func unknownField(file string, key *yaml.Node, what string, fields map[string]re
 }
 
 // yamlFields maps the yaml names of t's fields, inline ones included, to
-// their types.
+// their types. The map is made once per type and shared: callers must not
+// change it.
 func yamlFields(t reflect.Type) map[string]reflect.Type {
+	if m, ok := fieldsOf.Load(t); ok {
+		return m.(map[string]reflect.Type)
+	}
+	m := readFields(t)
+	fieldsOf.Store(t, m)
+	return m
+}
+
+// fieldsOf caches yamlFields: a file of a hundred thousand cases asks for
+// the same few types millions of times.
+var fieldsOf sync.Map // reflect.Type → map[string]reflect.Type
+
+func readFields(t reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -554,19 +587,21 @@ func describe(t reflect.Type) string {
 	case reflect.TypeFor[RoundSpec]():
 		return "a round"
 	}
-	words := map[string]string{
-		"AgentSpec": "the agent", "BuiltinSpec": "a builtin agent", "HTTPSpec": "an http agent", "ExecSpec": "an exec agent",
-		"MCPSpec": "an MCP server", "ModelsSpec": "the models", "PersonaSpec": "a persona", "EventSpec": "an event",
-		"ToolCallSpec": "an expected tool call", "JudgeSpec": "a judge",
-		"StepSpec": "a setup step", "SQLStepSpec": "an SQL step",
-		"jurySettings": "a jury", "sqlQuery": "an SQL check", "fileContent": "a file_content check", "fileJSON": "a file_json check",
-		"lengthBounds": "a length rule", "pairwiseSettings": "a pairwise judge", "buildSettings": "a build check", "weightedPart": "a weighted part",
-		"PriceSpec": "a price",
-	}
-	if w, ok := words[t.Name()]; ok {
+	if w, ok := formatTypeNames[t.Name()]; ok {
 		return w
 	}
 	return t.Name()
+}
+
+// formatTypeNames name the format's types for messages, by Go name.
+var formatTypeNames = map[string]string{
+	"AgentSpec": "the agent", "BuiltinSpec": "a builtin agent", "HTTPSpec": "an http agent", "ExecSpec": "an exec agent",
+	"MCPSpec": "an MCP server", "ModelsSpec": "the models", "PersonaSpec": "a persona", "EventSpec": "an event",
+	"ToolCallSpec": "an expected tool call", "JudgeSpec": "a judge",
+	"StepSpec": "a setup step", "SQLStepSpec": "an SQL step",
+	"jurySettings": "a jury", "sqlQuery": "an SQL check", "fileContent": "a file_content check", "fileJSON": "a file_json check",
+	"lengthBounds": "a length rule", "pairwiseSettings": "a pairwise judge", "buildSettings": "a build check", "weightedPart": "a weighted part",
+	"PriceSpec": "a price",
 }
 
 // pathStep is a step of a field's path: a key, and an index or -1.

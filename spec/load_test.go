@@ -380,7 +380,7 @@ func TestDefinitions(t *testing.T) {
 	}
 	defer b.Close()
 	for id, want := range map[string]string{"inline": "id: inline # a comment", "line": `"id": "line"`} {
-		if got := string(b.Definitions[id]); !strings.Contains(got, want) {
+		if got := string(b.Definition(id)); !strings.Contains(got, want) {
 			t.Errorf("definition of %s:\n%s\nwant it to hold %q", id, got, want)
 		}
 	}

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -242,7 +243,7 @@ func onlyCommon(n *yaml.Node) bool {
 // itemFields are the fields an item of kind k may give: its config's and
 // the common ones.
 func itemFields(k *kind) map[string]reflect.Type {
-	fields := yamlFields(reflect.TypeFor[commonFields]())
+	fields := maps.Clone(yamlFields(reflect.TypeFor[commonFields]()))
 	for name, t := range yamlFields(k.config) {
 		fields[name] = t
 	}

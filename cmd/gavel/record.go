@@ -51,7 +51,7 @@ func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunIn
 		trials: make(chan gavel.Trial, pendingTrials), written: make(chan struct{}), beating: make(chan struct{})}
 	for _, c := range b.Suite.Cases {
 		v, err := st.SaveCase(ctx, store.CaseDef{Suite: b.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
-			Definition: b.Definitions[c.ID], Source: c.Source})
+			Definition: b.Definition(c.ID), Source: c.Source})
 		if err != nil {
 			return nil, err
 		}
