@@ -42,7 +42,9 @@ type htmlPage struct {
 	PassRate, Threshold                   string
 	Started, Duration                     string
 	Cases, Trials                         int
-	Tokens, Calls, Cost, ByRole, PassHatK string
+	Tokens, Calls, Cost, ByRole           string
+	PassAtK, PassHatK                     string
+	Unstable                              []string
 	Unpriced                              string // which models have no price, and how to give it
 	Outcomes, Flaky                       string
 	Incomplete                            string
@@ -133,7 +135,9 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		Cost:       cost(total),
 		Unpriced:   clean(unpricedNote(stats)),
 		ByRole:     inParens(byRole(stats.Usage, costAndTokens)),
+		PassAtK:    passAtK(stats),
 		PassHatK:   passHatK(stats),
+		Unstable:   unstableJudges(run),
 		Incomplete: clean(incomplete(run)),
 	}
 	if !run.Started.IsZero() {

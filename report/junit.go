@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,9 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+	// SystemOut says what else is worth knowing of the case: its
+	// unstable judges.
+	SystemOut string `xml:"system-out,omitempty"`
 }
 
 // junitProblem is a <failure> or an <error>: a one-line message, and the
@@ -106,9 +110,21 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if opts.Version != "" {
 		s.Properties = append(s.Properties, junitProperty{Name: "gavel_version", Value: clean(opts.Version)})
 	}
+	for k := 2; k <= len(stats.PassAtK); k++ { // pass@1 and pass^1 are the pass rate
+		s.Properties = append(s.Properties,
+			junitProperty{Name: fmt.Sprintf("pass_at_%d", k), Value: decimal(stats.PassAtK[k-1])},
+			junitProperty{Name: fmt.Sprintf("pass_hat_%d", k), Value: decimal(stats.PassHatK[k-1])})
+	}
 	for i := range run.Cases {
 		cr := &run.Cases[i]
 		c := junitCaseOf(name, cr)
+		var notes []string
+		for _, t := range cr.Trials {
+			for _, u := range unstable(t.Verdict) {
+				notes = append(notes, fmt.Sprintf("trial %d: unstable judge %s", t.N, u))
+			}
+		}
+		c.SystemOut = clean(strings.Join(notes, "\n"))
 		s.Tests++
 		switch {
 		case c.Failure != nil:

@@ -199,6 +199,7 @@ func TestJUnitSchema(t *testing.T) {
 		{"every outcome", fixture(t)},
 		{"forbidden characters", hostile},
 		{"no cases", &gavel.Run{}},
+		{"trials and unstable judges", unstableRun()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(xmllint, "--noout", "--schema", filepath.Join("testdata", "junit-10.xsd"), "-")

@@ -36,8 +36,14 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if note := unpricedNote(stats); note != "" {
 		fmt.Fprintf(b, "⚠️ %s\n\n", mdText(note))
 	}
+	if k := passAtK(stats); k != "" {
+		fmt.Fprintf(b, "pass@k: %s\n\n", k)
+	}
 	if k := passHatK(stats); k != "" {
 		fmt.Fprintf(b, "pass^k: %s\n\n", k)
+	}
+	for _, u := range unstableJudges(run) {
+		fmt.Fprintf(b, "⚠️ Unstable judge: %s\n\n", mdText(u))
 	}
 	facts := make([]caseFacts, len(run.Cases))
 	for i := range run.Cases {

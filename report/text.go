@@ -150,11 +150,17 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	if note := unpricedNote(stats); note != "" {
 		b.WriteString(note + "\n")
 	}
+	if k := passAtK(stats); k != "" {
+		fmt.Fprintf(b, "pass@k: %s\n", k)
+	}
 	if k := passHatK(stats); k != "" {
 		fmt.Fprintf(b, "pass^k: %s\n", k)
 	}
 	for _, f := range flakyCases(facts) {
 		fmt.Fprintf(b, "Flaky: %s\n", oneLine(f))
+	}
+	for _, u := range unstableJudges(run) {
+		fmt.Fprintf(b, "Unstable judge: %s\n", u)
 	}
 	if line := incomplete(run); line != "" {
 		b.WriteString(line + "\n")
@@ -236,16 +242,7 @@ func inParens(s string) string {
 
 // passHatK formats pass^k for k from 2 up, "k=2 44.4%, k=3 33.3%", or ""
 // when no case ran more than one trial (pass^1 is the pass rate).
-func passHatK(s gavel.Stats) string {
-	if len(s.PassHatK) < 2 {
-		return ""
-	}
-	parts := make([]string, 0, len(s.PassHatK)-1)
-	for i, v := range s.PassHatK[1:] {
-		parts = append(parts, fmt.Sprintf("k=%d %s", i+2, percent(v)))
-	}
-	return strings.Join(parts, ", ")
-}
+func passHatK(s gavel.Stats) string { return perK(s.PassHatK) }
 
 // skipReason says why a case did not run.
 func skipReason(cr *gavel.CaseResult) string {
