@@ -35,21 +35,21 @@ func writeHTML(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 
 // htmlPage is the whole page: the run's summary and its cases.
 type htmlPage struct {
-	Suite, Description, File, Models      string
-	Version                               string
-	Passed                                bool
-	Verdict                               string
-	PassRate, Threshold                   string
-	Started, Duration                     string
-	Cases, Trials                         int
-	Tokens, Calls, Cost, ByRole           string
-	PassAtK, PassHatK                     string
-	Unstable                              []string
-	Unpriced                              string // which models have no price, and how to give it
-	Outcomes, Flaky                       string
-	Incomplete                            string
-	Rows                                  []htmlCase
-	Breakdowns                            []htmlBreakdown
+	Suite, Description, File, Models string
+	Version                          string
+	Passed                           bool
+	Verdict                          string
+	PassRate, Threshold              string
+	Started, Duration                string
+	Cases, Trials                    int
+	Tokens, Calls, Cost, ByRole      string
+	PassAtK, PassHatK                string
+	Unstable                         []string
+	Unpriced                         string // which models have no price, and how to give it
+	Outcomes, Flaky                  string
+	Incomplete                       string
+	Rows                             []htmlCase
+	Breakdowns                       []htmlBreakdown
 }
 
 // htmlBreakdown is a small table under the table of cases: the
