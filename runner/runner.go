@@ -52,6 +52,10 @@ type Config struct {
 	// run again.
 	Reuse func(caseID string, n int) (gavel.Trial, bool)
 
+	// Started, if set, is called once before the first trial starts,
+	// with how many trials the run has and how many run at once.
+	Started func(total, concurrency int)
+
 	// Progress, if set, is called after each trial, from one goroutine
 	// at a time.
 	Progress func(Progress)
@@ -155,6 +159,9 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 		}
 	}
 	r.progress.Total = len(jobs) + len(reused)
+	if c.Started != nil {
+		c.Started(r.progress.Total, c.Concurrency)
+	}
 	for _, j := range reused {
 		t, _ := c.reuse(j.c.ID, j.n)
 		r.finish(j, t, true)

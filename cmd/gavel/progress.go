@@ -13,21 +13,73 @@ import (
 	"github.com/gavelhq/gavel/runner"
 )
 
-// A progress shows how a run goes, on stderr: on a terminal, one bar
-// redrawn in place; otherwise (a CI log) plain lines: every trial that
-// does not pass, and the counts every 5% of the run (every trial, in runs
-// of 100 trials or fewer).
+// A progress shows how a run goes, on stderr: a line when it starts; on
+// a terminal, one bar redrawn in place; otherwise (a CI log) plain lines:
+// every trial that does not pass, and the counts every 5% of the run
+// (every trial, in runs of 100 trials or fewer). While no trial finishes,
+// a heartbeat says the run is still going, every second on a terminal,
+// every `every` in a log.
 type progress struct {
 	w        io.Writer
 	terminal bool
+	every    time.Duration // between heartbeats in a log
 
-	mu    sync.Mutex
-	drawn bool // a bar is on screen
-	shown int  // the last 5% step printed
+	mu      sync.Mutex
+	drawn   bool // a bar is on screen
+	shown   int  // the last 5% step printed
+	last    runner.Progress
+	started time.Time
+	beat    time.Time // of the last line or heartbeat
+	stop    chan struct{}
 }
 
 func newProgress(w io.Writer) *progress {
-	return &progress{w: w, terminal: isTerminal(w)}
+	return &progress{w: w, terminal: isTerminal(w), every: 15 * time.Second}
+}
+
+// start says that the run of suite starts, with total trials, and keeps a
+// heartbeat going until finish.
+func (p *progress) start(suite string, total, concurrency int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "gavel: %s: %d trials, %d at a time\n", suite, total, concurrency)
+	p.started, p.beat = time.Now(), time.Now()
+	p.last = runner.Progress{Total: total}
+	p.stop = make(chan struct{})
+	tick := p.every
+	if p.terminal {
+		tick = time.Second
+	}
+	go p.heartbeat(tick, p.stop)
+}
+
+func (p *progress) heartbeat(tick time.Duration, stop chan struct{}) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		p.mu.Lock()
+		if p.stop != stop { // finished meanwhile
+			p.mu.Unlock()
+			return
+		}
+		elapsed := time.Since(p.started).Round(time.Second)
+		switch {
+		case p.terminal:
+			r := p.last
+			r.Elapsed = time.Since(p.started)
+			fmt.Fprintf(p.w, "\r\033[K%s  %s", bar(r), elapsed)
+			p.drawn = true
+		case time.Since(p.beat) >= tick:
+			fmt.Fprintf(p.w, "[%d/%d] running, %s so far\n", p.last.Done, p.last.Total, elapsed)
+			p.beat = time.Now()
+		}
+		p.mu.Unlock()
+	}
 }
 
 // isTerminal reports whether w is a terminal that can redraw a line.
@@ -44,6 +96,7 @@ func isTerminal(w io.Writer) bool {
 func (p *progress) update(r runner.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.last = r
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r\033[K%s", bar(r))
 		p.drawn = true
@@ -53,6 +106,7 @@ func (p *progress) update(r runner.Progress) {
 	if r.Trial.Verdict.Status != judge.StatusPass || r.Total <= 100 || step > p.shown || r.Done == r.Total {
 		p.shown = step
 		fmt.Fprintln(p.w, line(r))
+		p.beat = time.Now()
 	}
 }
 
@@ -60,6 +114,10 @@ func (p *progress) update(r runner.Progress) {
 func (p *progress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.stop != nil {
+		close(p.stop)
+		p.stop = nil
+	}
 	if p.drawn {
 		fmt.Fprintln(p.w)
 		p.drawn = false

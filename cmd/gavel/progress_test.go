@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,5 +53,43 @@ func TestProgressBar(t *testing.T) {
 		if got := bar(trialDone(tc.done, tc.total, judge.StatusPass)); !strings.Contains(got, tc.want) {
 			t.Errorf("bar(%d/%d) = %q, want it to contain %q", tc.done, tc.total, got, tc.want)
 		}
+	}
+}
+
+// syncBuffer is a buffer written from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Something is said from the start of a run, and while trials take long:
+// a line when the run starts, then a heartbeat while no trial finishes.
+func TestProgressFromTheStart(t *testing.T) {
+	var out syncBuffer
+	p := newProgress(&out)
+	p.every = 20 * time.Millisecond
+	p.start("support-desk", 12, 4)
+	time.Sleep(70 * time.Millisecond)
+	p.finish()
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) < 2 || lines[0] != "gavel: support-desk: 12 trials, 4 at a time" || !strings.HasPrefix(lines[1], "[0/12] running") {
+		t.Errorf("progress:\n%s", out.String())
+	}
+	n := len(lines)
+	time.Sleep(50 * time.Millisecond)
+	if got := len(strings.Split(strings.TrimSpace(out.String()), "\n")); got != n {
+		t.Errorf("heartbeats after finish: %d lines, then %d", n, got)
 	}
 }

@@ -308,6 +308,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		Stop:        r.stop.ch,
 		Why:         r.stop.why,
 		Reuse:       r.prior.reuse,
+		Started:     func(total, concurrency int) { r.bar.start(s.Suite.Name, total, concurrency) },
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
 	})
 	r.bar.finish()
