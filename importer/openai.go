@@ -15,7 +15,7 @@ import (
 // An openAILine is one conversation of the OpenAI chat format: its
 // messages and metadata, and usage if the line says.
 type openAILine struct {
-	Messages []openAIMessage           `json:"messages"`
+	Messages []openAIMessage            `json:"messages"`
 	Metadata map[string]json.RawMessage `json:"metadata"`
 	Usage    *openAIUsage               `json:"usage"`
 	Model    string                     `json:"model"`
