@@ -10,14 +10,14 @@ import (
 
 // readGavel reads Gavel's JSON report (report.JSONReport): every case
 // with its trials, transcripts and verdicts, as the report has them.
-func readGavel(path string, data []byte) (suite string, threshold float64, cases []Case, problems Problems) {
+func readGavel(path string, data []byte) (head report.JSONReport, cases []Case, problems Problems) {
 	var r report.JSONReport
 	if err := json.Unmarshal(data, &r); err != nil {
 		line, msg := jsonProblem(data, 0, err)
-		return "", 0, nil, Problems{{File: path, Line: line, Message: msg}}
+		return head, nil, Problems{{File: path, Line: line, Message: msg}}
 	}
 	if r.SchemaVersion != report.SchemaVersion {
-		return "", 0, nil, Problems{{File: path, Path: "schema_version", Message: fmt.Sprintf(
+		return head, nil, Problems{{File: path, Path: "schema_version", Message: fmt.Sprintf(
 			"this Gavel reads JSON reports of schema %d, and this one is of schema %d", report.SchemaVersion, r.SchemaVersion)}}
 	}
 	for i, jc := range r.Cases {
@@ -52,7 +52,8 @@ func readGavel(path string, data []byte) (suite string, threshold float64, cases
 		}
 		cases = append(cases, c)
 	}
-	return r.Suite.Name, r.Suite.Threshold, cases, problems
+	r.Cases = nil
+	return r, cases, problems
 }
 
 // validOutcome reports whether o is one of a case's outcomes.

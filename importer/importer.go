@@ -12,6 +12,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/report"
 )
 
 // A Format is a kind of file Read understands.
@@ -85,6 +86,10 @@ type Batch struct {
 	// (the first report's), "" and 0 for the other formats.
 	Suite     string
 	Threshold float64
+	// Stopped and StopReason say what stopped the run a Gavel report is
+	// of, when it was incomplete (the first such report's).
+	Stopped    gavel.StopCause
+	StopReason string
 	// Cases are the cases in the order the files gave them.
 	Cases []Case
 }
@@ -189,11 +194,13 @@ func Read(files []string, format Format) (*Batch, error) {
 		case FormatOTLP:
 			cases, ps = readOTLP(path, data)
 		case FormatGavel:
-			var suite string
-			var threshold float64
-			suite, threshold, cases, ps = readGavel(path, data)
+			var head report.JSONReport
+			head, cases, ps = readGavel(path, data)
 			if b.Suite == "" {
-				b.Suite, b.Threshold = suite, threshold
+				b.Suite, b.Threshold = head.Suite.Name, head.Suite.Threshold
+			}
+			if b.Stopped == "" {
+				b.Stopped, b.StopReason = head.Stopped, head.StopReason
 			}
 		default:
 			return nil, fmt.Errorf("%s: unknown format %q", path, f)
