@@ -362,8 +362,22 @@ func finish(t *judge.Transcript, caseID string) {
 	}
 }
 
+// unpriced marks usage that counts tokens but no money as unpriced: the
+// sources say what was spent in tokens, not in dollars, so a cost of 0
+// would be a lie (reports show the cost as a lower bound).
+func unpriced(u judge.Usage) judge.Usage {
+	if u.Tokens() > 0 && u.CostUSD == 0 {
+		u.Unpriced = true
+	}
+	return u
+}
+
 // trialOf is the one trial of an imported conversation, not judged.
 func trialOf(t *judge.Transcript, from string) gavel.Trial {
+	t.Usage = unpriced(t.Usage)
+	for i := range t.Turns {
+		t.Turns[i].Usage = unpriced(t.Turns[i].Usage)
+	}
 	return gavel.Trial{
 		CaseID:     t.CaseID,
 		N:          1,
@@ -373,3 +387,4 @@ func trialOf(t *judge.Transcript, from string) gavel.Trial {
 		Duration:   t.Duration,
 	}
 }
+

@@ -62,7 +62,7 @@ func TestOpenAI(t *testing.T) {
 	if diff := cmp.Diff(want, summary(tr)); diff != "" {
 		t.Errorf("turns (-want +got):\n%s", diff)
 	}
-	if want := (judge.Usage{InputTokens: 412, OutputTokens: 57, CachedTokens: 128}); tr.Usage != want || first.Usage.Agent != want {
+	if want := (judge.Usage{InputTokens: 412, OutputTokens: 57, CachedTokens: 128, Unpriced: true}); tr.Usage != want || first.Usage.Agent != want {
 		t.Errorf("usage = %+v, trial's agent usage %+v; want %+v", tr.Usage, first.Usage.Agent, want)
 	}
 	if tr.Goal != "where's my order #12345?" || tr.CaseID != "lookup-12345" || tr.Status != judge.ExecSuccess {
@@ -149,7 +149,7 @@ func TestOTLP(t *testing.T) {
 	if diff := cmp.Diff(want, summary(tr)); diff != "" {
 		t.Errorf("turns (-want +got):\n%s", diff)
 	}
-	if want := (judge.Usage{InputTokens: 480, OutputTokens: 50, Calls: 2}); tr.Usage != want {
+	if want := (judge.Usage{InputTokens: 480, OutputTokens: 50, Calls: 2, Unpriced: true}); tr.Usage != want {
 		t.Errorf("usage = %+v, want %+v", tr.Usage, want)
 	}
 	if got := tr.Turns[2].ToolCalls[0].Duration; got.Milliseconds() != 50 {
@@ -196,7 +196,7 @@ func TestOTLPEvents(t *testing.T) {
 	if diff := cmp.Diff(want, summary(tr)); diff != "" {
 		t.Errorf("turns (-want +got):\n%s", diff)
 	}
-	if want := (judge.Usage{InputTokens: 200, OutputTokens: 35, Calls: 2}); tr.Usage != want {
+	if want := (judge.Usage{InputTokens: 200, OutputTokens: 35, Calls: 2, Unpriced: true}); tr.Usage != want {
 		t.Errorf("usage = %+v, want %+v", tr.Usage, want)
 	}
 }
