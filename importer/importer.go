@@ -387,4 +387,3 @@ func trialOf(t *judge.Transcript, from string) gavel.Trial {
 		Duration:   t.Duration,
 	}
 }
-
