@@ -245,3 +245,20 @@ func TestWriteCases(t *testing.T) {
 		}
 	}
 }
+
+func TestGavelReportProblems(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ data, want string }{
+		{`{"schema_version": 2, "cases": []}`, "report.json: schema_version: this Gavel reads JSON reports of schema 1, and this one is of schema 2"},
+		{`{"schema_version": 1, "cases": [{"id": "a", "outcome": "PASS", "trials": [{"case_id": "a", "trial": 1, "verdict": {}}]}]}`,
+			"report.json: cases[0].trials[0].verdict.status: a trial needs a verdict"},
+		{"{\"schema_version\": 1,\n \"cases\": [{\"id\": 7}]}", "report.json:2: cases.id is a JSON number, want a string"},
+	} {
+		f := filepath.Join(dir, "report.json")
+		os.WriteFile(f, []byte(tt.data), 0o644)
+		_, err := Read([]string{f}, "")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Read(%s) = %v, want %q", tt.data, err, tt.want)
+		}
+	}
+}
