@@ -48,6 +48,7 @@ var layers = map[string]int{
 	"store/storetest":    6,
 	"auth":               6,
 	"gaveltest":          6,
+	"importer":           6,
 	"store/sqlite":       7,
 	"store/postgres":     7,
 	"web":                7,

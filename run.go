@@ -66,6 +66,10 @@ const (
 	// StopRunning: nothing stopped the run, which was read (from a store)
 	// while still running: what it saved so far is no verdict yet.
 	StopRunning StopCause = "running"
+	// StopNotJudged: the run's transcripts were imported from outside
+	// (gavel import) without verdicts: no judge has read them yet, and
+	// gavel rejudge judges them.
+	StopNotJudged StopCause = "not-judged"
 )
 
 // Stats are a run's numbers.

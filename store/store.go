@@ -53,6 +53,13 @@ type Store interface {
 	// it again overwrites.
 	FinishRun(ctx context.Context, runID string, f RunEnd) error
 
+	// ImportRun records a whole finished run at once (gavel import): its
+	// info, as CreateRun takes it, and its end, whose Run holds every
+	// case and trial, as FinishRun takes it. It is one transaction: when
+	// any part fails, nothing of the run is stored. It returns the run's
+	// info with its ID set.
+	ImportRun(ctx context.Context, r RunInfo, end RunEnd) (RunInfo, error)
+
 	// Run returns a run whole: its info and every case result with its
 	// trials, transcripts and judgments, in suite order.
 	Run(ctx context.Context, id string) (*StoredRun, error)
@@ -294,6 +301,15 @@ type Label struct {
 	Author  string
 	Created time.Time
 }
+
+// SettingImported is the setting (RunInfo.Settings) of a run gavel import
+// stored: what it was imported from, "FILE (format)", several files
+// separated by ", ".
+const SettingImported = "imported"
+
+// ImportedFrom says what an imported run was imported from ("chats.jsonl
+// (openai)"); "" for a run Gavel ran.
+func (r RunInfo) ImportedFrom() string { return r.Settings[SettingImported] }
 
 // Git is where a run ran, as much as is known: "branch@commit", the
 // commit cut to 8 characters; "" when neither is.

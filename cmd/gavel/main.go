@@ -90,6 +90,8 @@ func commands() []command {
 			func(args []string, std stdio) int { return migrateCommand(args, std.out, std.err) }, nil},
 		{"init", "[DIR]", "write a starter suite, with offline models, into DIR",
 			func(args []string, std stdio) int { return initCommand(args, std.out, std.err) }, nil},
+		{"import", "[flags] FILE...", "store transcripts recorded elsewhere (OpenAI chat logs, OTLP GenAI spans, Gavel reports) as a run",
+			func(args []string, std stdio) int { return importCommand(args, std.out, std.err) }, nil},
 		{"schema", "", "print the JSON Schema of suite files, for editors",
 			func(args []string, std stdio) int { return schemaCommand(args, std.out, std.err) }, nil},
 		{"judges", "[KIND]", "list the kinds of judge a suite names, or print one's fields and example",

@@ -151,6 +151,9 @@ func runHeader(r store.RunInfo) string {
 		s += fmt.Sprintf("\nCarries on run %s (%s): the trials kept from it were copied here; it is left as it was.",
 			r.Continues, cmp.Or(r.Settings["continues_with"], "--resume"))
 	}
+	if from := r.ImportedFrom(); from != "" {
+		s += "\nImported from " + from + " (gavel import): transcripts recorded elsewhere."
+	}
 	if r.Status == store.Abandoned {
 		s += fmt.Sprintf("\nAbandoned: the process that ran it (pid %d on %s) is gone, or was not heard of since %s. "+
 			"What it saved is below; gavel run --resume %s runs the rest.", r.PID, cmp.Or(r.Host, "its machine"), r.Heartbeat.Local().Format("2006-01-02 15:04:05"), r.ID)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/store"
@@ -52,48 +53,80 @@ func (db *DB) finishRun(ctx context.Context, runID string, f store.RunEnd) error
 			run.Stopped, run.StopReason = "", ""
 		}
 	}
-	stats := run.Stats()
-	statsJSON, err := json.Marshal(stats)
-	if err != nil {
-		return fmt.Errorf("stats: %w", err)
-	}
-	cases, missing, err := db.finishedCases(ctx, runID, run)
+	saved, err := db.savedTrials(ctx, runID)
 	if err != nil {
 		return err
 	}
-	total := stats.Usage.Total()
-	stopped, reason := run.Stopped, run.StopReason
-	if stopped == "" && f.Status == store.Incomplete {
-		stopped, reason = gavel.StopInterrupted, "the run was interrupted"
+	e, err := newRunEnd(f.Status, ended, run, saved)
+	if err != nil {
+		return err
 	}
-	return db.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, db.q(`UPDATE runs SET status = ?, ended_us = ?, duration_ns = ?, interrupted = ?,
-			stopped = ?, stop_reason = ?, pass_rate = ?, trials = ?, cost_usd = ?, cost_unpriced = ?, input_tokens = ?, output_tokens = ?,
-			cases_pass = ?, cases_fail = ?, cases_error = ?, cases_flaky = ?, cases_skipped = ?, stats = ?
-			WHERE id = ?`),
-			string(f.Status), micros(normalTime(ended)), int64(run.Duration), boolInt(stopped != ""),
-			string(stopped), reason,
-			stats.PassRate, stats.Trials, total.CostUSD, boolInt(total.Unpriced), total.InputTokens, total.OutputTokens,
-			stats.Cases[gavel.Passed], stats.Cases[gavel.Failed], stats.Cases[gavel.Errored], stats.Cases[gavel.Flaky], stats.Cases[gavel.Skipped],
-			string(statsJSON), runID)
-		if err != nil {
-			return err
+	return db.write(ctx, func(tx *sql.Tx) error { return db.writeEnd(ctx, tx, runID, e) })
+}
+
+// A runEnd is how a run ended, ready to be written: its summary, its
+// cases, and its trials not saved yet, compressed.
+type runEnd struct {
+	status    store.Status
+	ended     time.Time
+	run       *gavel.Run
+	stats     gavel.Stats
+	statsJSON string
+	cases     []caseResult
+	missing   []trialRow
+	stopped   gavel.StopCause
+	reason    string
+}
+
+// newRunEnd prepares the end of a run whose trials saved are saved.
+func newRunEnd(status store.Status, ended time.Time, run *gavel.Run, saved map[trialKey]bool) (runEnd, error) {
+	stats := run.Stats()
+	statsJSON, err := json.Marshal(stats)
+	if err != nil {
+		return runEnd{}, fmt.Errorf("stats: %w", err)
+	}
+	cases, missing, err := finishedCases(run, saved)
+	if err != nil {
+		return runEnd{}, err
+	}
+	e := runEnd{status: status, ended: ended, run: run, stats: stats, statsJSON: string(statsJSON),
+		cases: cases, missing: missing, stopped: run.Stopped, reason: run.StopReason}
+	if e.stopped == "" && status == store.Incomplete {
+		e.stopped, e.reason = gavel.StopInterrupted, "the run was interrupted"
+	}
+	return e, nil
+}
+
+// writeEnd writes a run's end in tx.
+func (db *DB) writeEnd(ctx context.Context, tx *sql.Tx, runID string, e runEnd) error {
+	stats := e.stats
+	total := stats.Usage.Total()
+	res, err := tx.ExecContext(ctx, db.q(`UPDATE runs SET status = ?, ended_us = ?, duration_ns = ?, interrupted = ?,
+		stopped = ?, stop_reason = ?, pass_rate = ?, trials = ?, cost_usd = ?, cost_unpriced = ?, input_tokens = ?, output_tokens = ?,
+		cases_pass = ?, cases_fail = ?, cases_error = ?, cases_flaky = ?, cases_skipped = ?, stats = ?
+		WHERE id = ?`),
+		string(e.status), micros(normalTime(e.ended)), int64(e.run.Duration), boolInt(e.stopped != ""),
+		string(e.stopped), e.reason,
+		stats.PassRate, stats.Trials, total.CostUSD, boolInt(total.Unpriced), total.InputTokens, total.OutputTokens,
+		stats.Cases[gavel.Passed], stats.Cases[gavel.Failed], stats.Cases[gavel.Errored], stats.Cases[gavel.Flaky], stats.Cases[gavel.Skipped],
+		e.statsJSON, runID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return notFound("no such run")
+	}
+	for _, row := range e.missing {
+		if err := db.saveTrial(ctx, tx, runID, row); err != nil {
+			return fmt.Errorf("save trial %s#%d: %w", row.t.CaseID, row.t.N, err)
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return notFound("no such run")
-		}
-		for _, row := range missing {
-			if err := db.saveTrial(ctx, tx, runID, row); err != nil {
-				return fmt.Errorf("save trial %s#%d: %w", row.t.CaseID, row.t.N, err)
-			}
-		}
-		if err := db.saveCaseResults(ctx, tx, runID, cases); err != nil {
-			return err
-		}
-		return db.saveCriteria(ctx, tx, runID, stats.Criteria)
-	})
+	}
+	if err := db.saveCaseResults(ctx, tx, runID, e.cases); err != nil {
+		return err
+	}
+	return db.saveCriteria(ctx, tx, runID, stats.Criteria)
 }
 
 // A caseResult is a case's outcome and what reports show of it.
@@ -111,11 +144,7 @@ type caseResult struct {
 // finishedCases returns the cases of a run to record, and its trials
 // that were not saved, compressed. A case id that comes twice is
 // recorded once, as its last result, in that result's place.
-func (db *DB) finishedCases(ctx context.Context, runID string, run *gavel.Run) ([]caseResult, []trialRow, error) {
-	saved, err := db.savedTrials(ctx, runID)
-	if err != nil {
-		return nil, nil, err
-	}
+func finishedCases(run *gavel.Run, saved map[trialKey]bool) ([]caseResult, []trialRow, error) {
 	var cases []caseResult
 	index := map[string]int{} // where each case id is in cases
 	var missing []trialRow

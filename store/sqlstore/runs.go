@@ -34,28 +34,34 @@ func (db *DB) CreateRun(ctx context.Context, r store.RunInfo) (store.RunInfo, er
 		return store.RunInfo{}, fmt.Errorf("store: create run of suite %s: %w", r.Suite, err)
 	}
 	err = db.write(ctx, func(tx *sql.Tx) error {
-		for range 10 { // a new random part when two runs start in the same second with the same one
-			r.ID = runID(r.Started)
-			res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
-				filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (id) DO NOTHING`),
-				r.ID, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch,
-				filters, models, settings, r.Threshold, string(r.Status), micros(r.Started),
-				r.PID, r.Machine, micros(r.Heartbeat), r.Continues)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil || n == 1 {
-				return err
-			}
-		}
-		return errors.New("no free run ID")
+		r.ID, err = db.insertRun(ctx, tx, r, filters, models, settings)
+		return err
 	})
 	if err != nil {
 		return store.RunInfo{}, fmt.Errorf("store: create run of suite %s: %w", r.Suite, err)
 	}
 	return r, nil
+}
+
+// insertRun writes a new run's row and returns its new ID.
+func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, r store.RunInfo, filters, models, settings string) (string, error) {
+	for range 10 { // a new random part when two runs start in the same second with the same one
+		id := runID(r.Started)
+		res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
+			filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`),
+			id, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch,
+			filters, models, settings, r.Threshold, string(r.Status), micros(r.Started),
+			r.PID, r.Machine, micros(r.Heartbeat), r.Continues)
+		if err != nil {
+			return "", err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return id, err
+		}
+	}
+	return "", errors.New("no free run ID")
 }
 
 func marshalSettings(r store.RunInfo) (filters, models, settings string, err error) {
