@@ -151,3 +151,44 @@ func JudgedCategory(j judge.Judgment, person string) string {
 	}
 	return ""
 }
+
+// JudgmentAt returns the judgment at path in a verdict's tree: path is
+// the names from the verdict down, joined by "/" ("tiered/jury/tone"),
+// and "" is the verdict itself. Where siblings share a name the first
+// is taken.
+func JudgmentAt(v judge.Judgment, path string) (judge.Judgment, bool) {
+	if path == "" {
+		return v, true
+	}
+	return judgmentAt(v, path)
+}
+
+func judgmentAt(j judge.Judgment, path string) (judge.Judgment, bool) {
+	if path == j.Name {
+		return j, true
+	}
+	rest, ok := strings.CutPrefix(path, j.Name+"/")
+	if !ok {
+		return judge.Judgment{}, false
+	}
+	for _, p := range j.Parts {
+		if found, ok := judgmentAt(p, rest); ok {
+			return found, true
+		}
+	}
+	return judge.Judgment{}, false
+}
+
+// PromptOf reports whether a judgment, or one of its parts, was given a
+// prompt whose version (judge.Judgment.Prompt) starts with version.
+func PromptOf(j judge.Judgment, version string) bool {
+	if j.Prompt != "" && strings.HasPrefix(j.Prompt, version) {
+		return true
+	}
+	for _, p := range j.Parts {
+		if PromptOf(p, version) {
+			return true
+		}
+	}
+	return false
+}

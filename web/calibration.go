@@ -8,6 +8,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
 )
 
 // Calibration: the trends page shows how far a suite's judges agree with
@@ -35,7 +36,7 @@ type disagreementView struct {
 
 // calibration measures the judges of suite against people's labels.
 func (s *Server) calibration(ctx context.Context, suite string) (gavel.Calibration, error) {
-	checks, err := s.store.LabelChecks(ctx, suite)
+	checks, err := s.store.LabelChecks(ctx, store.LabelFilter{Suite: suite})
 	if err != nil {
 		return gavel.Calibration{}, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
 )
 
 const calibrateHelp = `Usage: gavel calibrate [flags]
@@ -58,7 +59,7 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInfra
 	}
 	defer st.Close()
-	checks, err := st.LabelChecks(ctx, *suite)
+	checks, err := st.LabelChecks(ctx, store.LabelFilter{Suite: *suite})
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel calibrate:", err)
 		return exitInfra
