@@ -179,14 +179,45 @@ func judgmentAt(j judge.Judgment, path string) (judge.Judgment, bool) {
 	return judge.Judgment{}, false
 }
 
-// PromptOf reports whether a judgment, or one of its parts, was given a
-// prompt whose version (judge.Judgment.Prompt) starts with version.
-func PromptOf(j judge.Judgment, version string) bool {
+// PromptOf reports whether the judgment at path in a verdict's tree was
+// judged with a prompt whose version (judge.Judgment.Prompt) starts with
+// version: its own, one of its parts' (a jury of model judges), or one of
+// the judgments above it (an axis of a criteria judge).
+func PromptOf(v judge.Judgment, path, version string) bool {
+	if version == "" {
+		return true
+	}
+	j, ok := v, true
+	for {
+		if strings.HasPrefix(j.Prompt, version) && j.Prompt != "" {
+			return true
+		}
+		if path == "" || path == j.Name {
+			return promptBelow(j, version)
+		}
+		rest, cut := strings.CutPrefix(path, j.Name+"/")
+		if !cut {
+			return false
+		}
+		ok = false
+		for _, p := range j.Parts {
+			if _, found := judgmentAt(p, rest); found {
+				j, path, ok = p, rest, true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func promptBelow(j judge.Judgment, version string) bool {
 	if j.Prompt != "" && strings.HasPrefix(j.Prompt, version) {
 		return true
 	}
 	for _, p := range j.Parts {
-		if PromptOf(p, version) {
+		if promptBelow(p, version) {
 			return true
 		}
 	}

@@ -254,3 +254,40 @@ func TestJudgedCategory(t *testing.T) {
 		})
 	}
 }
+
+// A judgment is found by its path of names, and its prompt version by
+// its own, its parts' or the judgments above it.
+func TestJudgmentAtPromptOf(t *testing.T) {
+	v := judge.Judgment{Name: "tiered", Status: judge.StatusFail, Parts: []judge.Judgment{
+		{Name: "all", Status: judge.StatusPass},
+		{Name: "jury", Status: judge.StatusFail, Parts: []judge.Judgment{
+			{Name: "rubric", Status: judge.StatusFail, Prompt: "a1b2c3d4e5f6"},
+			{Name: "criteria", Status: judge.StatusPass, Prompt: "ffff00001111", Parts: []judge.Judgment{{Name: "tone", Status: judge.StatusPass}}},
+		}},
+	}}
+	tests := []struct {
+		path   string
+		found  bool
+		status judge.Status
+		prompt string
+		match  bool
+	}{
+		{"", true, judge.StatusFail, "a1b2", true}, // the verdict: one of its parts
+		{"tiered", true, judge.StatusFail, "ffff", true},
+		{"tiered/all", true, judge.StatusPass, "a1b2", false},
+		{"tiered/jury/rubric", true, judge.StatusFail, "a1b2", true},
+		{"tiered/jury/rubric", true, judge.StatusFail, "ffff", false},
+		{"tiered/jury/criteria/tone", true, judge.StatusPass, "ffff", true}, // the criteria judge above it
+		{"tiered/jury/nobody", false, "", "a1b2", false},
+		{"other/jury", false, "", "", true}, // no version asked: everything matches
+	}
+	for _, tt := range tests {
+		j, ok := gavel.JudgmentAt(v, tt.path)
+		if ok != tt.found || j.Status != tt.status {
+			t.Errorf("JudgmentAt(%q) = %s, %v; want %s, %v", tt.path, j.Status, ok, tt.status, tt.found)
+		}
+		if got := gavel.PromptOf(v, tt.path, tt.prompt); got != tt.match {
+			t.Errorf("PromptOf(%q, %q) = %v, want %v", tt.path, tt.prompt, got, tt.match)
+		}
+	}
+}

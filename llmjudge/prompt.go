@@ -1,7 +1,9 @@
 package llmjudge
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"sync"
@@ -64,6 +66,10 @@ func (d PromptData) inputs() []struct{ name, value string } {
 // A prompt is a judge's parsed template.
 type prompt struct {
 	t *template.Template
+	// version is a short hash of the template's text, the shared
+	// templates' included: judge.Judgment.Prompt of the judgments made
+	// with it, so that labels can be told apart by prompt version.
+	version string
 }
 
 // newPrompt parses the template of a judge of the given kind: override
@@ -75,7 +81,11 @@ func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prompt{t: root}
+	version, err := promptVersion(kind, override)
+	if err != nil {
+		return nil, err
+	}
+	p := &prompt{t: root, version: version}
 	msgs, err := p.render(sample)
 	if err != nil {
 		return nil, fmt.Errorf("the prompt template does not render a sample: %w", err)
@@ -87,6 +97,27 @@ func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 		}
 	}
 	return p, nil
+}
+
+// promptVersion is a short hash (12 hex digits of SHA-256) of the
+// shared templates and the judge's: the override when set, else the
+// embedded prompts/<kind>.tmpl.
+func promptVersion(kind, override string) (string, error) {
+	common, err := promptFS.ReadFile("prompts/common.tmpl")
+	if err != nil {
+		return "", err
+	}
+	text := []byte(override)
+	if override == "" {
+		if text, err = promptFS.ReadFile("prompts/" + kind + ".tmpl"); err != nil {
+			return "", err
+		}
+	}
+	h := sha256.New()
+	h.Write(common)
+	h.Write([]byte{0})
+	h.Write(text)
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
 // parsed holds each template parsed once, by kind and override: a suite

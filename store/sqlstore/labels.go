@@ -240,7 +240,7 @@ func (db *DB) LabelChecks(ctx context.Context, f store.LabelFilter) ([]gavel.Lab
 			return nil, fmt.Errorf("store: label checks of suite %q: the verdict of %s %s#%d: %w", f.Suite, c.RunID, c.CaseID, c.Trial, err)
 		}
 		j, ok := gavel.JudgmentAt(v, c.Judgment)
-		if !ok || (f.Prompt != "" && !gavel.PromptOf(j, f.Prompt)) {
+		if !ok || !gavel.PromptOf(v, c.Judgment, f.Prompt) {
 			continue
 		}
 		c.Status, c.ModelJudged = j.Status, j.Usage.InputTokens+j.Usage.OutputTokens > 0
