@@ -110,14 +110,18 @@ const (
 	CategoryFail = "fail"
 )
 
-// NormalCategory is how a category is compared: trimmed, and pass and
-// fail (any case) in lower case. Other names keep their case: "A" and
-// "a" may be different categories of a scale.
+// NormalCategory is how a category is compared: trimmed; pass, fail and
+// tie (any case) in lower case; a number as Go writes it ("4.0" is "4").
+// Other names keep their case: "A" and "a" may be different categories
+// of a scale.
 func NormalCategory(c string) string {
 	c = strings.TrimSpace(c)
 	switch l := strings.ToLower(c); l {
 	case CategoryPass, CategoryFail, "tie":
 		return l
+	}
+	if f, err := strconv.ParseFloat(c, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	return c
 }

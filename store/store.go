@@ -93,7 +93,8 @@ type Store interface {
 	// returned. A label without a time is given now.
 	AddLabel(ctx context.Context, l Label) (Label, error)
 	// AddLabels is AddLabel for many labels at once, in one transaction:
-	// every label is recorded, or none (an import).
+	// every label is recorded, or none (an import). An error about one
+	// label is a *LabelError, which says which.
 	AddLabels(ctx context.Context, ls []Label) ([]Label, error)
 	// DeleteLabel deletes a current label: it stays in the history,
 	// marked deleted, and no label of its author on that judgment is
@@ -322,6 +323,17 @@ type Label struct {
 	Replaced time.Time
 	Deleted  bool
 }
+
+// A LabelError is AddLabels' error about one of its labels: the Index
+// of the label in the batch, so that an import can say which line of its
+// file it came from.
+type LabelError struct {
+	Index int
+	Err   error
+}
+
+func (e *LabelError) Error() string { return e.Err.Error() }
+func (e *LabelError) Unwrap() error { return e.Err }
 
 // LabelFilter selects the labels of LabelChecks; zero fields select
 // everything.

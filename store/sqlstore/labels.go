@@ -40,7 +40,7 @@ func (db *DB) AddLabels(ctx context.Context, ls []store.Label) ([]store.Label, e
 		l.Category = gavel.NormalCategory(l.Category)
 		l.Comment = strings.TrimSpace(l.Comment)
 		if err := validLabel(l); err != nil {
-			return nil, fmt.Errorf("store: label %s %s#%d: %w", l.RunID, l.CaseID, l.Trial, err)
+			return nil, fmt.Errorf("store: %w", &store.LabelError{Index: i, Err: fmt.Errorf("label %s %s#%d: %w", l.RunID, l.CaseID, l.Trial, err)})
 		}
 		if l.Created.IsZero() {
 			l.Created = db.now()
@@ -52,7 +52,7 @@ func (db *DB) AddLabels(ctx context.Context, ls []store.Label) ([]store.Label, e
 		for i, l := range out {
 			saved, err := db.addLabel(ctx, tx, l)
 			if err != nil {
-				return fmt.Errorf("label %s %s#%d: %w", l.RunID, l.CaseID, l.Trial, err)
+				return &store.LabelError{Index: i, Err: fmt.Errorf("label %s %s#%d: %w", l.RunID, l.CaseID, l.Trial, err)}
 			}
 			out[i] = saved
 		}
