@@ -127,4 +127,3 @@ func parseDate(s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%q is not a date like 2026-11-01 or a time like 2026-11-01T09:00:00Z", s)
 }
-
