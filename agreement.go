@@ -157,9 +157,9 @@ func JudgedCategory(j judge.Judgment, person string) string {
 }
 
 // JudgmentAt returns the judgment at path in a verdict's tree: path is
-// the names from the verdict down, joined by "/" ("tiered/jury/tone"),
-// and "" is the verdict itself. Where siblings share a name the first
-// is taken.
+// the names from the verdict down, joined by "/" ("tiered/jury/tone"; a
+// verdict without a name is left out: "jury/tone"), and "" is the
+// verdict itself. Where siblings share a name the first is taken.
 func JudgmentAt(v judge.Judgment, path string) (judge.Judgment, bool) {
 	if path == "" {
 		return v, true
@@ -167,11 +167,25 @@ func JudgmentAt(v judge.Judgment, path string) (judge.Judgment, bool) {
 	return judgmentAt(v, path)
 }
 
+// below returns what is left of path below j: "" and true when path
+// names j itself; false when path does not go through j. A judgment
+// without a name adds nothing to its parts' paths.
+func below(j judge.Judgment, path string) (rest string, here, ok bool) {
+	switch {
+	case j.Name == "":
+		return path, false, true
+	case path == j.Name:
+		return "", true, true
+	}
+	rest, ok = strings.CutPrefix(path, j.Name+"/")
+	return rest, false, ok
+}
+
 func judgmentAt(j judge.Judgment, path string) (judge.Judgment, bool) {
-	if path == j.Name {
+	rest, here, ok := below(j, path)
+	if here {
 		return j, true
 	}
-	rest, ok := strings.CutPrefix(path, j.Name+"/")
 	if !ok {
 		return judge.Judgment{}, false
 	}
@@ -183,34 +197,47 @@ func judgmentAt(j judge.Judgment, path string) (judge.Judgment, bool) {
 	return judge.Judgment{}, false
 }
 
+// JudgmentPath is the path of a part named name of the judgment at
+// parent (see JudgmentAt), whose own name is parentName.
+func JudgmentPath(parent, parentName, name string) string {
+	switch {
+	case parent == "" && parentName == "":
+		return name
+	case parent == "":
+		return parentName + "/" + name
+	}
+	return parent + "/" + name
+}
+
 // PromptOf reports whether the judgment at path in a verdict's tree was
 // judged with a prompt whose version (judge.Judgment.Prompt) starts with
 // version: its own, one of its parts' (a jury of model judges), or one of
-// the judgments above it (an axis of a criteria judge).
+// the judgments above it (an axis of a criteria judge). Every judgment
+// matches an empty version.
 func PromptOf(v judge.Judgment, path, version string) bool {
 	if version == "" {
 		return true
 	}
-	j, ok := v, true
+	j := v
 	for {
-		if strings.HasPrefix(j.Prompt, version) && j.Prompt != "" {
+		if j.Prompt != "" && strings.HasPrefix(j.Prompt, version) {
 			return true
 		}
-		if path == "" || path == j.Name {
+		rest, here, ok := below(j, path)
+		if path == "" || here {
 			return promptBelow(j, version)
 		}
-		rest, cut := strings.CutPrefix(path, j.Name+"/")
-		if !cut {
+		if !ok {
 			return false
 		}
-		ok = false
+		next := false
 		for _, p := range j.Parts {
 			if _, found := judgmentAt(p, rest); found {
-				j, path, ok = p, rest, true
+				j, path, next = p, rest, true
 				break
 			}
 		}
-		if !ok {
+		if !next {
 			return false
 		}
 	}

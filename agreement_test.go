@@ -281,6 +281,17 @@ func TestJudgmentAtPromptOf(t *testing.T) {
 		{"tiered/jury/nobody", false, "", "a1b2", false},
 		{"other/jury", false, "", "", true}, // no version asked: everything matches
 	}
+	// A verdict without a name adds nothing to its parts' paths.
+	anonymous := judge.Judgment{Status: judge.StatusPass, Parts: []judge.Judgment{{Name: "tone", Status: judge.StatusFail, Prompt: "abc"}}}
+	if j, ok := gavel.JudgmentAt(anonymous, "tone"); !ok || j.Status != judge.StatusFail || !gavel.PromptOf(anonymous, "tone", "ab") {
+		t.Errorf("a part of a verdict without a name: %v, %v", j.Status, ok)
+	}
+	if got := gavel.JudgmentPath("", "", "tone"); got != "tone" {
+		t.Errorf("JudgmentPath of a part of a verdict without a name: %q", got)
+	}
+	if got := gavel.JudgmentPath("", "tiered", "jury") + " " + gavel.JudgmentPath("tiered/jury", "jury", "tone"); got != "tiered/jury tiered/jury/tone" {
+		t.Errorf("JudgmentPath: %q", got)
+	}
 	for _, tt := range tests {
 		j, ok := gavel.JudgmentAt(v, tt.path)
 		if ok != tt.found || j.Status != tt.status {
