@@ -327,7 +327,8 @@ func newJudgmentView(j judge.Judgment, path string) judgmentView {
 
 // labelCategories are the categories a label may put j in: pass and
 // fail, then a categorical score's names, or the whole numbers of a
-// numerical score's scale when it has at most 11.
+// numerical score's scale when it has 3 to 11 (1..5, 1..10; not a 0..1
+// aggregate's).
 func labelCategories(j judge.Judgment) []string {
 	out := []string{gavel.CategoryPass, gavel.CategoryFail}
 	switch sc := j.Score; sc.Kind {
@@ -336,7 +337,7 @@ func labelCategories(j judge.Judgment) []string {
 			out = append(out, gavel.NormalCategory(l.Name))
 		}
 	case judge.Numerical:
-		if sc.Min == math.Trunc(sc.Min) && sc.Max == math.Trunc(sc.Max) && sc.Max-sc.Min <= 10 {
+		if sc.Min == math.Trunc(sc.Min) && sc.Max == math.Trunc(sc.Max) && sc.Max-sc.Min >= 2 && sc.Max-sc.Min <= 10 {
 			for v := sc.Min; v <= sc.Max; v++ {
 				out = append(out, strconv.FormatFloat(v, 'f', -1, 64))
 			}

@@ -81,7 +81,8 @@ func TestLabelJudgments(t *testing.T) {
 	mustContain(t, "the tree", body,
 		`name="judgment" value=""`, `name="judgment" value="tiered/jury/tone"`, `name="judgment" value="tiered/jury/helpfulness"`,
 		`<option>cold</option><option>warm</option>`, // tone's categories
-		`<option>pass</option><option>fail</option>`)
+		`<option>pass</option><option>fail</option><option>1</option><option>2</option><option>3</option><option>4</option><option>5</option></select>`, // helpfulness, 1..5
+		`<option>pass</option><option>fail</option></select>`) // the jury's 0..1 aggregate: no numbers
 
 	label := func(form url.Values, status int) {
 		t.Helper()
