@@ -101,7 +101,8 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 			code = exitUsage
 			continue
 		}
-		if _, err := st.AddLabels(ctx, labels); err != nil {
+		saved, err := st.AddLabels(ctx, labels)
+		if err != nil {
 			var le *store.LabelError
 			if errors.As(err, &le) {
 				fmt.Fprintf(stderr, "gavel labels import: %s:%d: %v; nothing of %s was imported\n", name, lines[le.Index], le.Err, name)
@@ -111,7 +112,19 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gavel labels import:", err)
 			return exitInfra
 		}
-		fmt.Fprintf(stdout, "%s: %d labels imported\n", name, len(labels))
+		ids := map[int64]bool{}
+		for _, l := range saved {
+			ids[l.ID] = true
+		}
+		if len(ids) == len(labels) {
+			fmt.Fprintf(stdout, "%s: %d labels imported\n", name, len(labels))
+		} else { // a person's label given again on one judgment is one label
+			as := fmt.Sprintf("%d labels", len(ids))
+			if len(ids) == 1 {
+				as = "1 label"
+			}
+			fmt.Fprintf(stdout, "%s: %d rows imported as %s (a person's label repeated on a judgment is one label)\n", name, len(labels), as)
+		}
 	}
 	return code
 }

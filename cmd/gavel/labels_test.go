@@ -125,8 +125,8 @@ func TestLabelsImport(t *testing.T) {
 	// The defect: 50 identical labels gave "calibrated (100% agreement
 	// over 50 labels)".
 	same := write(t, files, "same.jsonl", strings.Repeat(row, 50))
-	if code, _, errs := gavelCmd(t, "labels", "import", "--db", db, same); code != exitPassed {
-		t.Fatalf("import 50 identical labels: exit %d, %s", code, errs)
+	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, same); code != exitPassed || !strings.Contains(out, "50 rows imported as 1 label ") {
+		t.Fatalf("import 50 identical labels: exit %d, %s%s", code, out, errs)
 	}
 	_, out, _ := gavelCmd(t, "calibrate", "--db", db)
 	if !strings.Contains(out, "too few labels (100% agreement over 1 label;") {
