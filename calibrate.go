@@ -2,15 +2,21 @@ package gavel
 
 import (
 	"math"
+	"sort"
+	"strconv"
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
 )
 
 // Calibration: before a team trusts an LLM judge, people label some of
-// its verdicts (the web app's labels: the verdict was correct or wrong,
-// and perhaps their own score), and the judge's agreement with them is
-// measured. A judge that agrees on at least CalibratedAgreement of at
+// its verdicts, or of the judgments of one judge of a jury or tier: a
+// category of the judgment's scale (pass or fail; win, tie or loss; 4
+// of 1..5), or, as labels first were, the judgment was correct or
+// wrong, with perhaps their own score. The judge's agreement with them
+// is measured over the real categories (Cohen's kappa of the k×k table),
+// and so is the agreement of every two people who labelled the same
+// judgments. A judge that agrees on at least CalibratedAgreement of at
 // least CalibrationLabels labels is calibrated; below that, its verdicts
 // are a guess to be read, not a gate to trust.
 
@@ -26,6 +32,16 @@ const (
 type LabelCheck struct {
 	RunID, CaseID string
 	Trial         int
+	// Judgment is the labelled judgment's path in the verdict's tree
+	// ("tiered/jury/helpfulness"), "" for the verdict itself. Checks of
+	// outside judgments (no run) name their item in CaseID.
+	Judgment string
+	// JudgeCategory is the category the judge gave, on the person's
+	// scale (see JudgedCategory); "" reads the Status as pass or fail.
+	JudgeCategory string
+	// HumanCategory is the category the person gave; "" when they only
+	// said the judgment was correct or wrong (see Human).
+	HumanCategory string
 	// Status and Score are the verdict's: its status, and its normalised
 	// score (0..1) when it gave one that counts.
 	Status judge.Status
@@ -48,13 +64,58 @@ type LabelCheck struct {
 // errored passed no judgment a person could agree with, and rules alone
 // are not what a calibration measures.
 func (c LabelCheck) Counts() bool {
-	return c.ModelJudged && (c.Status == judge.StatusPass || c.Status == judge.StatusFail)
+	return c.ModelJudged && c.Judged() != ""
 }
 
-// HumanPassed is the verdict the person holds right: the judge's when
-// they said it was correct, the other one when they said it was wrong.
-func (c LabelCheck) HumanPassed() bool {
-	return (c.Status == judge.StatusPass) == c.Correct
+// Judged is the judge's category: JudgeCategory, or the status as pass
+// or fail; "" when it gave none (it abstained or errored).
+func (c LabelCheck) Judged() string {
+	if c.JudgeCategory != "" {
+		return NormalCategory(c.JudgeCategory)
+	}
+	switch c.Status {
+	case judge.StatusPass:
+		return CategoryPass
+	case judge.StatusFail:
+		return CategoryFail
+	}
+	return ""
+}
+
+// Human is the person's category: HumanCategory when they gave one;
+// else the judge's when they said it was correct, and when they said it
+// was wrong, the other one of pass and fail. A "wrong" on any other
+// scale (a 3 of 1..5, a tie) says which category it is not, not which it
+// is: Human is then "", and the label counts in the agreement but not in
+// the kappa.
+func (c LabelCheck) Human() string {
+	if c.HumanCategory != "" {
+		return NormalCategory(c.HumanCategory)
+	}
+	judged := c.Judged()
+	switch {
+	case c.Correct:
+		return judged
+	case judged == CategoryPass:
+		return CategoryFail
+	case judged == CategoryFail:
+		return CategoryPass
+	}
+	return ""
+}
+
+// Agrees reports whether the person agrees with the judge: the same
+// category, or, without one, the judgment was correct.
+func (c LabelCheck) Agrees() bool {
+	if c.HumanCategory != "" {
+		return c.Human() == c.Judged()
+	}
+	return c.Correct
+}
+
+// item names what a check labels: its run, case, trial and judgment.
+func (c LabelCheck) item() [4]string {
+	return [4]string{c.RunID, c.CaseID, strconv.Itoa(c.Trial), c.Judgment}
 }
 
 // A Calibration measures how far a judge's verdicts agree with people's
@@ -64,45 +125,48 @@ type Calibration struct {
 	// measured on: on pass or fail verdicts a model took part in (see
 	// LabelCheck.Counts).
 	Labels, Counted int
-	// Agreed is how many of the counted labels said the verdict was
-	// correct; Agreement is Agreed / Counted (0 when nothing counted).
+	// Agreed is how many of the counted labels agreed with the judge
+	// (see LabelCheck.Agrees); Agreement is Agreed / Counted (0 when nothing counted).
 	Agreed    int
 	Agreement float64
-	// Kappa is Cohen's kappa of the judge's and the people's pass or
-	// fail: the agreement beyond what chance would give, from -1 to 1.
-	// It is nil when chance explains everything (judge and people gave
-	// one verdict only, such as every case passing).
+	// Kappa is Cohen's kappa of the judge's and the people's categories
+	// (Table's): the agreement beyond what chance would give, from -1 to
+	// 1. It is nil when chance explains everything (judge and people gave
+	// one category only, such as every case passing).
 	Kappa *float64
+	// Table is the judge (first) against the people (second) over the
+	// counted labels whose category is known (see LabelCheck.Human).
+	Table Agreement
+	// Raters are the agreements of every two people who labelled the
+	// same judgments (inter-annotator agreement), by their names.
+	Raters []RaterAgreement
 	// Scored is how many counted labels carry a person's score, and
 	// ScoreError the mean absolute difference between it and the
 	// judge's score, among those where the judge gave one.
 	Scored     int
 	ScoreError float64
-	// Disagreements are the counted labels that said the verdict was
-	// wrong, oldest first: the cases to read.
+	// Disagreements are the counted labels that disagreed with the
+	// judge, oldest first: the cases to read.
 	Disagreements []LabelCheck
 }
 
 // Calibrate measures a judge's agreement with people from their labels.
 func Calibrate(checks []LabelCheck) Calibration {
-	c := Calibration{Labels: len(checks)}
-	var judgePass, humanPass int
+	c := Calibration{Labels: len(checks), Raters: Raters(checks)}
+	var pairs []Pair
 	var scoreDiffs float64
 	for _, ch := range checks {
 		if !ch.Counts() {
 			continue
 		}
 		c.Counted++
-		if ch.Correct {
+		if ch.Agrees() {
 			c.Agreed++
 		} else {
 			c.Disagreements = append(c.Disagreements, ch)
 		}
-		if ch.Status == judge.StatusPass {
-			judgePass++
-		}
-		if ch.HumanPassed() {
-			humanPass++
+		if h := ch.Human(); h != "" {
+			pairs = append(pairs, Pair{ch.Judged(), h})
 		}
 		if ch.HumanScore != nil && ch.Score != nil {
 			c.Scored++
@@ -112,18 +176,60 @@ func Calibrate(checks []LabelCheck) Calibration {
 	if c.Counted == 0 {
 		return c
 	}
-	n := float64(c.Counted)
-	c.Agreement = float64(c.Agreed) / n
+	c.Agreement = float64(c.Agreed) / float64(c.Counted)
 	if c.Scored > 0 {
 		c.ScoreError = scoreDiffs / float64(c.Scored)
 	}
-	pj, ph := float64(judgePass)/n, float64(humanPass)/n
-	chance := pj*ph + (1-pj)*(1-ph)
-	if chance < 1 {
-		k := (c.Agreement - chance) / (1 - chance)
-		c.Kappa = &k
-	}
+	c.Table = Agree(pairs)
+	c.Kappa = c.Table.Kappa
 	return c
+}
+
+// A RaterAgreement is the agreement of two people on the judgments both
+// labelled.
+type RaterAgreement struct {
+	// First and Second are the people, in alphabetical order: Agreement's
+	// first rater and second.
+	First, Second string
+	Agreement
+}
+
+// Raters measures the agreement of every two people over the judgments
+// both labelled with a known category (see LabelCheck.Human), whether a
+// model judged them or not: a pair that shares none is left out. A
+// person's later check of one judgment stands for their earlier ones.
+func Raters(checks []LabelCheck) []RaterAgreement {
+	said := map[string]map[[4]string]string{}
+	for _, ch := range checks {
+		h := ch.Human()
+		if h == "" {
+			continue
+		}
+		if said[ch.Author] == nil {
+			said[ch.Author] = map[[4]string]string{}
+		}
+		said[ch.Author][ch.item()] = h
+	}
+	var people []string
+	for p := range said {
+		people = append(people, p)
+	}
+	sort.Strings(people)
+	var out []RaterAgreement
+	for i, a := range people {
+		for _, b := range people[i+1:] {
+			var pairs []Pair
+			for item, ca := range said[a] {
+				if cb, ok := said[b][item]; ok {
+					pairs = append(pairs, Pair{ca, cb})
+				}
+			}
+			if len(pairs) > 0 {
+				out = append(out, RaterAgreement{First: a, Second: b, Agreement: Agree(pairs)})
+			}
+		}
+	}
+	return out
 }
 
 // Calibrated reports whether the judge clears the bar: at least

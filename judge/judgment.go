@@ -42,6 +42,11 @@ type Judgment struct {
 	// see them.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 
+	// Prompt is the version of the prompt a model judge was given: a
+	// short hash of its template ("" for judges without a prompt), so
+	// that labels on its judgments can be told apart by prompt version.
+	Prompt string `json:"prompt,omitempty"`
+
 	// Usage is what judging cost, parts included.
 	Usage    Usage         `json:"usage,omitzero"`
 	Duration time.Duration `json:"duration_ns,omitempty"`

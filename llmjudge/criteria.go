@@ -199,7 +199,7 @@ func (j *Criteria) verdict(scores []float64) (mean float64, lowest int, passed b
 // could not judge: the model failed, or its answer was still malformed
 // (an axis missing, a score out of 1..10) after the re-asks.
 func (j *Criteria) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
-	out := judge.Judgment{Name: j.s.name}
+	out := judge.Judgment{Name: j.s.name, Prompt: j.prompt.version}
 	if why := noResponse(t); why != "" {
 		out.Status, out.Reasoning = judge.StatusFail, why
 		return out, nil

@@ -171,7 +171,7 @@ func (f *FollowUp) detect(ctx context.Context, history, request, reply string, t
 // Judge passes when t's response answers the user's request rather than
 // asking for clarification; a blank response fails.
 func (f *FollowUp) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
-	out := judge.Judgment{Name: f.s.name}
+	out := judge.Judgment{Name: f.s.name, Prompt: f.prompt.version}
 	if why := noResponse(t); why != "" {
 		out.Status, out.Reasoning = judge.StatusFail, why
 		return out, nil

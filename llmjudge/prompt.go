@@ -1,7 +1,9 @@
 package llmjudge
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"sync"
@@ -64,6 +66,10 @@ func (d PromptData) inputs() []struct{ name, value string } {
 // A prompt is a judge's parsed template.
 type prompt struct {
 	t *template.Template
+	// version is a short hash of the template's text, the shared
+	// templates' included: judge.Judgment.Prompt of the judgments made
+	// with it, so that labels can be told apart by prompt version.
+	version string
 }
 
 // newPrompt parses the template of a judge of the given kind: override
@@ -79,11 +85,15 @@ func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prompt{t: root}
 	key := kind + "\x00" + override
-	if _, ok := checked.Load(key); ok {
-		return p, nil
+	if v, ok := checked.Load(key); ok {
+		return &prompt{t: root, version: v.(string)}, nil
 	}
+	version, err := promptVersion(kind, override)
+	if err != nil {
+		return nil, err
+	}
+	p := &prompt{t: root, version: version}
 	msgs, err := p.render(sample)
 	if err != nil {
 		return nil, fmt.Errorf("the prompt template does not render a sample: %w", err)
@@ -94,12 +104,34 @@ func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 			return nil, fmt.Errorf("the prompt template does not show {{%s}}: a judge must see every input it is given", in.name)
 		}
 	}
-	checked.Store(key, true)
+	checked.Store(key, version)
 	return p, nil
 }
 
-// checked holds the templates newPrompt has checked, by kind and override.
+// checked holds the templates newPrompt has checked, by kind and
+// override, with their versions.
 var checked sync.Map
+
+// promptVersion is a short hash (12 hex digits of SHA-256) of the
+// shared templates and the judge's: the override when set, else the
+// embedded prompts/<kind>.tmpl.
+func promptVersion(kind, override string) (string, error) {
+	common, err := promptFS.ReadFile("prompts/common.tmpl")
+	if err != nil {
+		return "", err
+	}
+	text := []byte(override)
+	if override == "" {
+		if text, err = promptFS.ReadFile("prompts/" + kind + ".tmpl"); err != nil {
+			return "", err
+		}
+	}
+	h := sha256.New()
+	h.Write(common)
+	h.Write([]byte{0})
+	h.Write(text)
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
+}
 
 // parsed holds each template parsed once, by kind and override: a suite
 // of a thousand judges of one kind shares one. Parsed templates are safe

@@ -216,3 +216,27 @@ func TestEmbeddedPromptsAreValid(t *testing.T) {
 		t.Errorf("prompt files (-want +got):\n%s", diff)
 	}
 }
+
+// A judgment records the version of its judge's prompt: a hash of the
+// template, the same for the same template and another for another, so
+// that labels can be told apart by prompt version (gavel calibrate
+// --prompt-version).
+func TestJudgmentRecordsThePromptVersion(t *testing.T) {
+	good := `{"reasoning": "gives both", "score": 0.9}`
+	judgeWith := func(c RubricConfig) judge.Judgment {
+		t.Helper()
+		j, err := must(NewRubric(answers(good), dateCriteria, c)).Judge(context.Background(), orderTranscript())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	embedded, again := judgeWith(RubricConfig{}), judgeWith(RubricConfig{})
+	if len(embedded.Prompt) != 12 || embedded.Prompt != again.Prompt {
+		t.Errorf("prompt versions %q and %q: want the same 12 hex digits", embedded.Prompt, again.Prompt)
+	}
+	override := `{{define "system"}}Judge.{{end}}{{define "user"}}{{.Goal}} {{.Response}} {{.Criteria}} {{.History}} {{.Findings}}{{end}}`
+	if other := judgeWith(RubricConfig{Options: Options{Prompt: override}}); other.Prompt == "" || other.Prompt == embedded.Prompt {
+		t.Errorf("an overridden prompt's version %q, want another than the embedded one's %q", other.Prompt, embedded.Prompt)
+	}
+}

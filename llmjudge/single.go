@@ -83,7 +83,7 @@ func (j *single) request(t *judge.Transcript, findings []judge.Finding) (llm.Req
 }
 
 func (j *single) judge(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
-	out := judge.Judgment{Name: j.s.name}
+	out := judge.Judgment{Name: j.s.name, Prompt: j.prompt.version}
 	if why := j.nothing(t); why != "" {
 		out.Status, out.Reasoning = judge.StatusFail, why
 		return out, nil

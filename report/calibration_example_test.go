@@ -15,13 +15,23 @@ func ExampleWriteCalibration() {
 		{RunID: "20261121-101500-a1b2", CaseID: "refund_late", Trial: 1, Status: judge.StatusPass, ModelJudged: true, Correct: true, Author: "ada"},
 		{RunID: "20261121-101500-a1b2", CaseID: "cancel_order", Trial: 2, Status: judge.StatusFail, ModelJudged: true, Correct: false,
 			HumanScore: &human, Author: "ada", Comment: "It did ask first.", Created: time.Now()},
+		{RunID: "20261121-101500-a1b2", CaseID: "cancel_order", Trial: 2, Status: judge.StatusFail, ModelJudged: true, HumanCategory: "fail", Author: "grace"},
 	}
 	report.WriteCalibration(os.Stdout, report.Text, "support-desk", gavel.Calibrate(checks))
 	// Output:
-	// Judge calibration of suite support-desk: too few labels (50% agreement over 2 labels; the bar is 85% over 50)
-	// Labels:      2 labels on verdicts, 2 counted (those on pass or fail verdicts a model took part in)
-	// Agreement:   1 of 2 (50%)
-	// Kappa:       0.00
+	// Judge calibration of suite support-desk: too few labels (66.7% agreement over 3 labels; the bar is 85% over 50)
+	// Labels:      3 labels on judgments, 3 counted (those on judgments a model made that gave a category)
+	// Agreement:   2 of 3 (66.7%)
+	// Kappa:       0.40
+	//
+	// Judge (rows) against people (columns):
+	//      | fail | pass
+	// ------------------
+	// fail | 1    | 1
+	// pass | 0    | 1
+	//
+	// Between people (on the judgments both labelled):
+	//   ada and grace: 0 of 1 (0%), kappa 0.00
 	//
 	// Disagreements (1):
 	//   20261121-101500-a1b2 cancel_order#2: the judge said FAIL; ada: wrong, 0.80: "It did ask first."

@@ -91,16 +91,34 @@ type Store interface {
 	// tag ran are left out.
 	TrendTag(ctx context.Context, suite, tag string, n int) ([]TrendPoint, error)
 
-	// AddLabel records a person's label on a judged trial.
+	// AddLabel records a person's label on a judgment of a trial, which
+	// must be there: it becomes their current label on that judgment (one
+	// per author, run, case, trial and judgment), and the one it
+	// replaces, if any, is kept in the history (LabelHistory) and no
+	// longer counted. A label saying what the current one says (category,
+	// verdict, score and comment) changes nothing: the current one is
+	// returned. A label without a time is given now.
 	AddLabel(ctx context.Context, l Label) (Label, error)
-	// Labels returns the labels of a run's trials, oldest first.
+	// AddLabels is AddLabel for many labels at once, in one transaction:
+	// every label is recorded, or none (an import). An error about one
+	// label is a *LabelError, which says which.
+	AddLabels(ctx context.Context, ls []Label) ([]Label, error)
+	// DeleteLabel deletes a current label: it stays in the history,
+	// marked deleted, and no label of its author on that judgment is
+	// current any more. A label that is not current (unknown, replaced,
+	// deleted) is ErrNotFound.
+	DeleteLabel(ctx context.Context, id int64) error
+	// Labels returns the current labels of a run's trials, oldest first.
 	Labels(ctx context.Context, runID string) ([]Label, error)
-	// LabelChecks returns the labels on the verdicts of a suite's trials
-	// (every suite's when suite is ""), each beside the verdict's status
-	// and score, oldest first: what gavel.Calibrate measures a judge
-	// with. Labels on parts of a verdict (Label.Judgment set) are left
-	// out.
-	LabelChecks(ctx context.Context, suite string) ([]gavel.LabelCheck, error)
+	// LabelHistory returns every label ever given on a run's trials,
+	// current, replaced and deleted, oldest first.
+	LabelHistory(ctx context.Context, runID string) ([]Label, error)
+	// LabelChecks returns the current labels on the judgments of the
+	// trials f selects, each beside the labelled judgment's status, score
+	// and category (see gavel.JudgedCategory), oldest first: what
+	// gavel.Calibrate measures a judge with. A label on a judgment the
+	// verdict does not have (a path it lacks) is left out.
+	LabelChecks(ctx context.Context, f LabelFilter) ([]gavel.LabelCheck, error)
 
 	Close() error
 }
@@ -283,23 +301,62 @@ type TrendPoint struct {
 	Criteria map[string]float64
 }
 
-// A Label is a person's word on a judgment: correct, wrong, or their own
-// score, with a comment. Labels are kept for calibrating judges.
+// A Label is a person's word on a judgment: the category they put it in
+// on its scale (pass or fail; win, tie or loss; 4 of 1..5), or whether
+// it was correct or wrong, with perhaps their own score and a comment.
+// Labels are kept for calibrating judges. A person has one current label
+// per judgment; the labels it replaced are its history.
 type Label struct {
 	ID     int64
 	RunID  string
 	CaseID string
 	Trial  int
 	// Judgment names the judgment labelled: its path of names from the
-	// verdict ("tiered/all/rubric"), "" for the verdict itself.
+	// verdict ("tiered/jury/helpfulness"), "" for the verdict itself.
 	Judgment string
-	// Verdict is "correct" or "wrong"; Score, if set, is the person's
-	// own score, 0..1.
+	// Category is the person's category of the judgment's scale
+	// ("pass", "fail", "win", "tie", "4"). A label has a Category or a
+	// Verdict.
+	Category string
+	// Verdict is "correct" or "wrong" (labels before categories); Score,
+	// if set, is the person's own score, 0..1.
 	Verdict string
 	Score   *float64
 	Comment string
 	Author  string
 	Created time.Time
+	// Replaced is when the label stopped being current (it was replaced
+	// or deleted); zero for a current label. Deleted says it was deleted.
+	Replaced time.Time
+	Deleted  bool
+}
+
+// A LabelError is AddLabels' error about one of its labels: the Index
+// of the label in the batch, so that an import can say which line of its
+// file it came from.
+type LabelError struct {
+	Index int
+	Err   error
+}
+
+func (e *LabelError) Error() string { return e.Err.Error() }
+func (e *LabelError) Unwrap() error { return e.Err }
+
+// LabelFilter selects the labels of LabelChecks; zero fields select
+// everything.
+type LabelFilter struct {
+	// Suite keeps the labels of that suite's runs.
+	Suite string
+	// RunsSince keeps the labels of runs started at or after it;
+	// LabelsSince, the labels given at or after it.
+	RunsSince, LabelsSince time.Time
+	// Judgment keeps the labels of one judgment path ("" for every
+	// judgment; "." for the verdicts alone).
+	Judgment string
+	// Prompt keeps the labels of judgments whose judge's prompt hash
+	// (judge.Judgment.Prompt, of the labelled judgment or one of its
+	// parts) starts with it.
+	Prompt string
 }
 
 // SettingImported is the setting (RunInfo.Settings) of a run gavel import

@@ -37,8 +37,15 @@ type CaseSave struct {
 type LabelInput struct {
 	// Trial is the trial's number, from 1.
 	Trial int `json:"trial"`
+	// Judgment is the labelled judgment's path in the verdict's tree
+	// ("tiered/jury/tone"); left out for the verdict itself.
+	Judgment string `json:"judgment,omitempty"`
+	// Category is the judgment's category on its scale: "pass", "fail",
+	// a categorical score's name, a score's number ("4"). A label gives a
+	// category or a verdict.
+	Category string `json:"category,omitempty"`
 	// Verdict says whether the judgment was "correct" or "wrong".
-	Verdict string `json:"verdict"`
+	Verdict string `json:"verdict,omitempty"`
 	// Score, when set, is the person's own score, 0..1.
 	Score   *float64 `json:"score,omitempty"`
 	Comment string   `json:"comment,omitempty"`
@@ -53,22 +60,32 @@ type Label struct {
 	// Judgment is the labelled judgment's path in the verdict's tree;
 	// left out for the verdict itself.
 	Judgment string    `json:"judgment,omitempty"`
-	Verdict  string    `json:"verdict"`
+	Category string    `json:"category,omitempty"`
+	Verdict  string    `json:"verdict,omitempty"`
 	Score    *float64  `json:"score,omitempty"`
 	Comment  string    `json:"comment"`
 	Author   string    `json:"author"`
 	Created  time.Time `json:"created"`
+	// Replaced is when a label of the history stopped being current (it
+	// was replaced, or deleted: Deleted); left out for a current label.
+	Replaced *time.Time `json:"replaced,omitempty"`
+	Deleted  bool       `json:"deleted,omitempty"`
 }
 
 // A LabelList is the answer of GET /api/runs/{id}/labels.
 type LabelList struct {
-	// Labels are oldest first.
+	// Labels are the current labels, oldest first; with ?history=1, every
+	// label ever given, replaced and deleted ones too.
 	Labels []Label `json:"labels"`
 }
 
 func newLabel(l store.Label) Label {
-	return Label{ID: l.ID, RunID: l.RunID, CaseID: l.CaseID, Trial: l.Trial, Judgment: l.Judgment, Verdict: l.Verdict,
-		Score: l.Score, Comment: l.Comment, Author: l.Author, Created: l.Created}
+	out := Label{ID: l.ID, RunID: l.RunID, CaseID: l.CaseID, Trial: l.Trial, Judgment: l.Judgment, Category: l.Category, Verdict: l.Verdict,
+		Score: l.Score, Comment: l.Comment, Author: l.Author, Created: l.Created, Deleted: l.Deleted}
+	if !l.Replaced.IsZero() {
+		out.Replaced = &l.Replaced
+	}
+	return out
 }
 
 // writeRoutes are the API's routes that change state.
@@ -78,6 +95,7 @@ func (s *Server) writeRoutes() []route {
 		{"PUT /api/cases/{suite}/{case}", Editor, s.api(s.apiUpdateCase)},
 		{"POST /api/runs", Editor, s.api(s.apiStartRun)},
 		{"POST /api/runs/{id}/cases/{case}/labels", Editor, s.api(s.apiAddLabel)},
+		{"DELETE /api/runs/{id}/labels/{label}", Editor, s.api(s.apiDeleteLabel)},
 		{"GET /api/runs/{id}/labels", Viewer, s.api(s.apiLabels)},
 	}
 }
@@ -219,10 +237,26 @@ func (s *Server) apiAddLabel(r *http.Request) (any, error) {
 	return created{status: http.StatusCreated, location: "/api" + runHref(runID) + "/labels", body: newLabel(saved)}, nil
 }
 
+// apiDeleteLabel deletes the visitor's own current label (an admin's,
+// anyone's): DELETE /api/runs/{id}/labels/{label}. It stays in the
+// history.
+func (s *Server) apiDeleteLabel(r *http.Request) (any, error) {
+	l, err := s.removeLabel(r, r.PathValue("id"), r.PathValue("label"))
+	if err != nil {
+		return nil, err
+	}
+	l.Deleted = true
+	return newLabel(l), nil
+}
+
 // apiLabels lists a run's labels: GET /api/runs/{id}/labels.
 func (s *Server) apiLabels(r *http.Request) (any, error) {
 	id := r.PathValue("id")
-	labels, err := s.store.Labels(r.Context(), id) // an unknown run is store.ErrNotFound
+	read := s.store.Labels
+	if r.URL.Query().Get("history") == "1" {
+		read = s.store.LabelHistory
+	}
+	labels, err := read(r.Context(), id) // an unknown run is store.ErrNotFound
 	if err != nil {
 		return nil, notFound(err, "no run %s", id)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
 )
 
 // Calibration: the trends page shows how far a suite's judges agree with
@@ -25,7 +26,10 @@ type calibrationView struct {
 	// no label gave one.
 	Scores        string
 	Disagreements []disagreementView
-	API           string
+	// Raters are the agreements of every two people on the judgments
+	// both labelled: "ada and grace: 11 of 12 (91.7%), kappa 0.80".
+	Raters []string
+	API    string
 }
 
 // disagreementView is a verdict a person said was wrong.
@@ -35,7 +39,7 @@ type disagreementView struct {
 
 // calibration measures the judges of suite against people's labels.
 func (s *Server) calibration(ctx context.Context, suite string) (gavel.Calibration, error) {
-	checks, err := s.store.LabelChecks(ctx, suite)
+	checks, err := s.store.LabelChecks(ctx, store.LabelFilter{Suite: suite})
 	if err != nil {
 		return gavel.Calibration{}, err
 	}
@@ -53,9 +57,17 @@ func newCalibrationView(suite string, c gavel.Calibration) calibrationView {
 	if c.Scored > 0 {
 		v.Scores = fmt.Sprintf("%d of them with a person's score, off the judge's by %s on average", c.Scored, score(c.ScoreError))
 	}
+	for _, r := range c.Raters {
+		v.Raters = append(v.Raters, fmt.Sprintf("%s and %s: %d of %d (%s), kappa %s",
+			oneLine(r.First), oneLine(r.Second), r.Agreed, r.Items, percent(r.Observed), report.Kappa(r.Kappa)))
+	}
 	for _, d := range c.Disagreements {
+		where := fmt.Sprintf("%s#%d", oneLine(d.CaseID), d.Trial)
+		if d.Judgment != "" {
+			where += " " + oneLine(d.Judgment)
+		}
 		v.Disagreements = append(v.Disagreements, disagreementView{
-			Case: fmt.Sprintf("%s#%d", oneLine(d.CaseID), d.Trial), What: oneLine(report.Disagreement(d)),
+			Case: where, What: oneLine(report.Disagreement(d)),
 			Href: fmt.Sprintf("%s#trial-%d", caseResultHref(d.RunID, d.CaseID), d.Trial),
 		})
 	}

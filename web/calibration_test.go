@@ -1,10 +1,12 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
 )
 
 // The trends page measures the suite's judges against people's labels
@@ -18,11 +20,24 @@ func TestCalibration(t *testing.T) {
 	f.sendJSON("POST", labels+"case_001/labels", `{"trial": 1, "verdict": "correct"}`, http.StatusCreated, nil)
 	f.sendJSON("POST", labels+"case_002/labels", `{"trial": 1, "verdict": "wrong", "score": 0.9, "comment": "`+evil+`"}`, http.StatusCreated, nil)
 
+	// ada labels the tone judge of case_001's jury, and its verdict: she
+	// and local are compared on the verdict both labelled.
+	for _, l := range []store.Label{
+		{RunID: f.latest, CaseID: "case_001", Trial: 1, Judgment: "tiered/jury/tone", Category: "cold", Author: "ada"},
+		{RunID: f.latest, CaseID: "case_001", Trial: 1, Category: "pass", Author: "ada"},
+	} {
+		if _, err := f.store.AddLabel(context.Background(), l); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	_, body = f.get("/trends?suite=support-desk")
 	mustContain(t, "trends with labels", body,
-		`<span class="unmet">too few labels (50% agreement over 2 labels; the bar is 85% over 50)</span>`,
-		"<dt>Agreement</dt><dd>1 of 2 (50%)</dd>",
-		"Verdicts people said were wrong (1)",
+		`<span class="unmet">too few labels (50% agreement over 4 labels; the bar is 85% over 50)</span>`,
+		"<dt>Agreement</dt><dd>2 of 4 (50%)</dd>",
+		"<dt>Between people</dt><dd>ada and local: 1 of 1 (100%), kappa - (every verdict and label was the same: chance explains it all)</dd>",
+		"Judgments people disagreed with (2)",
+		`<code>case_001#1 tiered/jury/tone</code></a>: the judge said warm; ada: cold`,
 		`<a href="/runs/`+f.latest+`/cases/case_002#trial-1"><code>case_002#1</code></a>: the judge said FAIL`,
 		"local: wrong, 0.90: &#34;&lt;script&gt;alert(1)&lt;/script&gt;&#34;",
 	)
@@ -30,7 +45,7 @@ func TestCalibration(t *testing.T) {
 
 	var c report.JSONCalibration
 	f.getJSON("/api/calibration?suite=support-desk", http.StatusOK, &c)
-	if c.Suite != "support-desk" || c.Counted != 2 || c.Agreed != 1 || len(c.Disagreements) != 1 || c.Disagreements[0].Comment != evil {
+	if c.Suite != "support-desk" || c.Counted != 4 || c.Agreed != 2 || len(c.Disagreements) != 2 || c.Disagreements[0].Comment != evil || len(c.Raters) != 1 {
 		t.Errorf("calibration %+v", c)
 	}
 }

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gavelhq/gavel"
@@ -98,6 +101,21 @@ type judgmentView struct {
 	Checks                      []checkView
 	Findings                    []string
 	Parts                       []judgmentView
+	// Path is the judgment's path in the verdict's tree, as labels name
+	// it ("" for the verdict); Categories, what a label may put it in
+	// (pass, fail, and its score's categories or whole numbers).
+	Path       string
+	Categories []string
+	// Labels are the current labels on this judgment; Label is its label
+	// form, nil when the visitor may not label.
+	Labels []labelView
+	Label  *labelForm
+}
+
+// labelForm is what a judgment's label form posts with.
+type labelForm struct {
+	Action, CSRF string
+	Trial        int
 }
 
 // checkView is one check of a judgment.
@@ -143,6 +161,11 @@ func (s *Server) caseResultPage(r *http.Request) (view, error) {
 	for _, t := range cr.Trials {
 		tv := newTrialView(t, len(cr.Trials))
 		tv.N, tv.Labels = t.N, labels[t.N]
+		var form *labelForm
+		if d.LabelAction != "" {
+			form = &labelForm{Action: d.LabelAction, CSRF: d.CSRF, Trial: t.N}
+		}
+		tv.Verdict.withLabels(tv.Labels, form)
 		d.Trials = append(d.Trials, tv)
 	}
 	return view{template: "case_result.tmpl", title: d.ID + " in run " + d.RunID, nav: "runs", data: d}, nil
@@ -161,7 +184,7 @@ func newTrialView(t gavel.Trial, n int) trialView {
 		Cost:     cost(total),
 		Tokens:   count(total.Tokens()),
 		Calls:    report.Calls(total),
-		Verdict:  newJudgmentView(t.Verdict),
+		Verdict:  newJudgmentView(t.Verdict, ""),
 	}
 	for _, role := range t.Usage.Roles() {
 		if role.Usage != (judge.Usage{}) {
@@ -269,8 +292,9 @@ func unescapeHTML(js string) string {
 	return b.String()
 }
 
-// newJudgmentView formats a judgment and its parts.
-func newJudgmentView(j judge.Judgment) judgmentView {
+// newJudgmentView formats a judgment at path in its verdict's tree, and
+// its parts.
+func newJudgmentView(j judge.Judgment, path string) judgmentView {
 	out := judgmentView{
 		Name:      oneLine(j.Name),
 		Status:    string(j.Status),
@@ -295,9 +319,45 @@ func newJudgmentView(j judge.Judgment) judgmentView {
 		out.Findings = append(out.Findings, clean(f.String()))
 	}
 	for _, p := range j.Parts {
-		out.Parts = append(out.Parts, newJudgmentView(p))
+		out.Parts = append(out.Parts, newJudgmentView(p, gavel.JudgmentPath(path, j.Name, p.Name)))
 	}
+	out.Path, out.Categories = path, labelCategories(j)
 	return out
+}
+
+// labelCategories are the categories a label may put j in: pass and
+// fail, then a categorical score's names, or the whole numbers of a
+// numerical score's scale when it has 3 to 11 (1..5, 1..10; not a 0..1
+// aggregate's).
+func labelCategories(j judge.Judgment) []string {
+	out := []string{gavel.CategoryPass, gavel.CategoryFail}
+	switch sc := j.Score; sc.Kind {
+	case judge.Categorical:
+		for _, l := range sc.Labels {
+			out = append(out, gavel.NormalCategory(l.Name))
+		}
+	case judge.Numerical:
+		if sc.Min == math.Trunc(sc.Min) && sc.Max == math.Trunc(sc.Max) && sc.Max-sc.Min >= 2 && sc.Max-sc.Min <= 10 {
+			for v := sc.Min; v <= sc.Max; v++ {
+				out = append(out, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+	}
+	return slices.Compact(out)
+}
+
+// withLabels gives each judgment of a tree its labels and, when form is
+// set, its label form.
+func (v *judgmentView) withLabels(labels []labelView, form *labelForm) {
+	v.Label = form
+	for _, l := range labels {
+		if l.Judgment == v.Path {
+			v.Labels = append(v.Labels, l)
+		}
+	}
+	for i := range v.Parts {
+		v.Parts[i].withLabels(labels, form)
+	}
 }
 
 // apiCaseResult returns a case of a run as the JSON report has it

@@ -42,8 +42,13 @@
 //	POST /cases                         creates it
 //	GET  /cases/{suite}/{case}/edit     the form of a case written in the app
 //	POST /cases/{suite}/{case}/edit     saves it as a new version
-//	POST /runs/{id}/cases/{case}/labels labels a trial: trial, verdict (correct
-//	                                    or wrong), score (0..1, optional), comment
+//	POST /runs/{id}/cases/{case}/labels labels a judgment of a trial: trial,
+//	                                    judgment (its path; "" for the verdict),
+//	                                    category, or verdict (correct or wrong),
+//	                                    score (0..1, optional), comment; it
+//	                                    replaces the visitor's label on it
+//	POST /runs/{id}/cases/{case}/labels/{label}/delete
+//	                                    deletes the visitor's own label
 //
 // # Writing cases
 //
@@ -110,7 +115,7 @@
 //	GET /api/runs/{id}                                    the run's JSON report (report.JSONReport)
 //	GET /api/runs/{id}/info                               the run without its cases (RunSummary)
 //	GET /api/runs/{id}/cases/{case}                       a case of the run (report.JSONCase)
-//	GET /api/runs/{id}/labels                             the run's labels (LabelList)
+//	GET /api/runs/{id}/labels?history=1                   the run's labels (LabelList)
 //	GET /api/trends?suite=S&n=100                         a suite's trend (Trend)
 //	GET /api/calibration?suite=S                          the judges against labels (report.JSONCalibration)
 //	GET /api/compare?a=BASE&b=HEAD                        a comparison (report.JSONComparison)
@@ -123,7 +128,8 @@
 //	POST /api/cases                                       a new case (CaseSave)
 //	PUT  /api/cases/{suite}/{case}                        a new version of it (CaseSave)
 //	POST /api/runs                                        starts a run (LaunchRequest)
-//	POST /api/runs/{id}/cases/{case}/labels               labels a trial (LabelInput)
+//	POST /api/runs/{id}/cases/{case}/labels               labels a judgment of a trial (LabelInput)
+//	DELETE /api/runs/{id}/labels/{label}                  deletes the visitor's own label
 //
 // A run's report is the same document `gavel run` writes to
 // reports/latest.json (docs/report-json.md), written by package report.

@@ -2,9 +2,13 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/store"
 )
 
 func TestLabels(t *testing.T) {
@@ -63,5 +67,104 @@ func TestLabels(t *testing.T) {
 	}
 	if res, _ := f.post("/runs/nope/cases/case_002/labels", url.Values{"trial": {"1"}, "verdict": {"correct"}}); res.StatusCode != http.StatusNotFound {
 		t.Errorf("a label of no run: %d, want 404", res.StatusCode)
+	}
+}
+
+// Each judgment of a verdict's tree has a label form; a label on a
+// judge of the jury is saved with its path; labelling again replaces the
+// visitor's label (the earlier one kept in the history), and the visitor
+// may delete it.
+func TestLabelJudgments(t *testing.T) {
+	f := newFixture(t, Config{})
+	path := "/runs/" + f.latest + "/cases/case_002"
+	_, body := f.get(path)
+	mustContain(t, "the tree", body,
+		`name="judgment" value=""`, `name="judgment" value="tiered/jury/tone"`, `name="judgment" value="tiered/jury/helpfulness"`,
+		`<option>cold</option><option>warm</option>`, // tone's categories
+		`<option>pass</option><option>fail</option><option>1</option><option>2</option><option>3</option><option>4</option><option>5</option></select>`, // helpfulness, 1..5
+		`<option>pass</option><option>fail</option></select>`) // the jury's 0..1 aggregate: no numbers
+
+	label := func(form url.Values, status int) {
+		t.Helper()
+		form.Set("trial", "1")
+		if res, body := f.post(path+"/labels", form); res.StatusCode != status {
+			t.Fatalf("POST %v: %d, want %d\n%s", form, res.StatusCode, status, body)
+		}
+	}
+	label(url.Values{"judgment": {"tiered/jury/tone"}, "category": {"cold"}}, http.StatusSeeOther)
+	label(url.Values{"judgment": {"tiered/jury/tone"}, "category": {"warm"}, "comment": {"on second thought"}}, http.StatusSeeOther)
+	label(url.Values{"category": {"fail"}}, http.StatusSeeOther)
+	label(url.Values{"judgment": {"tiered/jury/nobody"}, "category": {"pass"}}, http.StatusUnprocessableEntity)
+	label(url.Values{"category": {"pass"}, "verdict": {"correct"}}, http.StatusUnprocessableEntity)
+
+	ctx := context.Background()
+	labels, err := f.store.Labels(ctx, f.latest)
+	if err != nil || len(labels) != 2 {
+		t.Fatalf("current labels: %+v, %v; want 2", labels, err)
+	}
+	tone := labels[0]
+	if tone.Judgment != "tiered/jury/tone" || tone.Category != "warm" || tone.Author != "local" {
+		t.Errorf("the tone label: %+v", tone)
+	}
+	history, err := f.store.LabelHistory(ctx, f.latest)
+	if err != nil || len(history) != 3 || history[0].Replaced.IsZero() {
+		t.Errorf("history: %+v, %v; want 3, the first replaced", history, err)
+	}
+	_, body = f.get(path)
+	mustContain(t, "labelled", body, "<code>tiered/jury/tone</code>: <strong>warm</strong>", `<span class="label-chip"><strong>warm</strong> · local</span>`,
+		fmt.Sprintf(`action="%s/labels/%d/delete"`, path, tone.ID))
+
+	if res, _ := f.post(fmt.Sprintf("%s/labels/%d/delete", path, tone.ID), url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: %d", res.StatusCode)
+	}
+	if res, _ := f.post(fmt.Sprintf("%s/labels/%d/delete", path, tone.ID), url.Values{}); res.StatusCode != http.StatusNotFound {
+		t.Errorf("delete again: %d, want 404", res.StatusCode)
+	}
+	if labels, _ := f.store.Labels(ctx, f.latest); len(labels) != 1 {
+		t.Errorf("after the delete: %d current labels, want 1", len(labels))
+	}
+}
+
+// Through the API: a category label on a judge of a jury, the history,
+// and a delete that only the label's author may make.
+func TestAPILabelJudgments(t *testing.T) {
+	f := newFixture(t, Config{})
+	a := auth.New(auth.Config{Accounts: f.store.(store.Accounts), Required: true})
+	f.srv = New(f.store, Config{Auth: a})
+	token := func(name string, role store.Role) string {
+		hash, _ := auth.HashPassword("a long password")
+		user, err := f.store.(store.Accounts).CreateUser(context.Background(), name, role, hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, hash := auth.NewToken()
+		if _, err := f.store.(store.Accounts).CreateToken(context.Background(), store.Token{UserID: user.ID, Name: "ci", Hash: hash}); err != nil {
+			t.Fatal(err)
+		}
+		return "Bearer " + tok
+	}
+	ada, bob := token("ada", store.Editor), token("bob", store.Editor)
+	labels := "/api/runs/" + f.latest + "/cases/case_002/labels"
+	var first, second Label
+	f.sendJSON("POST", labels, `{"trial": 1, "judgment": "tiered/jury/helpfulness", "category": "2"}`, http.StatusCreated, &first, "Authorization", ada)
+	f.sendJSON("POST", labels, `{"trial": 1, "judgment": "tiered/jury/helpfulness", "category": "4.0"}`, http.StatusCreated, &second, "Authorization", ada)
+	if second.Category != "4" || second.Judgment != "tiered/jury/helpfulness" || second.ID == first.ID {
+		t.Errorf("relabelled: %+v", second)
+	}
+	var list LabelList
+	f.sendJSON("GET", "/api/runs/"+f.latest+"/labels?history=1", "", http.StatusOK, &list, "Authorization", bob)
+	if len(list.Labels) != 2 || list.Labels[0].Replaced == nil || list.Labels[1].Replaced != nil {
+		t.Errorf("history: %+v", list.Labels)
+	}
+	del := fmt.Sprintf("/api/runs/%s/labels/%d", f.latest, second.ID)
+	f.sendJSON("DELETE", del, "", http.StatusForbidden, nil, "Authorization", bob)
+	var gone Label
+	f.sendJSON("DELETE", del, "", http.StatusOK, &gone, "Authorization", ada)
+	if !gone.Deleted {
+		t.Errorf("deleted: %+v", gone)
+	}
+	f.sendJSON("GET", "/api/runs/"+f.latest+"/labels", "", http.StatusOK, &list, "Authorization", bob)
+	if len(list.Labels) != 0 {
+		t.Errorf("current labels after the delete: %+v", list.Labels)
 	}
 }

@@ -140,6 +140,7 @@ func (s *Server) routes() []route {
 		{"GET /cases/{suite}/{case}/edit", Editor, s.page(s.editCasePage)},
 		{"POST /cases/{suite}/{case}/edit", Editor, s.form(s.updateCase)},
 		{"POST /runs/{id}/cases/{case}/labels", Editor, s.form(s.addLabel)},
+		{"POST /runs/{id}/cases/{case}/labels/{label}/delete", Editor, s.form(s.deleteLabel)},
 		{"GET /trends", Viewer, s.page(s.trendsPage)},
 		{"GET /compare", Viewer, s.page(s.comparePage)},
 		{"/", Viewer, http.HandlerFunc(s.pageNotFound)},

@@ -19,7 +19,7 @@ func TestCalibrate(t *testing.T) {
 	id := savedRun(t, exitFailed, "--db", db, dir) // greeting fails, returns_policy passes
 
 	code, out, _ := gavelCmd(t, "calibrate", "--db", db)
-	if code != exitPassed || !strings.Contains(out, "Labels:      0 labels on verdicts") || !strings.Contains(out, "Label results a model judged in the web app") {
+	if code != exitPassed || !strings.Contains(out, "Labels:      0 labels on judgments") || !strings.Contains(out, "Label results a model judged in the web app") {
 		t.Errorf("no labels yet: exit %d\n%s", code, out)
 	}
 
@@ -40,7 +40,7 @@ func TestCalibrate(t *testing.T) {
 	code, out, _ = gavelCmd(t, "calibrate", "--db", db, "--suite", "my-agent")
 	for _, want := range []string{
 		"Judge calibration of suite my-agent: too few labels (0% agreement over 1 label; the bar is 85% over 50)",
-		"Labels:      2 labels on verdicts, 1 counted",
+		"Labels:      2 labels on judgments, 1 counted",
 		"Agreement:   0 of 1 (0%)",
 		"Disagreements (1):",
 		id + ` returns_policy#1: the judge said PASS`, `ada: wrong: "it never gave the 30 days"`,

@@ -80,6 +80,8 @@ func commands() []command {
 			func(args []string, std stdio) int { return compareCommand(args, std.out, std.err) }, nil},
 		{"calibrate", "[flags]", "how far the judges agree with people's labels",
 			func(args []string, std stdio) int { return calibrateCommand(args, std.out, std.err) }, nil},
+		{"labels", "export|import", "move people's labels on judgments between the database and CSV or JSON Lines files",
+			func(args []string, std stdio) int { return labelsCommand(args, std.out, std.err) }, nil},
 		{"cases", "export|import", "move cases between the database and case files",
 			func(args []string, std stdio) int { return casesCommand(args, std.out, std.err) }, nil},
 		{"serve", "[flags]", "serve the web app: runs, transcripts, trends, comparisons",

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
@@ -79,9 +81,9 @@ func testLabels(t *testing.T, s store.Store) {
 	}
 }
 
-// testLabelChecks reads the labels on a suite's verdicts beside the
-// verdicts: other suites' labels, and labels on parts of a verdict, are
-// left out.
+// testLabelChecks reads the labels on a suite's judgments beside the
+// judgments: the verdicts', and those of parts of a verdict (a judge of
+// a jury); other suites' labels are left out.
 func testLabelChecks(t *testing.T, s store.Store) {
 	ctx := ctx(t)
 	desk, err := s.CreateRun(ctx, runInfo("support-desk", base))
@@ -112,22 +114,161 @@ func testLabelChecks(t *testing.T, s store.Store) {
 		}
 		return nil
 	}
+	jury := 0.75 // the fixture jury's score
 	want := []gavel.LabelCheck{
 		{RunID: desk.ID, CaseID: "case_001", Trial: 1, Status: judge.StatusPass, Score: score(passing), ModelJudged: true, Correct: true,
-			Author: "grace", Created: storedTime(at(1))},
+			Author: "grace", Created: storedTime(at(1)), JudgeCategory: "pass"},
 		{RunID: desk.ID, CaseID: "case_002", Trial: 1, Status: judge.StatusFail, Score: score(failing), ModelJudged: true, Correct: false,
-			HumanScore: &human, Author: "ada", Comment: "it did fail", Created: storedTime(at(2))},
+			HumanScore: &human, Author: "ada", Comment: "it did fail", Created: storedTime(at(2)), JudgeCategory: "fail"},
+		{RunID: desk.ID, CaseID: "case_001", Trial: 1, Judgment: "tiered/jury", Status: judge.StatusPass, Score: &jury, ModelJudged: true,
+			Author: "ada", Created: storedTime(at(3)), JudgeCategory: "pass"},
 	}
-	got, err := s.LabelChecks(ctx, "support-desk")
+	got, err := s.LabelChecks(ctx, store.LabelFilter{Suite: "support-desk"})
 	check(t, "LabelChecks", err)
 	diff(t, "LabelChecks of support-desk", got, want)
 
-	every, err := s.LabelChecks(ctx, "")
+	every, err := s.LabelChecks(ctx, store.LabelFilter{})
 	check(t, "LabelChecks", err)
-	if len(every) != 3 {
-		t.Errorf("LabelChecks of every suite: %d, want 3", len(every))
+	if len(every) != 4 {
+		t.Errorf("LabelChecks of every suite: %d, want 4", len(every))
 	}
-	none, err := s.LabelChecks(ctx, "nowhere")
+	none, err := s.LabelChecks(ctx, store.LabelFilter{Suite: "nowhere"})
 	check(t, "LabelChecks", err)
 	diff(t, "LabelChecks of a suite without runs", none, []gavel.LabelCheck(nil), equateEmpty)
+}
+
+// testLabelsOnePerPerson: a person relabelling a judgment replaces their
+// label; 50 identical labels by one person on one trial are one label,
+// not a calibration over 50.
+func testLabelsOnePerPerson(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	info, err := s.CreateRun(ctx, runInfo("support-desk", base))
+	check(t, "CreateRun", err)
+	check(t, "SaveTrial", s.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: trial("case_001", 1, trialSpec{})}))
+	for i := range 50 {
+		_, err := s.AddLabel(ctx, store.Label{RunID: info.ID, CaseID: "case_001", Trial: 1, Verdict: "correct", Author: "ada",
+			Created: base.Add(time.Duration(i) * time.Minute)})
+		check(t, "AddLabel", err)
+	}
+	checks, err := s.LabelChecks(ctx, store.LabelFilter{Suite: "support-desk"})
+	check(t, "LabelChecks", err)
+	if c := gavel.Calibrate(checks); c.Labels != 1 || c.Counted != 1 || c.Verdict() != "too few labels" {
+		t.Errorf("50 identical labels by one person: %d labels, %d counted, %q; want 1, 1, too few labels", c.Labels, c.Counted, c.Verdict())
+	}
+	labels, err := s.Labels(ctx, info.ID)
+	check(t, "Labels", err)
+	if len(labels) != 1 {
+		t.Errorf("Labels: %d current labels, want 1", len(labels))
+	}
+}
+
+// testLabelVersions: a label is edited by labelling again, deleted, and
+// its earlier versions are kept in the history, not counted; labels of
+// other people and other judgments stay; an import is all or nothing.
+func testLabelVersions(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	info, err := s.CreateRun(ctx, runInfo("support-desk", base))
+	check(t, "CreateRun", err)
+	check(t, "SaveTrial", s.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: trial("case_001", 1, trialSpec{})}))
+	at := func(m int) time.Time { return base.Add(time.Duration(m) * time.Minute) }
+	add := func(l store.Label) store.Label {
+		t.Helper()
+		l.RunID, l.CaseID, l.Trial = info.ID, "case_001", 1
+		got, err := s.AddLabel(ctx, l)
+		check(t, "AddLabel", err)
+		return got
+	}
+	first := add(store.Label{Category: "fail", Author: "ada", Created: at(1)})
+	edited := add(store.Label{Category: " PASS ", Comment: "on second reading", Author: "ada", Created: at(2)})
+	if edited.ID == first.ID || edited.Category != "pass" {
+		t.Errorf("edit: id %d (first %d), category %q; want a new id, pass", edited.ID, first.ID, edited.Category)
+	}
+	// Saying the same again changes nothing.
+	if again := add(store.Label{Category: "pass", Comment: "on second reading", Author: "ada", Created: at(3)}); again.ID != edited.ID {
+		t.Errorf("the same label again: id %d, want the current %d", again.ID, edited.ID)
+	}
+	grace := add(store.Label{Category: "fail", Author: "grace", Created: at(4)})
+	tone := add(store.Label{Judgment: "tiered/jury/tone", Category: "warm", Author: "ada", Created: at(5)})
+	// An older label (an import of an earlier version) goes into the
+	// history at once.
+	older := add(store.Label{Category: "fail", Comment: "an old note", Author: "grace", Created: at(0)})
+	if older.Replaced.IsZero() {
+		t.Errorf("an older label: current, want it in the history")
+	}
+
+	current, err := s.Labels(ctx, info.ID)
+	check(t, "Labels", err)
+	if len(current) != 3 || current[0].ID != edited.ID || current[1].ID != grace.ID || current[2].ID != tone.ID {
+		t.Errorf("current labels: %+v, want ada's edit, grace's and ada's on tone", current)
+	}
+	checks, err := s.LabelChecks(ctx, store.LabelFilter{Suite: "support-desk"})
+	check(t, "LabelChecks", err)
+	if len(checks) != 3 {
+		t.Errorf("LabelChecks: %d, want 3 (the current labels)", len(checks))
+	}
+	if c := checks[len(checks)-1]; c.Judgment != "tiered/jury/tone" || c.JudgeCategory != "warm" || c.HumanCategory != "warm" || !c.Agrees() {
+		t.Errorf("a label on the jury's tone judge: %+v, want warm against warm", c)
+	}
+	verdicts, err := s.LabelChecks(ctx, store.LabelFilter{Judgment: "."})
+	check(t, "LabelChecks", err)
+	if len(verdicts) != 2 {
+		t.Errorf("LabelChecks of verdicts alone: %d, want 2", len(verdicts))
+	}
+	since, err := s.LabelChecks(ctx, store.LabelFilter{LabelsSince: at(3)})
+	check(t, "LabelChecks", err)
+	if len(since) != 2 {
+		t.Errorf("LabelChecks of labels since minute 3: %d, want 2", len(since))
+	}
+	later, err := s.LabelChecks(ctx, store.LabelFilter{RunsSince: base.Add(time.Hour)})
+	check(t, "LabelChecks", err)
+	if len(later) != 0 {
+		t.Errorf("LabelChecks of runs started an hour later: %d, want 0", len(later))
+	}
+
+	check(t, "DeleteLabel", s.DeleteLabel(ctx, grace.ID))
+	wantNotFound(t, "DeleteLabel of a deleted label", s.DeleteLabel(ctx, grace.ID))
+	wantNotFound(t, "DeleteLabel of a replaced label", s.DeleteLabel(ctx, first.ID))
+	wantNotFound(t, "DeleteLabel of no label", s.DeleteLabel(ctx, 1<<40))
+	current, err = s.Labels(ctx, info.ID)
+	check(t, "Labels", err)
+	if len(current) != 2 {
+		t.Errorf("after a delete: %d current labels, want 2", len(current))
+	}
+
+	history, err := s.LabelHistory(ctx, info.ID)
+	check(t, "LabelHistory", err)
+	type version struct {
+		id       int64
+		replaced bool
+		deleted  bool
+	}
+	var got []version
+	for _, l := range history {
+		got = append(got, version{l.ID, !l.Replaced.IsZero(), l.Deleted})
+	}
+	want := []version{{older.ID, true, false}, {first.ID, true, false}, {edited.ID, false, false}, {grace.ID, true, true}, {tone.ID, false, false}}
+	diff(t, "LabelHistory", got, want, cmp.AllowUnexported(version{}))
+	if r := history[1].Replaced; !r.Equal(storedTime(at(2))) {
+		t.Errorf("the first label was replaced at %v, want when the edit was made (%v)", r, at(2))
+	}
+
+	// A batch with a bad label records nothing.
+	_, err = s.AddLabels(ctx, []store.Label{
+		{RunID: info.ID, CaseID: "case_001", Trial: 1, Category: "fail", Author: "bob"},
+		{RunID: info.ID, CaseID: "case_001", Trial: 9, Category: "fail", Author: "bob"},
+	})
+	wantNotFound(t, "AddLabels with a label of no trial", err)
+	after, err := s.LabelHistory(ctx, info.ID)
+	check(t, "LabelHistory", err)
+	if len(after) != len(history) {
+		t.Errorf("a failed batch left %d labels, want %d", len(after), len(history))
+	}
+	for _, bad := range []store.Label{
+		{RunID: info.ID, CaseID: "case_001", Trial: 1, Category: "pass", Verdict: "correct"},
+		{RunID: info.ID, CaseID: "case_001", Trial: 1, Category: "two\nlines"},
+	} {
+		if _, err := s.AddLabel(ctx, bad); err == nil {
+			t.Errorf("AddLabel(%+v): no error", bad)
+		}
+	}
 }

@@ -41,6 +41,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"TrendTag", testTrendTag},
 		{"Labels", testLabels},
 		{"LabelChecks", testLabelChecks},
+		{"LabelsOnePerPerson", testLabelsOnePerPerson},
+		{"LabelVersions", testLabelVersions},
 		{"ConcurrentTrials", testConcurrentTrials},
 		{"NotFound", testNotFound},
 		{"Users", testUsers},

@@ -1,0 +1,256 @@
+package gavel
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gavelhq/gavel/judge"
+)
+
+// Agreement between two raters (a judge and a person, or two people)
+// is measured over categories: each item gets one category from each,
+// and Cohen's kappa is computed from the k×k table of what they said,
+// whatever k is (2 for pass/fail, 3 for A/B/tie, 5 for a 1..5 scale).
+
+// A Pair is what two raters said of one item: the first's category and
+// the second's.
+type Pair struct{ First, Second string }
+
+// An Agreement is how far two raters agree on the items both rated.
+type Agreement struct {
+	// Categories are every category either rater used, sorted (numbers
+	// in numeric order, then names in alphabetical order).
+	Categories []string
+	// Table counts the items by what the raters said: Table[i][j] is how
+	// many items the first rater put in Categories[i] and the second in
+	// Categories[j]. The diagonal is where they agree.
+	Table [][]int
+	// Items is how many items both rated; Agreed, on how many they gave
+	// the same category; Observed is Agreed / Items (0 without items).
+	Items, Agreed int
+	Observed      float64
+	// Chance is the agreement chance would give: the sum over categories
+	// of the product of the raters' rates of using it.
+	Chance float64
+	// Kappa is Cohen's kappa, (Observed - Chance) / (1 - Chance), from -1
+	// to 1: the agreement beyond chance. It is nil without items, or when
+	// chance explains everything (both raters used one category only).
+	Kappa *float64
+}
+
+// Agree measures the agreement of two raters from what they said of
+// each item.
+func Agree(pairs []Pair) Agreement {
+	a := Agreement{Items: len(pairs)}
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		seen[p.First], seen[p.Second] = true, true
+	}
+	for c := range seen {
+		a.Categories = append(a.Categories, c)
+	}
+	sortCategories(a.Categories)
+	index := make(map[string]int, len(a.Categories))
+	for i, c := range a.Categories {
+		index[c] = i
+	}
+	a.Table = make([][]int, len(a.Categories))
+	for i := range a.Table {
+		a.Table[i] = make([]int, len(a.Categories))
+	}
+	for _, p := range pairs {
+		a.Table[index[p.First]][index[p.Second]]++
+		if p.First == p.Second {
+			a.Agreed++
+		}
+	}
+	if a.Items == 0 {
+		return a
+	}
+	n := float64(a.Items)
+	a.Observed = float64(a.Agreed) / n
+	for i := range a.Categories {
+		var row, col int
+		for j := range a.Categories {
+			row += a.Table[i][j]
+			col += a.Table[j][i]
+		}
+		a.Chance += float64(row) / n * float64(col) / n
+	}
+	if a.Chance < 1-1e-12 {
+		k := (a.Observed - a.Chance) / (1 - a.Chance)
+		a.Kappa = &k
+	}
+	return a
+}
+
+// sortCategories sorts numbers first, in numeric order, then the rest
+// alphabetically.
+func sortCategories(cs []string) {
+	sort.Slice(cs, func(i, j int) bool {
+		a, aerr := strconv.ParseFloat(cs[i], 64)
+		b, berr := strconv.ParseFloat(cs[j], 64)
+		switch {
+		case aerr == nil && berr == nil:
+			return a < b
+		case aerr == nil:
+			return true
+		case berr == nil:
+			return false
+		}
+		return cs[i] < cs[j]
+	})
+}
+
+// The categories of a verdict's scale.
+const (
+	CategoryPass = "pass"
+	CategoryFail = "fail"
+)
+
+// NormalCategory is how a category is compared: trimmed; pass, fail and
+// tie (any case) in lower case; a number as Go writes it ("4.0" is "4").
+// Other names keep their case: "A" and "a" may be different categories
+// of a scale.
+func NormalCategory(c string) string {
+	c = strings.TrimSpace(c)
+	switch l := strings.ToLower(c); l {
+	case CategoryPass, CategoryFail, "tie":
+		return l
+	}
+	if f, err := strconv.ParseFloat(c, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return c
+}
+
+// JudgedCategory is the category a judgment gives, on the scale of a
+// person's category: for "pass" or "fail", the judgment's status; else
+// its score's: a categorical score's label ("win", "tie", "A"), a
+// numerical score's value as a whole number ("4" of 1..5), a boolean's
+// "true" or "false". It is "" when the judgment gives none (it abstained
+// or errored, or has no score of that kind).
+func JudgedCategory(j judge.Judgment, person string) string {
+	if p := NormalCategory(person); p == CategoryPass || p == CategoryFail || person == "" {
+		switch j.Status {
+		case judge.StatusPass:
+			return CategoryPass
+		case judge.StatusFail:
+			return CategoryFail
+		}
+		return ""
+	}
+	if j.Status != judge.StatusPass && j.Status != judge.StatusFail {
+		return ""
+	}
+	switch j.Score.Kind {
+	case judge.Categorical:
+		return NormalCategory(j.Score.Label)
+	case judge.Numerical:
+		return strconv.FormatFloat(math.Round(j.Score.Value), 'f', -1, 64)
+	case judge.Boolean:
+		return strconv.FormatBool(j.Score.Bool)
+	}
+	return ""
+}
+
+// JudgmentAt returns the judgment at path in a verdict's tree: path is
+// the names from the verdict down, joined by "/" ("tiered/jury/tone"; a
+// verdict without a name is left out: "jury/tone"), and "" is the
+// verdict itself. Where siblings share a name the first is taken.
+func JudgmentAt(v judge.Judgment, path string) (judge.Judgment, bool) {
+	if path == "" {
+		return v, true
+	}
+	return judgmentAt(v, path)
+}
+
+// below returns what is left of path below j: "" and true when path
+// names j itself; false when path does not go through j. A judgment
+// without a name adds nothing to its parts' paths.
+func below(j judge.Judgment, path string) (rest string, here, ok bool) {
+	switch {
+	case j.Name == "":
+		return path, false, true
+	case path == j.Name:
+		return "", true, true
+	}
+	rest, ok = strings.CutPrefix(path, j.Name+"/")
+	return rest, false, ok
+}
+
+func judgmentAt(j judge.Judgment, path string) (judge.Judgment, bool) {
+	rest, here, ok := below(j, path)
+	if here {
+		return j, true
+	}
+	if !ok {
+		return judge.Judgment{}, false
+	}
+	for _, p := range j.Parts {
+		if found, ok := judgmentAt(p, rest); ok {
+			return found, true
+		}
+	}
+	return judge.Judgment{}, false
+}
+
+// JudgmentPath is the path of a part named name of the judgment at
+// parent (see JudgmentAt), whose own name is parentName.
+func JudgmentPath(parent, parentName, name string) string {
+	switch {
+	case parent == "" && parentName == "":
+		return name
+	case parent == "":
+		return parentName + "/" + name
+	}
+	return parent + "/" + name
+}
+
+// PromptOf reports whether the judgment at path in a verdict's tree was
+// judged with a prompt whose version (judge.Judgment.Prompt) starts with
+// version: its own, one of its parts' (a jury of model judges), or one of
+// the judgments above it (an axis of a criteria judge). Every judgment
+// matches an empty version.
+func PromptOf(v judge.Judgment, path, version string) bool {
+	if version == "" {
+		return true
+	}
+	j := v
+	for {
+		if j.Prompt != "" && strings.HasPrefix(j.Prompt, version) {
+			return true
+		}
+		rest, here, ok := below(j, path)
+		if path == "" || here {
+			return promptBelow(j, version)
+		}
+		if !ok {
+			return false
+		}
+		next := false
+		for _, p := range j.Parts {
+			if _, found := judgmentAt(p, rest); found {
+				j, path, next = p, rest, true
+				break
+			}
+		}
+		if !next {
+			return false
+		}
+	}
+}
+
+func promptBelow(j judge.Judgment, version string) bool {
+	if j.Prompt != "" && strings.HasPrefix(j.Prompt, version) {
+		return true
+	}
+	for _, p := range j.Parts {
+		if promptBelow(p, version) {
+			return true
+		}
+	}
+	return false
+}

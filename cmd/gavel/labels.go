@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gavelhq/gavel/store"
+)
+
+const labelsHelp = `Usage: gavel labels export [flags]
+       gavel labels import [flags] FILE...
+
+Moves people's labels on judgments between the results database and
+files: CSV with a header row, or JSON Lines (docs/labels.md). A label is
+the judgment's category on its scale (pass or fail, a categorical
+score's name, a 1..5 score's number) or a verdict (correct or wrong),
+with perhaps the person's own score (0..1) and a comment.
+
+export writes the current labels of a suite's runs (every suite's
+without --suite); import records the labels of files, each file whole or
+not at all: a mistake is reported as FILE:LINE and nothing of that file
+is recorded. An imported label becomes its author's current label on
+that judgment, unless a newer one is there (it then goes into the
+history); a label the same as the current one changes nothing, so
+importing a file again is harmless.
+
+Examples:
+  gavel labels export --suite support-desk --format csv > labels.csv
+  gavel labels import labels.csv
+
+Flags:
+`
+
+func labelsCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, labelsHelp)
+		return exitUsage
+	}
+	switch args[0] {
+	case "export", "import":
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, labelsHelp)
+		return exitPassed
+	default:
+		fmt.Fprintf(stderr, "gavel labels: unknown action %q: want export or import\n\n%s", args[0], labelsHelp)
+		return exitUsage
+	}
+	verb := args[0]
+	fs := flag.NewFlagSet("labels "+verb, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, labelsHelp); fs.PrintDefaults() }
+	db := dbFlag(fs)
+	suite := fs.String("suite", "", "export: the labels of this suite's runs (default: every suite)")
+	format := fs.String("format", "jsonl", "export: csv or jsonl")
+	since := fs.String("since", "", "export: the labels of runs started on or after this `date` (2026-11-01, or an RFC 3339 time)")
+	if code, ok := parse(fs, args[1:]); !ok {
+		return code
+	}
+	if verb == "export" && fs.NArg() != 0 || verb == "import" && fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	if *format != "csv" && *format != "jsonl" {
+		fmt.Fprintf(stderr, "gavel labels: --format %s: want csv or jsonl\n", *format)
+		return exitUsage
+	}
+	filter := store.LabelFilter{Suite: *suite}
+	if *since != "" {
+		t, err := parseDate(*since)
+		if err != nil {
+			fmt.Fprintf(stderr, "gavel labels: --since: %v\n", err)
+			return exitUsage
+		}
+		filter.RunsSince = t
+	}
+	ctx := context.Background()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel labels: the results database:", err)
+		return exitInfra
+	}
+	defer st.Close()
+	if verb == "export" {
+		checks, err := st.LabelChecks(ctx, filter)
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel labels:", err)
+			return exitInfra
+		}
+		return exitOK(writeLabels(stdout, *format == "csv", checks))
+	}
+	code := exitPassed
+	for _, name := range fs.Args() {
+		labels, lines, err := labelsFromFile(name)
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel labels import:", err)
+			code = exitUsage
+			continue
+		}
+		saved, err := st.AddLabels(ctx, labels)
+		if err != nil {
+			var le *store.LabelError
+			if errors.As(err, &le) {
+				fmt.Fprintf(stderr, "gavel labels import: %s:%d: %v; nothing of %s was imported\n", name, lines[le.Index], le.Err, name)
+				code = exitUsage
+				continue
+			}
+			fmt.Fprintln(stderr, "gavel labels import:", err)
+			return exitInfra
+		}
+		ids := map[int64]bool{}
+		for _, l := range saved {
+			ids[l.ID] = true
+		}
+		if len(ids) == len(labels) {
+			fmt.Fprintf(stdout, "%s: %d labels imported\n", name, len(labels))
+		} else { // a person's label given again on one judgment is one label
+			as := fmt.Sprintf("%d labels", len(ids))
+			if len(ids) == 1 {
+				as = "1 label"
+			}
+			fmt.Fprintf(stdout, "%s: %d rows imported as %s (a person's label repeated on a judgment is one label)\n", name, len(labels), as)
+		}
+	}
+	return code
+}
+
+// parseDate reads a date (2026-11-01, midnight UTC) or an RFC 3339 time.
+func parseDate(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date like 2026-11-01 or a time like 2026-11-01T09:00:00Z", s)
+}
