@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Crash", testCrash},
 		{"Liveness", testLiveness},
 		{"Continues", testContinues},
+		{"Rejudges", testRejudges},
 		{"RunCase", testRunCase},
 		{"RunVerdicts", testRunVerdicts},
 		{"Runs", testRuns},
