@@ -270,6 +270,9 @@ type runSession struct {
 	st     store.Store
 	stop   stopper
 	prior  prior
+	// replay, when set, makes the run a rejudging of a stored run (gavel
+	// rejudge): its transcripts are judged again, the agent is not called.
+	replay *replay
 	bar    *progress
 	format report.Format
 	outs   []output
@@ -291,6 +294,11 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 	if r.prior.id != "" {
 		info.Continues, info.Settings["continues_with"] = r.prior.id, r.prior.flag
 	}
+	var replay func(string) ([]gavel.Trial, string)
+	if r.replay != nil {
+		info.Rejudges, replay = r.replay.source, r.replay.stored
+		delete(info.Settings, "trials") // the trials are the stored ones
+	}
 	// The store is written whatever the signals: a second one cancels ctx
 	// (the trials in flight), never the record of what finished.
 	rec, err := record(context.WithoutCancel(ctx), r.st, s.Built, info, r.stop.stop, r.stderr)
@@ -308,6 +316,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		Stop:        r.stop.ch,
 		Why:         r.stop.why,
 		Reuse:       r.prior.reuse,
+		Replay:      replay,
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
 	})
 	r.bar.finish()
