@@ -266,10 +266,10 @@ func suiteEnv(limits *llm.Limiters, m *models, meter *llm.Meter, stderr io.Write
 
 // A runSession is what the suites of one gavel run share.
 type runSession struct {
-	f      *runFlags
-	st     store.Store
-	stop   stopper
-	prior  prior
+	f     *runFlags
+	st    store.Store
+	stop  stopper
+	prior prior
 	// replay, when set, makes the run a rejudging of a stored run (gavel
 	// rejudge): its transcripts are judged again, the agent is not called.
 	replay *replay
