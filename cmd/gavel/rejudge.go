@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
 )
@@ -161,7 +163,12 @@ func rejudgeCommand(args []string, stdout, stderr io.Writer) int {
 			id, source.Info.Suite, s.Suite.Name, s.Suite.File)
 	}
 	replay := replayOf(source, s.Suite, len(f.tags)+len(f.ids) > 0, stderr)
-	_ = baseline // TODO pairwise
+	if baseline != nil {
+		if err := addPairwise(s, baseline, f, m); err != nil {
+			fmt.Fprintf(stderr, "gavel rejudge: %v\n", err)
+			return exitUsage
+		}
+	}
 	progressTo := stderr
 	if f.quiet {
 		progressTo = io.Discard
@@ -232,4 +239,55 @@ func replayOf(source *store.StoredRun, s *gavel.Suite, selected bool, stderr io.
 // stored is runner.Config.Replay.
 func (r *replay) stored(caseID string) ([]gavel.Trial, string) {
 	return r.trials[caseID], fmt.Sprintf("run %s, rejudged, has no transcript of this case", r.source)
+}
+
+// addPairwise adds to every case of s a pairwise judge of f.pairwise
+// against baseline's transcript of the same case (its trial of the same
+// number, else its first): it runs after the case's own judges, and only
+// if they did not fail (as a later tier), and fails when the baseline's
+// reply is better. A case the baseline lacks cannot be compared: the
+// judge is an ERROR for it.
+func addPairwise(s meteredSuite, baseline *store.StoredRun, f *rejudgeFlags, m *models) error {
+	ref, dir := f.model, ""
+	if ref == "" {
+		ref, dir = s.Suite.Models["judge"], filepath.Dir(s.Suite.File)
+	}
+	p, err := openPairwise(ref, dir, f.pairwise, m, s.meter)
+	if err != nil {
+		return err
+	}
+	byCase := map[string][]gavel.Trial{}
+	for _, cr := range baseline.Run.Cases {
+		byCase[cr.ID()] = append(byCase[cr.ID()], cr.Trials...)
+	}
+	for _, c := range s.Suite.Cases {
+		trials := byCase[c.ID]
+		pw := judge.Named("pairwise vs "+baseline.Info.ID, judge.Func(func(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
+			return p.Against(baselineTranscript(trials, t.Trial)).Judge(ctx, t)
+		}))
+		if c.Judge == nil {
+			c.Judge = pw
+		} else {
+			c.Judge = judge.Tiered(c.Judge, pw)
+		}
+	}
+	return nil
+}
+
+// baselineTranscript returns the transcript of the trial numbered n among
+// trials, else of the first that has one; nil when none has.
+func baselineTranscript(trials []gavel.Trial, n int) *judge.Transcript {
+	var first *judge.Transcript
+	for _, t := range trials {
+		if t.Transcript == nil {
+			continue
+		}
+		if t.N == n {
+			return t.Transcript
+		}
+		if first == nil {
+			first = t.Transcript
+		}
+	}
+	return first
 }
