@@ -1,10 +1,13 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
 )
 
 // The comparison page sets the runs' replies side by side, in two
@@ -63,5 +66,41 @@ func TestCompareReplies(t *testing.T) {
 				t.Errorf("GET %s: case_002's replies missing or wrong: %+v", api, got.Replies)
 			}
 		})
+	}
+}
+
+// A run made by gavel rejudge names its source on its page and in the
+// API.
+func TestRunRejudges(t *testing.T) {
+	f := newFixture(t, Config{})
+	src, err := f.store.RunInfo(context.Background(), f.old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := f.store.Run(context.Background(), f.old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := runInfo(stored.Run.Suite, base.Add(5*time.Hour))
+	info.Rejudges = src.ID
+	id := f.save(info, stored.Run, store.Passed)
+	_, body := f.get("/runs/" + id)
+	mustContain(t, "/runs/"+id, body, `Rejudges run <a href="/runs/`+f.old+`"><code>`+f.old+`</code></a>`)
+	_, body = f.get("/api/runs?suite=support-desk")
+	var runs struct {
+		Runs []struct{ ID, Rejudges string }
+	}
+	if err := json.Unmarshal([]byte(body), &runs); err != nil {
+		t.Fatalf("/api/runs: %v\n%s", err, shortBody(body))
+	}
+	found := false
+	for _, r := range runs.Runs {
+		found = found || r.ID == id
+		if want := map[bool]string{true: f.old}[r.ID == id]; r.Rejudges != want {
+			t.Errorf("/api/runs: run %s rejudges %q, want %q", r.ID, r.Rejudges, want)
+		}
+	}
+	if !found {
+		t.Errorf("/api/runs does not list run %s:\n%s", id, shortBody(body))
 	}
 }
