@@ -72,6 +72,14 @@ type Comparison struct {
 	// Criteria set each criterion's scores in the base beside its scores
 	// in the head (see CriterionStat), sorted by name.
 	Criteria []CriterionDelta
+
+	// Replies set what the agent said in each run side by side, case by
+	// case (see Replies); nil when the runs were read without their
+	// transcripts. Compare leaves it nil: set it with Replies.
+	Replies []ReplyPair
+	// Pairwise, when a pairwise judge was asked which reply is better, is
+	// its tally over Replies (see TallyPairwise); nil when none was.
+	Pairwise *PairwiseTally
 }
 
 // A CaseChange is one case of a comparison: how it came out in each run.

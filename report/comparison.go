@@ -23,6 +23,11 @@ type ComparisonOptions struct {
 	// replies in full instead of cut short. Defaults to false.
 	Verbose bool
 
+	// AllReplies shows the replies of every case both runs have
+	// (gavel.Comparison.Replies), not only those that differ. Defaults to
+	// false.
+	AllReplies bool
+
 	// Version is Gavel's version, written in the JSON and HTML reports.
 	// Defaults to empty: no version is written.
 	Version string

@@ -90,6 +90,20 @@ ul.checks { margin: .2rem 0; }
 </section>
 {{- end}}
 {{- end}}
+{{- with .Replies}}
+<section class="replies">
+<h2>Replies ({{len .}})</h2>
+<p class="muted">What the agent said in {{$.Base}} and in {{$.Head}}: <del>only in {{$.Base}}</del>, <ins>only in {{$.Head}}</ins>.</p>
+{{- range .}}
+<h3><code>{{.ID}}</code> {{.Name}}{{with .Pairwise}} · {{.}}{{end}}</h3>
+<table class="replies"><thead><tr><th>{{$.Base}} (trial {{.BaseTrial}})</th><th>{{$.Head}} (trial {{.HeadTrial}})</th></tr></thead>
+<tbody><tr><td>{{range .Reply}}{{if eq .Op "-"}}<del>{{.Text}}</del>{{else if eq .Op "="}}{{.Text}}{{end}}{{end}}</td>
+<td>{{range .Reply}}{{if eq .Op "+"}}<ins>{{.Text}}</ins>{{else if eq .Op "="}}{{.Text}}{{end}}{{end}}</td></tr>
+<tr><td>{{range .Calls}}{{if eq .Op "-"}}<del><code>{{.Text}}</code></del><br>{{else if eq .Op "="}}<code>{{.Text}}</code><br>{{end}}{{end}}</td>
+<td>{{range .Calls}}{{if eq .Op "+"}}<ins><code>{{.Text}}</code></ins><br>{{else if eq .Op "="}}<code>{{.Text}}</code><br>{{end}}{{end}}</td></tr></tbody></table>
+{{- end}}
+</section>
+{{- end}}
 </body>
 </html>
 {{define "side"}}{{if .Outcome}}<span class="badge {{.Class}}">{{.Outcome}}</span> {{.Trials}}{{else}}-{{end}}{{end}}`
@@ -108,6 +122,28 @@ type comparisonHTMLPage struct {
 	// Criteria).
 	Sections []comparisonHTMLSection
 	Criteria [][]string
+	// Replies are the pairs of replies shown (see shownReplies).
+	Replies []comparisonHTMLReplies
+}
+
+// comparisonHTMLReplies is a case's replies in both runs, diffed; the
+// edits' Op is "=", "-" or "+".
+type comparisonHTMLReplies struct {
+	ID, Name, Pairwise   string
+	BaseTrial, HeadTrial int
+	Reply, Calls         []htmlEdit
+}
+
+// htmlEdit is an Edit for a template.
+type htmlEdit struct{ Op, Text string }
+
+// htmlEdits converts edits for a template.
+func htmlEdits(edits []Edit) []htmlEdit {
+	out := make([]htmlEdit, len(edits))
+	for i, e := range edits {
+		out[i] = htmlEdit{string(e.Op), e.Text}
+	}
+	return out
 }
 
 // comparisonHTMLSection is a group of cases.
@@ -170,6 +206,11 @@ func writeComparisonHTML(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 			hs.Cases = append(hs.Cases, hc)
 		}
 		p.Sections = append(p.Sections, hs)
+	}
+	for _, r := range shownReplies(c, opts) {
+		d := DiffReplies(r)
+		p.Replies = append(p.Replies, comparisonHTMLReplies{ID: clean(r.ID), Name: clean(r.Name), Pairwise: PairwiseWords(r.Pairwise, p.Base, p.Head),
+			BaseTrial: r.BaseTrial, HeadTrial: r.HeadTrial, Reply: htmlEdits(d.Reply), Calls: htmlEdits(d.Calls)})
 	}
 	return comparisonHTMLTemplate.Execute(b, p)
 }

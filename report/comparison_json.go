@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 )
 
 // ComparisonSchemaVersion is the version of the JSON comparison's schema,
@@ -49,6 +50,56 @@ type JSONComparison struct {
 	Removed     []JSONCaseChange `json:"removed"`
 	// Criteria are every criterion scored in either run, by name.
 	Criteria []JSONCriterionDelta `json:"criteria"`
+	// Replies set what the agent said in each run side by side, for the
+	// cases whose replies or tool calls differ (every case both runs have
+	// with --all-replies); empty when the runs were compared without
+	// their transcripts.
+	Replies []JSONReplyPair `json:"replies"`
+	// Pairwise is the pairwise judge's tally, null when none was asked.
+	Pairwise *JSONPairwiseTally `json:"pairwise"`
+}
+
+// A JSONReplyPair is one case's replies in both runs (gavel.ReplyPair).
+type JSONReplyPair struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Differs bool   `json:"differs"`
+	// Base and Head are null when the run has no transcript of the case.
+	Base *JSONReply `json:"base"`
+	Head *JSONReply `json:"head"`
+	// Pairwise is the pairwise judge's word on the pair, null when none
+	// was asked.
+	Pairwise *JSONPairwiseVerdict `json:"pairwise"`
+}
+
+// A JSONReply is what the agent said in one trial: the text of each of its
+// turns, and its tool calls as name(arguments).
+type JSONReply struct {
+	Trial     int      `json:"trial"`
+	Replies   []string `json:"replies"`
+	ToolCalls []string `json:"tool_calls"`
+}
+
+// A JSONPairwiseVerdict is a pairwise judge's word on a pair of replies:
+// winner is "base", "head", "tie", or "" with error set when it could not
+// judge.
+type JSONPairwiseVerdict struct {
+	Winner    string `json:"winner"`
+	Reasoning string `json:"reasoning"`
+	Error     string `json:"error,omitempty"`
+}
+
+// A JSONPairwiseTally counts a pairwise judge's preferences
+// (gavel.PairwiseTally).
+type JSONPairwiseTally struct {
+	Criteria string  `json:"criteria"`
+	Model    string  `json:"model"`
+	Base     int     `json:"base_wins"`
+	Head     int     `json:"head_wins"`
+	Ties     int     `json:"ties"`
+	Errors   int     `json:"errors"`
+	CostUSD  float64 `json:"cost_usd"`
+	Tokens   int64   `json:"tokens"`
 }
 
 // A JSONComparedRun is one of the runs of a comparison.
@@ -158,7 +209,36 @@ func newJSONComparison(c gavel.Comparison, opts ComparisonOptions) JSONCompariso
 		delta := c.CostUSD.Diff()
 		out.CostUSDDelta = &delta
 	}
+	out.Replies = []JSONReplyPair{}
+	for _, p := range shownReplies(c, opts) {
+		jp := JSONReplyPair{ID: p.ID, Name: p.Name, Differs: p.Differs,
+			Base: jsonReply(p.Base, p.BaseTrial), Head: jsonReply(p.Head, p.HeadTrial)}
+		if v := p.Pairwise; v != nil {
+			jp.Pairwise = &JSONPairwiseVerdict{Winner: string(v.Winner), Reasoning: v.Reasoning, Error: v.Error}
+		}
+		out.Replies = append(out.Replies, jp)
+	}
+	if t := c.Pairwise; t != nil {
+		out.Pairwise = &JSONPairwiseTally{Criteria: t.Criteria, Model: t.Model, Base: t.Base, Head: t.Head, Ties: t.Ties,
+			Errors: t.Errors, CostUSD: t.Usage.CostUSD, Tokens: t.Usage.Tokens()}
+	}
 	return out
+}
+
+// jsonReply converts what the agent said in a transcript, nil without one.
+func jsonReply(t *judge.Transcript, trial int) *JSONReply {
+	if t == nil {
+		return nil
+	}
+	return &JSONReply{Trial: trial, Replies: orEmpty(gavel.AgentSaid(t)), ToolCalls: orEmpty(gavel.CallsOf(t))}
+}
+
+// orEmpty returns s, empty rather than nil.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // jsonCaseChanges converts a list of cases, empty rather than nil.

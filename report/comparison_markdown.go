@@ -24,6 +24,9 @@ func writeComparisonMarkdown(b *bytes.Buffer, c gavel.Comparison, opts Compariso
 	fmt.Fprintf(b, "**%s** → **%s**\n\n", mdText(oneLine(base)), mdText(oneLine(head)))
 	fmt.Fprintf(b, "Pass rate %s · cost %s\n\n", mdText(passRateChange(c.PassRate, "→")), mdText(costChange(c.CostUSD, c.CostUnpriced, "→")))
 	fmt.Fprintf(b, "%s\n", strings.Join(comparisonCounts(c), " · "))
+	if c.Pairwise != nil {
+		fmt.Fprintf(b, "\nPairwise (%s): %s\n", mdText(shorten(oneLine(c.Pairwise.Criteria), 100)), mdText(pairwiseTallyWords(c.Pairwise, oneLine(base), oneLine(head))))
+	}
 
 	sections := comparisonSections(c)
 	for _, s := range sections[:scoresAfter] {
@@ -63,6 +66,7 @@ func writeComparisonMarkdown(b *bytes.Buffer, c gavel.Comparison, opts Compariso
 		writeMarkdownCaseTable(b, s)
 		b.WriteString("\n</details>\n")
 	}
+	writeMarkdownReplies(b, c, opts, oneLine(base), oneLine(head))
 	return nil
 }
 
@@ -92,4 +96,43 @@ func markdownSide(s gavel.CaseSide, cell string) string {
 		return cell
 	}
 	return outcomeIcon(s.Outcome) + " " + cell
+}
+
+// writeMarkdownReplies writes the replies of the cases shown (see
+// shownReplies), each folded in a <details> block holding a diff: the
+// base's reply and calls as "-" lines, the head's as "+" lines, what
+// both have as " " lines.
+func writeMarkdownReplies(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOptions, base, head string) {
+	shown := shownReplies(c, opts)
+	if len(shown) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n### Replies\n\nWhat the agent said in %s (-) and %s (+), for the %d cases shown.\n", mdText(base), mdText(head), len(shown))
+	fence := func(s string) string { return strings.ReplaceAll(s, "`", "'") } // no fence closes early
+	for _, p := range shown {
+		d := DiffReplies(p)
+		fmt.Fprintf(b, "\n<details><summary><code>%s</code> %s", mdText(oneLine(p.ID)), mdText(oneLine(p.Name)))
+		if v := p.Pairwise; v != nil {
+			fmt.Fprintf(b, ": %s", mdText(PairwiseWords(v, base, head)))
+		}
+		b.WriteString("</summary>\n\n```diff\n")
+		if d.SameReply {
+			fmt.Fprintf(b, "  %s\n", fence(replyText(gavel.AgentSaid(p.Head))))
+		} else {
+			if !d.BaseMissing {
+				fmt.Fprintf(b, "- %s\n", fence(replyText(gavel.AgentSaid(p.Base))))
+			}
+			if !d.HeadMissing {
+				fmt.Fprintf(b, "+ %s\n", fence(replyText(gavel.AgentSaid(p.Head))))
+			}
+		}
+		for _, e := range d.Calls {
+			op := " "
+			if e.Op != Keep {
+				op = string(e.Op)
+			}
+			fmt.Fprintf(b, "%s   %s\n", op, fence(e.Text))
+		}
+		b.WriteString("```\n\n</details>\n")
+	}
 }

@@ -19,6 +19,9 @@ func writeComparisonText(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 	fmt.Fprintf(b, "Pass rate: %s\n", passRateChange(c.PassRate, "->"))
 	fmt.Fprintf(b, "Cost:      %s\n", costChange(c.CostUSD, c.CostUnpriced, "->"))
 	fmt.Fprintf(b, "Cases:     %s\n", strings.Join(comparisonCounts(c), ", "))
+	if c.Pairwise != nil {
+		fmt.Fprintf(b, "Pairwise:  %s (%s, by %s)\n", pairwiseTallyWords(c.Pairwise, base, head), shorten(oneLine(c.Pairwise.Criteria), 100), oneLine(c.Pairwise.Model))
+	}
 
 	sections := comparisonSections(c)
 	for _, s := range sections[:scoresAfter] {
@@ -37,6 +40,7 @@ func writeComparisonText(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 	for _, s := range sections[scoresAfter:] {
 		writeTextSection(b, s, base, head)
 	}
+	writeRepliesText(b, c, opts, base, head)
 	return nil
 }
 

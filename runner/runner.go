@@ -56,6 +56,17 @@ type Config struct {
 	// with how many trials the run has and how many run at once.
 	Started func(total, concurrency int)
 
+	// Replay, if set, makes the run a rejudging: the agent is not called,
+	// and each case's trials are the stored trials Replay gives for it
+	// (their numbers kept), whose transcripts are judged again by the
+	// case's judges, as a live trial's would be. A transcript that did
+	// not complete stays an ERROR (there is nothing to judge). A case for
+	// which Replay gives no trial is skipped, with Replay's reason. Trials
+	// and Reuse are ignored. A rejudged trial's Usage and Models are what
+	// its judging spent: the conversation's cost was paid by the run that
+	// held it (its transcript keeps its usage).
+	Replay func(caseID string) (stored []gavel.Trial, skipReason string)
+
 	// Progress, if set, is called after each trial, from one goroutine
 	// at a time.
 	Progress func(Progress)
@@ -140,6 +151,9 @@ type job struct {
 	index int // of the case in the suite
 	c     *gavel.Case
 	n     int // trial number, from 1
+	// stored, when set, is the stored trial whose transcript this job
+	// judges again (Config.Replay), instead of a conversation.
+	stored *gavel.Trial
 }
 
 // Run runs every case of s and returns the results in suite order.
@@ -149,6 +163,16 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	var jobs, reused []job
 	for i, cs := range s.Cases {
 		r.run.Cases[i].Case = cs
+		if c.Replay != nil {
+			stored, why := c.Replay(cs.ID)
+			if len(stored) == 0 {
+				r.run.Cases[i].SkipReason = why
+			}
+			for _, t := range stored {
+				jobs = append(jobs, job{index: i, c: cs, n: t.N, stored: &t})
+			}
+			continue
+		}
 		for n := 1; n <= c.trials(s, cs); n++ {
 			j := job{index: i, c: cs, n: n}
 			if _, ok := c.reuse(cs.ID, n); ok {
@@ -186,7 +210,12 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 					continue
 				}
 				started := c.Now()
-				t := converse(ctx, s, j, c)
+				var t gavel.Trial
+				if j.stored != nil {
+					t = replayed(*j.stored)
+				} else {
+					t = converse(ctx, s, j, c)
+				}
 				if sequential { // no trial starts before this one's verdict is known
 					r.finish(j, judgeTrial(ctx, j, t, started, c), false)
 					continue

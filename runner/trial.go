@@ -44,6 +44,18 @@ func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial 
 	return t
 }
 
+// replayed is a stored trial made ready to be judged again: its
+// transcript, without the verdict, usage and models of its first judging
+// (Config.Replay).
+func replayed(stored gavel.Trial) gavel.Trial {
+	t := gavel.Trial{CaseID: stored.CaseID, N: stored.N, Transcript: stored.Transcript}
+	if t.Transcript == nil {
+		t.Transcript = &judge.Transcript{CaseID: stored.CaseID, Trial: stored.N, Status: judge.ExecFailed,
+			Error: "the stored trial has no transcript to judge"}
+	}
+	return t
+}
+
 // judgeTrial judges a trial's conversation for case j.c; started is when
 // its conversation began. The judges' model calls carry the trial's
 // number and a Tally in their context, as the conversation's do.

@@ -20,7 +20,9 @@
 // when that process is gone from the reader's machine or was not heard of
 // for StaleAfter. A run made by gavel run --resume or --retry-errors is a
 // new run that names the run it carries on (RunInfo.Continues), so that
-// the earlier run's record stays as it was.
+// the earlier run's record stays as it was. So is a run made by gavel
+// rejudge, which judges another run's stored transcripts again: it names
+// that run (RunInfo.Rejudges).
 //
 // Stores may do more, found by type assertion: Migrator (schema versions,
 // for gavel migrate) and Accounts (the web app's users, sessions and API

@@ -231,6 +231,11 @@ type RunInfo struct {
 	// --resume or --retry-errors): the trials kept from it were copied
 	// into this run, and that run is left as it was. "" for a fresh run.
 	Continues string
+	// Rejudges is the id of the run whose stored transcripts this run
+	// judged again (gavel rejudge), without calling the agent: its trials
+	// hold that run's transcripts and new verdicts, and that run is left
+	// as it was. "" for a run that talked with its agent.
+	Rejudges string
 
 	// Stats are the run's numbers, set by FinishRun (pass rate, cases by
 	// outcome, usage by role and model, per-criterion means).

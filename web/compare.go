@@ -19,13 +19,16 @@ func (s *Server) compareRuns(ctx context.Context, a, b string) (base, head *stor
 	if a == "" || b == "" {
 		return nil, nil, c, errorf(http.StatusBadRequest, "a and b: name the two runs to compare, as in ?a=BASE_RUN&b=HEAD_RUN")
 	}
-	if base, err = s.loadVerdicts(ctx, a); err != nil {
+	// Whole runs: the replies are in the transcripts.
+	if base, err = s.loadRun(ctx, a); err != nil {
 		return nil, nil, c, err
 	}
-	if head, err = s.loadVerdicts(ctx, b); err != nil {
+	if head, err = s.loadRun(ctx, b); err != nil {
 		return nil, nil, c, err
 	}
-	return base, head, gavel.Compare(base.Run, head.Run), nil
+	c = gavel.Compare(base.Run, head.Run)
+	c.Replies = gavel.Replies(base.Run, head.Run)
+	return base, head, c, nil
 }
 
 // apiCompare compares two runs: GET /api/compare?a=BASE&b=HEAD answers
@@ -37,7 +40,8 @@ func (s *Server) apiCompare(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Version: s.cfg.Version}
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Version: s.cfg.Version,
+		AllReplies: q.Get("replies") == "all"}
 	if err := report.WriteComparison(&b, report.JSON, c, opts); err != nil {
 		return nil, err
 	}
@@ -62,6 +66,14 @@ type compareData struct {
 	First, Rest []compareSection
 	Criteria    []criterionDelta
 	JSONHref    string
+
+	// Replies are the cases whose replies or tool calls differ (every
+	// case both runs have with ?replies=all), side by side; SameReplies
+	// counts the cases whose replies are the same.
+	Replies        []replyView
+	SameReplies    int
+	AllReplies     bool
+	AllRepliesHref string
 }
 
 // runOption is a run to compare, as the form offers it and the page
@@ -118,12 +130,12 @@ func (s *Server) comparePage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	d = newCompareData(base, head, c)
+	d = newCompareData(base, head, c, q.Get("replies") == "all")
 	return view{template: "compare.tmpl", title: "Compare " + d.Base.ID + " → " + d.Head.ID, nav: "compare", data: d}, nil
 }
 
 // newCompareData formats a comparison for its page.
-func newCompareData(base, head *store.StoredRun, c gavel.Comparison) compareData {
+func newCompareData(base, head *store.StoredRun, c gavel.Comparison, allReplies bool) compareData {
 	d := compareData{
 		A: oneLine(base.Info.ID), B: oneLine(head.Info.ID), Compared: true,
 		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(base.Info.Label()), Href: runHref(base.Info.ID)},
@@ -213,7 +225,61 @@ func newCompareData(base, head *store.StoredRun, c gavel.Comparison) compareData
 		}
 		d.Criteria = append(d.Criteria, row)
 	}
+	d.AllReplies, d.AllRepliesHref = allReplies, compareHref(base.Info.ID, head.Info.ID)
+	if !allReplies {
+		d.AllRepliesHref += "&replies=all"
+	}
+	for _, p := range c.Replies {
+		if !p.Differs {
+			d.SameReplies++
+			if !allReplies {
+				continue
+			}
+		}
+		rd := report.DiffReplies(p)
+		v := replyView{ID: oneLine(p.ID), Name: oneLine(p.Name), BaseTrial: p.BaseTrial, HeadTrial: p.HeadTrial,
+			BaseMissing: rd.BaseMissing, HeadMissing: rd.HeadMissing, SameReply: rd.SameReply, SameCalls: rd.SameCalls}
+		v.BaseReply, v.HeadReply = sidesOf(rd.Reply)
+		v.BaseCalls, v.HeadCalls = sidesOf(rd.Calls)
+		d.Replies = append(d.Replies, v)
+	}
 	return d
+}
+
+// A replyView is one case's replies in both runs, for the two columns of
+// the comparison page: each column's pieces, those only in that run
+// marked Changed.
+type replyView struct {
+	ID, Name                 string
+	BaseTrial, HeadTrial     int
+	BaseMissing, HeadMissing bool
+	SameReply, SameCalls     bool
+	BaseReply, HeadReply     []diffPiece
+	BaseCalls, HeadCalls     []diffPiece
+}
+
+// A diffPiece is a piece of one side of a diff: Changed when it is in
+// that side only.
+type diffPiece struct {
+	Text    string
+	Changed bool
+}
+
+// sidesOf splits a diff into its two sides: the base's (kept and
+// deleted pieces) and the head's (kept and inserted).
+func sidesOf(edits []report.Edit) (base, head []diffPiece) {
+	for _, e := range edits {
+		switch e.Op {
+		case report.Delete:
+			base = append(base, diffPiece{e.Text, true})
+		case report.Insert:
+			head = append(head, diffPiece{e.Text, true})
+		default:
+			base = append(base, diffPiece{e.Text, false})
+			head = append(head, diffPiece{e.Text, false})
+		}
+	}
+	return base, head
 }
 
 // newSideView formats how a case came out in one run: "FLAKY", "2/3".

@@ -49,6 +49,7 @@ type runData struct {
 	Finished, Met                 bool
 	Incomplete, Abandoned         string
 	Continues, ContinuesHref      string
+	Rejudges, RejudgesHref        string
 	PassRate, Threshold           string
 	Cases, Trials                 int
 	Outcomes, Tokens, Calls, Cost string
@@ -159,6 +160,9 @@ func newRunData(sr *store.StoredRun) runData {
 	d.Incomplete = report.Incomplete(run)
 	if info.Status == store.Abandoned {
 		d.Abandoned = oneLine(abandonedWhy(info))
+	}
+	if info.Rejudges != "" {
+		d.Rejudges, d.RejudgesHref = oneLine(info.Rejudges), runHref(info.Rejudges)
 	}
 	if info.Continues != "" {
 		d.Continues, d.ContinuesHref = oneLine(info.Continues), runHref(info.Continues)

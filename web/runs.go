@@ -194,6 +194,9 @@ type RunSummary struct {
 	// Continues is the id of the run this one carries on (--resume,
 	// --retry-errors); "" for a fresh run.
 	Continues string `json:"continues"`
+	// Rejudges is the id of the run whose transcripts this one judged
+	// again (gavel rejudge); "" for a run that talked with its agent.
+	Rejudges string `json:"rejudges"`
 	// Threshold is the pass rate the run had to reach, 1 when the suite
 	// set none.
 	Threshold float64 `json:"threshold"`
@@ -233,6 +236,7 @@ func newRunSummary(info store.RunInfo) RunSummary {
 		Started:      info.Started,
 		StopReason:   info.StopReason,
 		Continues:    info.Continues,
+		Rejudges:     info.Rejudges,
 		Threshold:    thresholdOf(info.Threshold),
 		PassRate:     info.Stats.PassRate,
 		Cases:        info.Stats.CaseCount(),

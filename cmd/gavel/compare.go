@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/store"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
@@ -13,12 +18,24 @@ const compareHelp = `Usage: gavel compare [flags] RUN_A RUN_B
 
 Compares run B with run A (the reference: main, say): the regressions
 (cases that passed in A and do not in B), the fixes, the cases only one
-run has, and how every criterion's mean score moved. The exit code is 1
-when there are regressions, so a pull request can be gated on "no worse
-than main"; 0 otherwise.
+run has, and how every criterion's mean score moved. Then what the agent
+said, side by side: for each case whose replies or tool calls differ
+(every case with --all-replies), the reply of each run's first trial as a
+word diff ([-A only-]{+B only+}) and its tool calls as a line diff.
+
+With --pairwise CRITERIA, a model compares the two replies of each case
+(in both orders: when they disagree, it is a tie; identical replies are a
+tie without asking) and the comparison tallies the wins of A, of B and
+the ties. The model is --model, else the judge model B's suite named.
+
+The exit code is 1 when there are regressions, so a pull request can be
+gated on "no worse than main"; 0 otherwise, whatever the pairwise judge
+prefers.
 
 Examples:
   gavel compare 20261120-180000-9f3e 20261121-101500-a1b2
+  gavel compare --all-replies A B
+  gavel compare --pairwise "Which reply answers the customer better?" A B
   gavel compare --format markdown A B >> "$GITHUB_STEP_SUMMARY"
 
 Flags:
@@ -31,6 +48,9 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	db := dbFlag(fs)
 	formatName := fs.String("format", "text", "text, json, markdown or html")
 	verbose := fs.Bool("verbose", false, "every change in detail")
+	allReplies := fs.Bool("all-replies", false, "show the replies of every case both runs have, not only those that differ")
+	pairwise := fs.String("pairwise", "", "ask a pairwise judge which reply of each case is better by these `criteria`, and tally the wins")
+	model := fs.String("model", "", "the pairwise judge's `model` (provider:model); default: the judge model of run B's suite")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -43,16 +63,27 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gavel compare: --format %s: want text, json, markdown or html\n", *formatName)
 		return exitUsage
 	}
-	base, code := loadVerdicts(*db, fs.Arg(0), "compare", stderr)
+	if *model != "" && *pairwise == "" {
+		fmt.Fprintln(stderr, "gavel compare: --model is the pairwise judge's: give --pairwise too")
+		return exitUsage
+	}
+	base, code := loadRun(*db, fs.Arg(0), "compare", stderr)
 	if base == nil {
 		return code
 	}
-	head, code := loadVerdicts(*db, fs.Arg(1), "compare", stderr)
+	head, code := loadRun(*db, fs.Arg(1), "compare", stderr)
 	if head == nil {
 		return code
 	}
 	c := gavel.Compare(base.Run, head.Run)
-	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Verbose: *verbose, Version: version}
+	c.Replies = gavel.Replies(base.Run, head.Run)
+	if *pairwise != "" {
+		if code := askPairwise(&c, head.Info, *pairwise, *model, stderr); code != exitPassed {
+			return code
+		}
+	}
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Verbose: *verbose,
+		AllReplies: *allReplies, Version: version}
 	if err := report.WriteComparison(stdout, format, c, opts); err != nil {
 		fmt.Fprintln(stderr, "gavel compare:", err)
 		return exitInfra
@@ -60,5 +91,34 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	if c.HasRegressions() {
 		return exitFailed
 	}
+	return exitPassed
+}
+
+// askPairwise asks a pairwise judge of criteria which reply of each case
+// of c is better, and tallies its answers in c.Pairwise. The model is ref,
+// else the judge model of head's suite (a script path relative to that
+// suite's file).
+func askPairwise(c *gavel.Comparison, head store.RunInfo, criteria, ref string, stderr io.Writer) int {
+	dir := ""
+	if ref == "" {
+		ref = head.Models["judge"]
+		if head.SuiteFile != "" {
+			dir = filepath.Dir(head.SuiteFile)
+		}
+	}
+	m, err := newModels(defaultCacheDir(), false, false)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel compare: the model cache:", err)
+		return exitInfra
+	}
+	defer m.Close()
+	p, err := openPairwise(ref, dir, criteria, m, llm.NewMeter(llm.DefaultPrices()))
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel compare:", err)
+		return exitUsage
+	}
+	judgePairs(context.Background(), p, c.Replies)
+	c.Pairwise = &gavel.PairwiseTally{Criteria: criteria, Model: ref}
+	c.TallyPairwise()
 	return exitPassed
 }

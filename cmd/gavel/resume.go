@@ -66,6 +66,10 @@ func priorRun(ctx context.Context, st store.Store, f *runFlags, built []*spec.Bu
 		fmt.Fprintf(stderr, "gavel run: %s %s: that run is of suite %q, not %q\n", flag, id, stored.Info.Suite, suite)
 		return prior{}, exitUsage
 	}
+	if stored.Info.Rejudges != "" {
+		fmt.Fprintf(stderr, "gavel run: %s %s: that run judged the transcripts of run %s again, it talked with no agent: gavel rejudge %s judges them again\n", flag, id, stored.Info.Rejudges, stored.Info.Rejudges)
+		return prior{}, exitUsage
+	}
 	if stored.Info.Status == store.Running {
 		fmt.Fprintf(stderr, "gavel run: %s %s: that run is still running (pid %d on %s): let it finish, or stop it first\n", flag, id, stored.Info.PID, stored.Info.Host)
 		return prior{}, exitUsage

@@ -266,10 +266,13 @@ func suiteEnv(limits *llm.Limiters, m *models, meter *llm.Meter, stderr io.Write
 
 // A runSession is what the suites of one gavel run share.
 type runSession struct {
-	f      *runFlags
-	st     store.Store
-	stop   stopper
-	prior  prior
+	f     *runFlags
+	st    store.Store
+	stop  stopper
+	prior prior
+	// replay, when set, makes the run a rejudging of a stored run (gavel
+	// rejudge): its transcripts are judged again, the agent is not called.
+	replay *replay
 	bar    *progress
 	format report.Format
 	outs   []output
@@ -291,6 +294,11 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 	if r.prior.id != "" {
 		info.Continues, info.Settings["continues_with"] = r.prior.id, r.prior.flag
 	}
+	var replay func(string) ([]gavel.Trial, string)
+	if r.replay != nil {
+		info.Rejudges, replay = r.replay.source, r.replay.stored
+		delete(info.Settings, "trials") // the trials are the stored ones
+	}
 	// The store is written whatever the signals: a second one cancels ctx
 	// (the trials in flight), never the record of what finished.
 	rec, err := record(context.WithoutCancel(ctx), r.st, s.Built, info, r.stop.stop, r.stderr)
@@ -309,6 +317,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		Why:         r.stop.why,
 		Reuse:       r.prior.reuse,
 		Started:     func(total, concurrency int) { r.bar.start(s.Suite.Name, total, concurrency) },
+		Replay:      replay,
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
 	})
 	r.bar.finish()

@@ -72,7 +72,7 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 		return exitPassed
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT\tCARRIES ON")
+	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT\tFROM")
 	for _, r := range runs {
 		// A run that never finished has no numbers yet: none is shown.
 		rate, cases, cost := "-", "-", "-"
@@ -81,7 +81,7 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 			cases, cost = strconv.Itoa(r.Stats.CaseCount()), report.Cost(r.Stats.Usage.Total())
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, rate,
-			cases, cost, r.Started.Local().Format("2006-01-02 15:04"), r.Git(), r.Continues)
+			cases, cost, r.Started.Local().Format("2006-01-02 15:04"), r.Git(), from(r))
 	}
 	return exitOK(w.Flush())
 }
@@ -104,4 +104,14 @@ func exitOK(err error) int {
 		return exitInfra
 	}
 	return exitPassed
+}
+
+// from names the run a run was made from, for the last column of gavel
+// runs: the run it carries on (--resume, --retry-errors), or "rejudges
+// RUN" (gavel rejudge); "" for a fresh run.
+func from(r store.RunInfo) string {
+	if r.Rejudges != "" {
+		return "rejudges " + r.Rejudges
+	}
+	return r.Continues
 }

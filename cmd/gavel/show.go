@@ -138,7 +138,7 @@ func readRun(db, id, command string, stderr io.Writer, read func(store.Store, co
 }
 
 // runHeader says who ran a run, where and when, and, on lines of their
-// own, which run it carries on and why it is abandoned, when it is.
+// own, which run it carries on or rejudges, and why it is abandoned, when it is.
 func runHeader(r store.RunInfo) string {
 	s := fmt.Sprintf("Run %s (%s)", r.ID, r.Status)
 	if g := r.Git(); g != "" {
@@ -153,6 +153,9 @@ func runHeader(r store.RunInfo) string {
 	}
 	if from := r.ImportedFrom(); from != "" {
 		s += "\nImported from " + from + " (gavel import): transcripts recorded elsewhere."
+	}
+	if r.Rejudges != "" {
+		s += fmt.Sprintf("\nRejudges run %s: its stored transcripts were judged again here (gavel rejudge), without calling the agent; it is left as it was.", r.Rejudges)
 	}
 	if r.Status == store.Abandoned {
 		s += fmt.Sprintf("\nAbandoned: the process that ran it (pid %d on %s) is gone, or was not heard of since %s. "+

@@ -13,7 +13,7 @@ import (
 
 // runColumns are the columns scanRun reads: a run's info and summary.
 const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_branch, filters, models, settings,
-	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues`
+	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges`
 
 // CreateRun records a run as it starts, with status running, and returns
 // it with its ID set (and its start and heartbeat set to now when they
@@ -48,12 +48,12 @@ func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, r store.RunInfo, filter
 	for range 10 { // a new random part when two runs start in the same second with the same one
 		id := runID(r.Started)
 		res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
-			filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues, rejudges)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO NOTHING`),
 			id, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch,
 			filters, models, settings, r.Threshold, string(r.Status), micros(r.Started),
-			r.PID, r.Machine, micros(r.Heartbeat), r.Continues)
+			r.PID, r.Machine, micros(r.Heartbeat), r.Continues, r.Rejudges)
 		if err != nil {
 			return "", err
 		}
@@ -182,7 +182,7 @@ func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 	var stopped string
 	err := row.Scan(&r.ID, &r.Suite, &r.SuiteFile, &r.StartedBy, &r.Host, &r.GitCommit, &r.GitBranch,
 		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats,
-		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues)
+		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges)
 	if err != nil {
 		return store.RunInfo{}, err
 	}

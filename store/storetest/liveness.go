@@ -121,3 +121,30 @@ func testContinues(t *testing.T, s store.Store) {
 		t.Errorf("Continues = %q, want %q", got.Continues, first.ID)
 	}
 }
+
+// testRejudges stores a run that judged another's transcripts again: it
+// says which, in RunInfo and in the list of runs.
+func testRejudges(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	first, err := s.CreateRun(ctx, runInfo("support-desk", base))
+	check(t, "CreateRun", err)
+	in := runInfo("support-desk", base.Add(time.Hour))
+	in.Rejudges = first.ID
+	second, err := s.CreateRun(ctx, in)
+	check(t, "CreateRun", err)
+	got, err := s.RunInfo(ctx, second.ID)
+	check(t, "RunInfo", err)
+	if got.Rejudges != first.ID || got.Continues != "" {
+		t.Errorf("Rejudges, Continues = %q, %q; want %q, \"\"", got.Rejudges, got.Continues, first.ID)
+	}
+	runs, err := s.Runs(ctx, store.RunFilter{Suite: "support-desk"})
+	check(t, "Runs", err)
+	for _, r := range runs {
+		if want := map[bool]string{true: first.ID}[r.ID == second.ID]; r.Rejudges != want {
+			t.Errorf("Runs: run %s Rejudges = %q, want %q", r.ID, r.Rejudges, want)
+		}
+	}
+	if got, err := s.RunInfo(ctx, first.ID); err != nil || got.Rejudges != "" {
+		t.Errorf("RunInfo(the source): Rejudges = %q, %v; want \"\"", got.Rejudges, err)
+	}
+}

@@ -32,6 +32,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Liveness", testLiveness},
 		{"Continues", testContinues},
 		{"ImportRun", testImportRun},
+		{"Rejudges", testRejudges},
 		{"RunCase", testRunCase},
 		{"RunVerdicts", testRunVerdicts},
 		{"Runs", testRuns},

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/providers"
+	"github.com/gavelhq/gavel/llmjudge"
+)
+
+// openPairwise opens a pairwise judge of criteria on the model ref, wrapped
+// as gavel run wraps models (meter, cache, retries). A "script:" path is
+// relative to dir (the suite's directory). It returns an error a user can
+// fix when the reference is empty or cannot be opened.
+func openPairwise(ref, dir, criteria string, m *models, meter *llm.Meter) (*llmjudge.Pairwise, error) {
+	if ref == "" {
+		return nil, fmt.Errorf("--pairwise needs a model: give --model provider:model (the runs name no judge model)")
+	}
+	parsed, err := llm.ParseRef(ref)
+	if err != nil {
+		return nil, fmt.Errorf("--model %s: %w", ref, err)
+	}
+	if parsed.Provider == "script" && !filepath.IsAbs(parsed.Model) && dir != "" {
+		parsed.Model = filepath.Join(dir, parsed.Model)
+	}
+	open, ok := providers.Registry()[parsed.Provider]
+	if !ok {
+		return nil, fmt.Errorf("--model %s: unknown model provider %q", ref, parsed.Provider)
+	}
+	model, err := open(parsed, os.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("--model %s: %w", ref, err)
+	}
+	p, err := llmjudge.NewPairwise(m.wrapper(meter)("judge", parsed, model), criteria, llmjudge.PairwiseConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("--pairwise: %w", err)
+	}
+	return p, nil
+}
+
+// pairwiseConcurrency is how many pairs of replies are judged at once.
+const pairwiseConcurrency = 4
+
+// judgePairs asks p which reply of each pair is better, base (a) or head
+// (b), in both orders, and sets each pair's Pairwise. Identical replies
+// (and tool calls) are a tie without asking; a pair with a side missing
+// cannot be judged.
+func judgePairs(ctx context.Context, p *llmjudge.Pairwise, pairs []gavel.ReplyPair) {
+	sem := make(chan struct{}, pairwiseConcurrency)
+	var wg sync.WaitGroup
+	for i := range pairs {
+		pair := &pairs[i]
+		switch {
+		case pair.Base == nil || pair.Head == nil:
+			pair.Pairwise = &gavel.PairwiseVerdict{Error: "only one run has a transcript of this case"}
+			continue
+		case !pair.Differs:
+			pair.Pairwise = &gavel.PairwiseVerdict{Winner: gavel.PreferNeither, Reasoning: "the same replies and tool calls: not sent to the judge"}
+			continue
+		}
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			pair.Pairwise = comparePair(ctx, p, pair.Base, pair.Head, pair.HeadTrial)
+		})
+	}
+	wg.Wait()
+}
+
+// comparePair asks p which of base's and head's replies is better.
+func comparePair(ctx context.Context, p *llmjudge.Pairwise, base, head *judge.Transcript, trial int) *gavel.PairwiseVerdict {
+	res, err := p.Compare(llm.WithTrial(ctx, trial), base, head)
+	v := &gavel.PairwiseVerdict{Reasoning: res.Reasoning, Usage: res.Usage}
+	if err != nil {
+		v.Error = err.Error()
+		return v
+	}
+	switch res.Winner {
+	case llmjudge.WinnerA:
+		v.Winner = gavel.PreferBase
+	case llmjudge.WinnerB:
+		v.Winner = gavel.PreferHead
+	default:
+		v.Winner = gavel.PreferNeither
+	}
+	return v
+}

@@ -1,2 +1,0 @@
--- Schema 6 is another change's (issue 15, H7): this placeholder keeps the
--- versions without a gap until it is merged, and is removed then.

@@ -1,0 +1,6 @@
+-- Gavel's results store, schema 6 (SQLite): the run whose stored transcripts a
+-- run judged again (gavel rejudge; store.RunInfo.Rejudges), '' for a run
+-- that talked with its agent. Keep in step with
+-- ../postgres/0006_run_rejudges.sql.
+
+ALTER TABLE runs ADD COLUMN rejudges TEXT NOT NULL DEFAULT '';
