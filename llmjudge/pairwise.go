@@ -199,7 +199,7 @@ func mapChoice(choice string, reversed bool) Winner {
 // least as good. Its score is categorical: win, tie or loss.
 func (p *Pairwise) Against(baseline *judge.Transcript) judge.Judge {
 	return judge.Func(func(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
-		out := judge.Judgment{Name: p.s.name}
+		out := judge.Judgment{Name: p.s.name, Prompt: p.prompt.version}
 		if baseline == nil {
 			return out, errors.New(p.s.name + ": no baseline transcript to compare with")
 		}
