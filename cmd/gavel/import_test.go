@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,6 +15,7 @@ import (
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
@@ -228,5 +230,42 @@ func TestImportUnknownFormat(t *testing.T) {
 	code, _, errs := gavelCmd(t, "import", "--db", filepath.Join(t.TempDir(), "r.db"), f)
 	if code != exitUsage || !strings.Contains(errs, "cannot tell the format") || !strings.Contains(errs, "--format openai, otlp or gavel") {
 		t.Errorf("exit %d\n%s", code, errs)
+	}
+}
+
+// The replay loop's round trip: a run's JSON report, imported into
+// another database and judged again with the same suite, gives the same
+// verdicts, without calling the agent.
+func TestReportImportedAndRejudged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's MCP server")
+	}
+	suite, dir := example(t), t.TempDir()
+	out := filepath.Join(dir, "run.json")
+	ran := filepath.Join(dir, "ran.db")
+	first := savedRun(t, exitPassed, "--db", ran, "--out", out, suite)
+	_, want := verdicts(t, ran, first)
+
+	db := filepath.Join(dir, "elsewhere.db")
+	imported := importRun(t, db, out)
+	var agentCalls atomic.Int32
+	fakeOpenAI(t, llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) {
+		agentCalls.Add(1)
+		return &llm.Response{Text: "called"}, nil
+	}))
+	t.Setenv("GAVEL_AGENT_MODEL", "openai:gpt-5-mini")
+	code, stdout, errs := gavelCmd(t, "rejudge", "--db", db, "--suite", suite, imported.Info.ID)
+	if code != exitPassed {
+		t.Fatalf("rejudge of the imported run: exit %d\n%s%s", code, stdout, errs)
+	}
+	again := runID.FindStringSubmatch(errs)
+	if again == nil {
+		t.Fatalf("rejudge saved no run:\n%s", errs)
+	}
+	if _, got := verdicts(t, db, again[1]); got != want {
+		t.Errorf("exported, imported and rejudged:\n%s\nwant the verdicts of the run:\n%s", got, want)
+	}
+	if n := agentCalls.Load(); n != 0 {
+		t.Errorf("the agent was called %d times", n)
 	}
 }
