@@ -45,6 +45,12 @@ type Options struct {
 	// JUnit and HTML reports always show everything. Defaults to false.
 	Verbose bool
 
+	// Brief makes the text report its summary alone: the run's numbers,
+	// its verdict against the threshold, and the cases that did not pass,
+	// by id; no table, no detail (gavel run --quiet). Other formats
+	// ignore it. Defaults to false.
+	Brief bool
+
 	// Version is Gavel's version, written in the headers of the JSON,
 	// JUnit and HTML reports so that a report says what wrote it.
 	// Defaults to empty: no version is written.

@@ -29,6 +29,11 @@ func writeText(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		fmt.Fprintf(b, ", started %s", run.Started.UTC().Format("2006-01-02 15:04:05 MST"))
 	}
 	fmt.Fprintf(b, ", took %s\n\n", elapsed(run.Duration))
+	if opts.Brief {
+		writeTextSummary(b, run, facts)
+		writeNotPassed(b, facts)
+		return nil
+	}
 
 	rows := [][]string{tableHeader}
 	for _, f := range facts {
@@ -126,6 +131,22 @@ func writeTable(b *bytes.Buffer, rows [][]string) {
 	b.WriteString(strings.Repeat("-", total) + "\n")
 	for _, row := range rows[1:] {
 		line(row)
+	}
+}
+
+// writeNotPassed names the cases that did not pass, by outcome, one line
+// for each outcome: what a brief report says of the cases.
+func writeNotPassed(b *bytes.Buffer, facts []caseFacts) {
+	byOutcome := map[gavel.Outcome][]string{}
+	for _, f := range facts {
+		if f.Outcome != gavel.Passed && f.Outcome != gavel.Skipped {
+			byOutcome[f.Outcome] = append(byOutcome[f.Outcome], oneLine(f.ID))
+		}
+	}
+	for _, o := range []gavel.Outcome{gavel.Failed, gavel.Errored, gavel.Flaky} {
+		if ids := byOutcome[o]; len(ids) > 0 {
+			fmt.Fprintf(b, "%s: %s\n", o, strings.Join(ids, ", "))
+		}
 	}
 }
 

@@ -39,7 +39,7 @@ func TestRunSupportDesk(t *testing.T) {
 		t.Skip("builds and runs the example's MCP server")
 	}
 	suite := example(t)
-	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "reports/junit.xml", suite)
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--out", "reports/junit.xml", suite)
 	if code != exitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
@@ -73,7 +73,7 @@ func TestCachedRunMatches(t *testing.T) {
 	}
 	suite := example(t)
 	t.Chdir(t.TempDir()) // the cache goes to .gavel/cache here
-	args := []string{"run", "--quiet", "--min-pass-rate", "1", "--id", "case_001", "--id", "case_005", suite}
+	args := []string{"run", "--min-pass-rate", "1", "--id", "case_001", "--id", "case_005", suite}
 	var first, second bytes.Buffer
 	code1 := run(args, stdio{strings.NewReader(""), &first, io.Discard})
 	code2 := run(args, stdio{strings.NewReader(""), &second, io.Discard})
@@ -114,7 +114,7 @@ func TestRunSupportDeskOverHTTP(t *testing.T) {
 	t.Setenv("DESK_AGENT_URL", "http://"+agentAddr)
 	t.Setenv("DESK_TOOLS_ADDR", toolsAddr)
 
-	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", filepath.Join(suite, "http.yaml"))
+	code, out, errs := gavelCmd(t, "run", "--no-cache", filepath.Join(suite, "http.yaml"))
 	if code != exitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}

@@ -16,7 +16,7 @@ func TestRunMatchmaker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", suite)
+	code, out, errs := gavelCmd(t, "run", "--no-cache", suite)
 	if code != exitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}

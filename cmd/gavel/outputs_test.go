@@ -64,3 +64,39 @@ func TestGitHubStepSummary(t *testing.T) {
 		t.Errorf("the summary written %d times:\n%s", strings.Count(string(data), "Pass rate"), data)
 	}
 }
+
+// --quiet prints the summary alone: no table of cases, no failure detail,
+// no progress, nothing an exec agent writes to its stderr; the report
+// files are whole.
+func TestQuiet(t *testing.T) {
+	dir := t.TempDir()
+	// An exec agent (docs/exec-protocol.md) that says hi, and writes noise
+	// to its stderr.
+	os.WriteFile(filepath.Join(dir, "agent.py"), []byte(`import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    print("agent noise", file=sys.stderr, flush=True)
+    answer = {"type": "reply", "id": req["id"], "text": "hi"} if req["type"] == "message" else {"type": "ok", "id": req["id"]}
+    print(json.dumps(answer), flush=True)
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "gavel.yaml"), []byte(`agent: {exec: {command: [python3, agent.py]}}
+cases:
+  - {id: greets, input: hello, rules: [{contains: hi}]}
+  - {id: refunds, input: 'refund?', rules: [{contains: refund}]}
+`), 0o644)
+	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "full.txt", dir)
+	if code != exitFailed {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, unwanted := range []string{"| PASS", "Failure detail", "[1/2]", "agent noise"} {
+		if strings.Contains(out+errs, unwanted) {
+			t.Errorf("--quiet printed %q:\n%s\n%s", unwanted, out, errs)
+		}
+	}
+	if !strings.Contains(out, "Pass rate: 50% over 2 cases") || !strings.Contains(out, "FAIL: refunds") {
+		t.Errorf("--quiet's summary:\n%s", out)
+	}
+	if full, _ := os.ReadFile("full.txt"); !strings.Contains(string(full), "Failure detail (refunds") {
+		t.Errorf("the text report file is not whole:\n%s", full)
+	}
+}

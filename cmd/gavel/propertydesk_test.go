@@ -64,7 +64,7 @@ func TestRunPropertyDesk(t *testing.T) {
 	}
 	suite := propertyDesk(t)
 	t.Setenv("PROPERTY_TOOLS_ADDR", freeAddr(t))
-	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", suite)
+	code, out, errs := gavelCmd(t, "run", "--no-cache", suite)
 	if code != exitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
@@ -109,7 +109,7 @@ func TestRunPropertyDesk(t *testing.T) {
 	// thread, and the revival case fails.
 	t.Setenv("PROPERTY_TOOLS_ADDR", freeAddr(t))
 	t.Setenv("PROPERTY_CHECKPOINTS", "memory")
-	code, out, errs = gavelCmd(t, "run", "--quiet", "--no-cache", "--id", "thread_revival", suite)
+	code, out, errs = gavelCmd(t, "run", "--no-cache", "--id", "thread_revival", suite)
 	if code != exitFailed {
 		t.Fatalf("with memory checkpoints: exit %d, want 1\n%s\n%s", code, out, errs)
 	}

@@ -36,7 +36,7 @@ cases:
     input: where's my order 12345?
     expected_tools: [get_order_status]
 `), 0o644)
-	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--verbose", suite)
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--verbose", suite)
 	if code == exitPassed {
 		t.Errorf("exit %d, want a failing exit code", code)
 	}

@@ -101,7 +101,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.pricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask the models again instead of reusing cached answers")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting trials after the first that does not pass")
-	fs.BoolVar(&f.quiet, "quiet", false, "print only the summary")
+	fs.BoolVar(&f.quiet, "quiet", false, "print only the summary: the numbers, the verdict and the cases that did not pass (no table, no detail, no progress, nothing an exec agent writes to its stderr); report files are whole")
 	fs.BoolVar(&f.verbose, "verbose", false, "print every case in detail, passed ones too")
 	return fs, &f
 }
@@ -193,7 +193,11 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 	ok = true
 	for _, path := range paths {
 		meter := llm.NewMeter(llm.DefaultPrices())
-		b, err := spec.Open(path, suiteEnv(limits, m, meter, stderr))
+		agentStderr := stderr // what exec agents and restart commands write there
+		if f.quiet {
+			agentStderr = io.Discard
+		}
+		b, err := spec.Open(path, suiteEnv(limits, m, meter, agentStderr))
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			ok = false
@@ -331,7 +335,9 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		}
 	}
 	opts := report.Options{Verbose: f.verbose, Version: version}
-	if err := report.Write(r.stdout, r.format, run, opts); err != nil {
+	brief := opts
+	brief.Brief = f.quiet
+	if err := report.Write(r.stdout, r.format, run, brief); err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
 		code = worse(code, exitUnknown)
 	}
