@@ -14,9 +14,7 @@ import (
 // gavel has: its run step's script is run here with a gavel built from
 // this checkout, in a pull request's repository, as GitHub would.
 func TestAction(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds gavel")
-	}
+	gavel := gavelBinary(t)
 	for _, tool := range []string{"git", "bash"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skip("needs " + tool)
@@ -47,10 +45,7 @@ func TestAction(t *testing.T) {
 	if script == "" {
 		t.Fatal("action.yml has no step with id run")
 	}
-	bin := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "gavel"), ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := filepath.Dir(gavel)
 	repo := starterRepo(t) // two cases, of greet/ and returns/
 	base, _ := exec.Command("git", "-C", repo, "rev-parse", "HEAD").Output()
 	os.MkdirAll(filepath.Join(repo, "returns"), 0o755)

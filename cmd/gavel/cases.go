@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"

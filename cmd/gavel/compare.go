@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/store"

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 )
 
 const completionHelp = `Usage: gavel completion bash|zsh|fish

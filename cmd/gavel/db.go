@@ -3,9 +3,10 @@ package main
 import (
 	"cmp"
 	"context"
-	"flag"
 	"os"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/postgres"

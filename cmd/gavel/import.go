@@ -4,13 +4,14 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/conversation"

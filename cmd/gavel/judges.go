@@ -2,10 +2,11 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/internal/suggest"
 	"github.com/gavelhq/gavel/spec"

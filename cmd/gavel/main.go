@@ -3,12 +3,13 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 )
 
 // The exit codes, documented in README and gavel run -h.

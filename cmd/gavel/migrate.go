@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"flag"
 
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 
 	"github.com/gavelhq/gavel/store"

@@ -63,23 +63,33 @@ func (p *progress) heartbeat(tick time.Duration, stop chan struct{}) {
 		case <-t.C:
 		}
 		p.mu.Lock()
-		if p.stop != stop { // finished meanwhile
-			p.mu.Unlock()
+		due := p.terminal || time.Since(p.beat) >= tick
+		p.mu.Unlock()
+		if due && !p.pulse() {
 			return
 		}
-		elapsed := time.Since(p.started).Round(time.Second)
-		switch {
-		case p.terminal:
-			r := p.last
-			r.Elapsed = time.Since(p.started)
-			fmt.Fprintf(p.w, "\r\033[K%s  %s", bar(r), elapsed)
-			p.drawn = true
-		case time.Since(p.beat) >= tick:
-			fmt.Fprintf(p.w, "[%d/%d] running, %s so far\n", p.last.Done, p.last.Total, elapsed)
-			p.beat = time.Now()
-		}
-		p.mu.Unlock()
 	}
+}
+
+// pulse redraws the bar with the time elapsed (on a terminal) or prints
+// that the run is still going; it reports false once the run finished.
+func (p *progress) pulse() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stop == nil { // finished
+		return false
+	}
+	elapsed := time.Since(p.started).Round(time.Second)
+	if p.terminal {
+		r := p.last
+		r.Elapsed = time.Since(p.started)
+		fmt.Fprintf(p.w, "\r\033[K%s  %s", bar(r), elapsed)
+		p.drawn = true
+		return true
+	}
+	fmt.Fprintf(p.w, "[%d/%d] running, %s so far\n", p.last.Done, p.last.Total, elapsed)
+	p.beat = time.Now()
+	return true
 }
 
 // isTerminal reports whether w is a terminal that can redraw a line.

@@ -75,21 +75,22 @@ func (s *syncBuffer) String() string {
 }
 
 // Something is said from the start of a run, and while trials take long:
-// a line when the run starts, then a heartbeat while no trial finishes.
+// a line when the run starts, then a heartbeat while no trial finishes
+// (pulse is what the heartbeat's ticker calls), and none after the end.
 func TestProgressFromTheStart(t *testing.T) {
 	var out syncBuffer
 	p := newProgress(&out)
-	p.every = 20 * time.Millisecond
+	p.every = time.Hour // the test pulses by itself
 	p.start("support-desk", 12, 4)
-	time.Sleep(70 * time.Millisecond)
-	p.finish()
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) < 2 || lines[0] != "gavel: support-desk: 12 trials, 4 at a time" || !strings.HasPrefix(lines[1], "[0/12] running") {
-		t.Errorf("progress:\n%s", out.String())
+	if !p.pulse() {
+		t.Fatal("pulse during the run reports the run finished")
 	}
-	n := len(lines)
-	time.Sleep(50 * time.Millisecond)
-	if got := len(strings.Split(strings.TrimSpace(out.String()), "\n")); got != n {
-		t.Errorf("heartbeats after finish: %d lines, then %d", n, got)
+	p.finish()
+	if p.pulse() {
+		t.Error("pulse after finish reports the run still going")
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || lines[0] != "gavel: support-desk: 12 trials, 4 at a time" || !strings.HasPrefix(lines[1], "[0/12] running, 0s so far") {
+		t.Errorf("progress:\n%s", out.String())
 	}
 }

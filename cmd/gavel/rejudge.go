@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"

@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"text/tabwriter"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"

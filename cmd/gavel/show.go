@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"

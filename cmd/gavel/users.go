@@ -5,11 +5,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/auth"
 	"github.com/gavelhq/gavel/store"

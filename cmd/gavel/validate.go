@@ -2,10 +2,11 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/spec"

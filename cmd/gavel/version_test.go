@@ -2,7 +2,6 @@ package main
 
 import (
 	"os/exec"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -38,18 +37,11 @@ func TestBuildVersion(t *testing.T) {
 // A gavel built from this checkout says its commit, from the build info,
 // not "dev".
 func TestVersionOfABuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds gavel")
-	}
 	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skip("not a git checkout")
 	}
-	bin := filepath.Join(t.TempDir(), "gavel")
-	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	out, err := exec.Command(bin, "version").Output()
+	out, err := exec.Command(gavelBinary(t), "version").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
