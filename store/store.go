@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -240,6 +241,27 @@ type RunInfo struct {
 	// Stats are the run's numbers, set by FinishRun (pass rate, cases by
 	// outcome, usage by role and model, per-criterion means).
 	Stats gavel.Stats
+	// SoFar counts what a run that has not finished (running or
+	// abandoned) has saved so far: it has no Stats, and no pass rate,
+	// yet. Zero for a finished run, and for the RunInfo CreateRun returns.
+	SoFar Progress
+}
+
+// Progress is what a run still running has saved: its trials, and the
+// cases they are trials of.
+type Progress struct {
+	Trials int `json:"trials"`
+	Cases  int `json:"cases"`
+}
+
+// String is how lists show a run not finished instead of its cases:
+// "3 (88 trials so far)".
+func (p Progress) String() string {
+	trials := "trials"
+	if p.Trials == 1 {
+		trials = "trial"
+	}
+	return fmt.Sprintf("%d (%d %s so far)", p.Cases, p.Trials, trials)
 }
 
 // A TrialRecord is a finished trial and the case version it ran.

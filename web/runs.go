@@ -145,7 +145,7 @@ func newRunRow(info store.RunInfo) runRow {
 		Class:      statusClass(string(info.Status)),
 		Threshold:  percent(thresholdOf(info.Threshold)),
 		Finished:   finished,
-		Cases:      "-",
+		Cases:      info.SoFar.String(), // what it saved so far, until it has a verdict
 		Cost:       "-",
 		Started:    stamp(info.Started),
 		StartedISO: machineTime(info.Started),
@@ -218,6 +218,10 @@ type RunSummary struct {
 	// Stats are the run's numbers, as the JSON report's "stats"; empty
 	// while the run is running.
 	Stats gavel.Stats `json:"stats"`
+	// SoFar counts the trials and cases a run not finished (running or
+	// abandoned) saved so far; absent for a finished run. Such a run has
+	// no verdict yet: its pass_rate and cases are 0.
+	SoFar *store.Progress `json:"so_far,omitempty"`
 	// Links are the run's page and its JSON report.
 	Links RunLinks `json:"links"`
 }
@@ -252,6 +256,10 @@ func newRunSummary(info store.RunInfo) RunSummary {
 	if !info.Ended.IsZero() {
 		ended := info.Ended
 		out.Ended = &ended
+	}
+	if info.Status == store.Running || info.Status == store.Abandoned {
+		soFar := info.SoFar
+		out.SoFar = &soFar
 	}
 	for k, v := range info.Models {
 		out.Models[k] = v

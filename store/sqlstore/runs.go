@@ -11,9 +11,14 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// runColumns are the columns scanRun reads: a run's info and summary.
+// runColumns are the columns scanRun reads from runs: a run's info and
+// summary, and, for a run still stored as running, how many trials and
+// cases it saved so far (store.RunInfo.SoFar; one look at the trials'
+// primary key, only for the few runs not finished).
 const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_branch, filters, models, settings,
-	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges`
+	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges,
+	(SELECT COUNT(*) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running'),
+	(SELECT COUNT(DISTINCT t.case_id) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running')`
 
 // CreateRun records a run as it starts, with status running, and returns
 // it with its ID set (and its start and heartbeat set to now when they
@@ -182,7 +187,8 @@ func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 	var stopped string
 	err := row.Scan(&r.ID, &r.Suite, &r.SuiteFile, &r.StartedBy, &r.Host, &r.GitCommit, &r.GitBranch,
 		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats,
-		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges)
+		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges,
+		&r.SoFar.Trials, &r.SoFar.Cases)
 	if err != nil {
 		return store.RunInfo{}, err
 	}

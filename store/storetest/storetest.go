@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SaveTrialReplaces", testSaveTrialReplaces},
 		{"Crash", testCrash},
 		{"Liveness", testLiveness},
+		{"SoFar", testSoFar},
 		{"Continues", testContinues},
 		{"ImportRun", testImportRun},
 		{"Rejudges", testRejudges},
