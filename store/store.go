@@ -200,6 +200,9 @@ type RunInfo struct {
 	Host      string
 	GitCommit string
 	GitBranch string
+	// GitDirty says the tree the run ran from had changes git had not
+	// committed (Gavel's own outputs aside): GitCommit is not all of it.
+	GitDirty bool
 	// Filters are the selection (--tag, --id, --changed-since), as given.
 	Filters []string
 	// Models are the model references by role.
@@ -396,13 +399,19 @@ const SettingImported = "imported"
 func (r RunInfo) ImportedFrom() string { return r.Settings[SettingImported] }
 
 // Git is where a run ran, as much as is known: "branch@commit", the
-// commit cut to 8 characters; "" when neither is.
+// commit cut to 8 characters, and "+dirty" after it when the tree had
+// changes not committed (GitDirty); "" when neither branch nor commit is
+// known.
 func (r RunInfo) Git() string {
 	commit := r.GitCommit
 	if len(commit) > 8 {
 		commit = commit[:8]
 	}
-	return strings.Trim(r.GitBranch+"@"+commit, "@")
+	g := strings.Trim(r.GitBranch+"@"+commit, "@")
+	if g != "" && r.GitDirty {
+		g += "+dirty"
+	}
+	return g
 }
 
 // Label names the run in comparisons: its id, and where it ran when that

@@ -215,6 +215,9 @@ type RunSummary struct {
 	Filters      []string          `json:"filters"`
 	Models       map[string]string `json:"models"`
 	Settings     map[string]string `json:"settings"`
+	// GitDirty says the tree it ran from had changes not committed
+	// (GitCommit is not all of it).
+	GitDirty bool `json:"git_dirty,omitempty"`
 	// Stats are the run's numbers, as the JSON report's "stats"; empty
 	// while the run is running.
 	Stats gavel.Stats `json:"stats"`
@@ -246,7 +249,7 @@ func newRunSummary(info store.RunInfo) RunSummary {
 		Cases:        info.Stats.CaseCount(),
 		CostUSD:      info.Stats.Usage.Total().CostUSD,
 		CostUnpriced: info.Stats.Usage.Total().Unpriced,
-		GitBranch:    info.GitBranch, GitCommit: info.GitCommit, StartedBy: info.StartedBy, Host: info.Host,
+		GitBranch:    info.GitBranch, GitCommit: info.GitCommit, GitDirty: info.GitDirty, StartedBy: info.StartedBy, Host: info.Host,
 		Filters:  append([]string{}, info.Filters...),
 		Models:   map[string]string{},
 		Settings: map[string]string{},

@@ -17,8 +17,10 @@ import (
 const runsHelp = `Usage: gavel runs [flags]
 
 Lists the stored runs, newest first: id, suite, status, pass rate, cases,
-cost, when, the git branch and commit they ran on, and the run each
-carries on (gavel run --resume or --retry-errors). A run is running,
+cost, when, the git branch and commit they ran on (main@539a404a+dirty:
+from a tree with changes not committed, Gavel's .gavel/ and reports/
+aside), and the run each carries on (gavel run --resume or
+--retry-errors). A run is running,
 passed, failed, incomplete (stopped before every selected trial ran:
 gavel show says why), errored (the agent or a provider could not be
 reached), or abandoned: left running by a process that is gone (it

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RunVerdicts", testRunVerdicts},
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
+		{"GitDirty", testGitDirty},
 		{"Times", testTimes},
 		{"Trend", testTrend},
 		{"TrendTag", testTrendTag},
