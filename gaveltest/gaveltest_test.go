@@ -218,7 +218,7 @@ func supportDesk(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const goRun = "command: [go, run, ./cmd/orders-mcp,"
+	const goRun = "command: [go, run, github.com/gavelhq/gavel/examples/support-desk/cmd/orders-mcp,"
 	if !bytes.Contains(data, []byte(goRun)) {
 		t.Fatalf("the example's suite no longer starts its server with %q: update this test", goRun)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -199,6 +200,9 @@ type RunInfo struct {
 	Host      string
 	GitCommit string
 	GitBranch string
+	// GitDirty says the tree the run ran from had changes git had not
+	// committed (Gavel's own outputs aside): GitCommit is not all of it.
+	GitDirty bool
 	// Filters are the selection (--tag, --id, --changed-since), as given.
 	Filters []string
 	// Models are the model references by role.
@@ -240,6 +244,27 @@ type RunInfo struct {
 	// Stats are the run's numbers, set by FinishRun (pass rate, cases by
 	// outcome, usage by role and model, per-criterion means).
 	Stats gavel.Stats
+	// SoFar counts what a run that has not finished (running or
+	// abandoned) has saved so far: it has no Stats, and no pass rate,
+	// yet. Zero for a finished run, and for the RunInfo CreateRun returns.
+	SoFar Progress
+}
+
+// Progress is what a run still running has saved: its trials, and the
+// cases they are trials of.
+type Progress struct {
+	Trials int `json:"trials"`
+	Cases  int `json:"cases"`
+}
+
+// String is how lists show a run not finished instead of its cases:
+// "3 (88 trials so far)".
+func (p Progress) String() string {
+	trials := "trials"
+	if p.Trials == 1 {
+		trials = "trial"
+	}
+	return fmt.Sprintf("%d (%d %s so far)", p.Cases, p.Trials, trials)
 }
 
 // A TrialRecord is a finished trial and the case version it ran.
@@ -374,13 +399,19 @@ const SettingImported = "imported"
 func (r RunInfo) ImportedFrom() string { return r.Settings[SettingImported] }
 
 // Git is where a run ran, as much as is known: "branch@commit", the
-// commit cut to 8 characters; "" when neither is.
+// commit cut to 8 characters, and "+dirty" after it when the tree had
+// changes not committed (GitDirty); "" when neither branch nor commit is
+// known.
 func (r RunInfo) Git() string {
 	commit := r.GitCommit
 	if len(commit) > 8 {
 		commit = commit[:8]
 	}
-	return strings.Trim(r.GitBranch+"@"+commit, "@")
+	g := strings.Trim(r.GitBranch+"@"+commit, "@")
+	if g != "" && r.GitDirty {
+		g += "+dirty"
+	}
+	return g
 }
 
 // Label names the run in comparisons: its id, and where it ran when that

@@ -50,8 +50,11 @@ func TestAPIRuns(t *testing.T) {
 		latest.Stats.Cases[gavel.Flaky] != 1 || latest.Links.Page != "/runs/"+f.latest || latest.Links.Report != "/api/runs/"+f.latest {
 		t.Errorf("latest run: %+v", latest)
 	}
-	if r := list.Runs[0]; r.Ended != nil || r.Status != store.Running || r.Stats.Cases == nil {
-		t.Errorf("running run: ended %v, status %s, cases %v", r.Ended, r.Status, r.Stats.Cases)
+	if r := list.Runs[0]; r.Ended != nil || r.Status != store.Running || r.Stats.Cases == nil || r.SoFar == nil || *r.SoFar != (store.Progress{Trials: 1, Cases: 1}) {
+		t.Errorf("running run: ended %v, status %s, cases %v, so far %v; want 1 trial of 1 case so far", r.Ended, r.Status, r.Stats.Cases, r.SoFar)
+	}
+	if list.Runs[2].SoFar != nil {
+		t.Errorf("a finished run counts %v so far, want none", list.Runs[2].SoFar)
 	}
 
 	// Paging, filtered.

@@ -30,7 +30,7 @@ func testPages(t *testing.T, f *fixture) {
 		{"runs", "/runs", 200, []string{
 			`<title>Runs · Gavel</title>`, `aria-current="page">Runs`, f.latest, f.older, f.running,
 			`<span class="badge fail">failed</span>`, `<span class="badge running">running</span>`,
-			`<span class="unmet">37.5%</span> / 80%`, `<span class="met">80%</span> / 80%`, `<td class="num">- / 80%</td>`, "main@5d7e765a", "Gavel 1.2.3",
+			`<span class="unmet">37.5%</span> / 80%`, `<span class="met">80%</span> / 80%`, `<td class="num">- / 80%</td>`, `<td class="num">1 (1 trial so far)</td>`, "main@5d7e765a", "Gavel 1.2.3",
 		}, nil},
 		{"runs of a suite", "/runs?suite=" + hostileQuery, 200, []string{f.hostile}, []string{f.latest}},
 		{"runs by status", "/runs?status=running", 200, []string{f.running}, []string{f.latest}},

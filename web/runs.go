@@ -145,7 +145,7 @@ func newRunRow(info store.RunInfo) runRow {
 		Class:      statusClass(string(info.Status)),
 		Threshold:  percent(thresholdOf(info.Threshold)),
 		Finished:   finished,
-		Cases:      "-",
+		Cases:      info.SoFar.String(), // what it saved so far, until it has a verdict
 		Cost:       "-",
 		Started:    stamp(info.Started),
 		StartedISO: machineTime(info.Started),
@@ -215,9 +215,16 @@ type RunSummary struct {
 	Filters      []string          `json:"filters"`
 	Models       map[string]string `json:"models"`
 	Settings     map[string]string `json:"settings"`
+	// GitDirty says the tree it ran from had changes not committed
+	// (GitCommit is not all of it).
+	GitDirty bool `json:"git_dirty,omitempty"`
 	// Stats are the run's numbers, as the JSON report's "stats"; empty
 	// while the run is running.
 	Stats gavel.Stats `json:"stats"`
+	// SoFar counts the trials and cases a run not finished (running or
+	// abandoned) saved so far; absent for a finished run. Such a run has
+	// no verdict yet: its pass_rate and cases are 0.
+	SoFar *store.Progress `json:"so_far,omitempty"`
 	// Links are the run's page and its JSON report.
 	Links RunLinks `json:"links"`
 }
@@ -242,7 +249,7 @@ func newRunSummary(info store.RunInfo) RunSummary {
 		Cases:        info.Stats.CaseCount(),
 		CostUSD:      info.Stats.Usage.Total().CostUSD,
 		CostUnpriced: info.Stats.Usage.Total().Unpriced,
-		GitBranch:    info.GitBranch, GitCommit: info.GitCommit, StartedBy: info.StartedBy, Host: info.Host,
+		GitBranch:    info.GitBranch, GitCommit: info.GitCommit, GitDirty: info.GitDirty, StartedBy: info.StartedBy, Host: info.Host,
 		Filters:  append([]string{}, info.Filters...),
 		Models:   map[string]string{},
 		Settings: map[string]string{},
@@ -252,6 +259,10 @@ func newRunSummary(info store.RunInfo) RunSummary {
 	if !info.Ended.IsZero() {
 		ended := info.Ended
 		out.Ended = &ended
+	}
+	if info.Status == store.Running || info.Status == store.Abandoned {
+		soFar := info.SoFar
+		out.SoFar = &soFar
 	}
 	for k, v := range info.Models {
 		out.Models[k] = v

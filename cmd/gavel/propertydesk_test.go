@@ -32,7 +32,7 @@ func propertyDesk(t *testing.T) string {
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("building %s: %v\n%s", prog, err, out)
 		}
-		goRun := []byte("[go, run, ./cmd/" + prog + ",")
+		goRun := []byte("[go, run, github.com/gavelhq/gavel/examples/property-desk/cmd/" + prog + ",")
 		if !bytes.Contains(data, goRun) {
 			t.Fatalf("the example's suite no longer starts %s with %q: update this test", prog, goRun)
 		}

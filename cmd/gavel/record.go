@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -163,7 +164,7 @@ func runInfo(b *spec.Built, f *runFlags, threshold float64) store.RunInfo {
 	}
 	info.Host, _ = os.Hostname()
 	info.PID, info.Machine = os.Getpid(), store.ThisMachine()
-	info.GitCommit, info.GitBranch = gitInfo(dir)
+	info.GitCommit, info.GitBranch, info.GitDirty = gitInfo(dir, f.writes())
 	for _, tag := range f.tags {
 		info.Filters = append(info.Filters, "--tag "+tag)
 	}
@@ -183,8 +184,14 @@ func runInfo(b *spec.Built, f *runFlags, threshold float64) store.RunInfo {
 }
 
 // gitInfo returns the commit and branch dir is at, or "" for what git
-// cannot tell (no git, not a repository, a detached head).
-func gitInfo(dir string) (commit, branch string) {
+// cannot tell (no git, not a repository, a detached head), and whether
+// the tree has changes not committed (modified, staged, deleted or
+// untracked files, as git status sees them). Gavel's own outputs make no
+// tree dirty: its .gavel directories, the files own says a run writes,
+// and whatever lies in the reports/ directory beside the working
+// directory or the suite (where runs write reports by default), so that
+// the run after a run is as clean as the one before.
+func gitInfo(dir string, own func(path string) bool) (commit, branch string, dirty bool) {
 	if out, err := git(dir, "rev-parse", "HEAD"); err == nil {
 		commit = strings.TrimSpace(string(out))
 	}
@@ -193,7 +200,46 @@ func gitInfo(dir string) (commit, branch string) {
 			branch = b
 		}
 	}
-	return commit, branch
+	if commit == "" {
+		return commit, branch, false
+	}
+	top, err := git(dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return commit, branch, false
+	}
+	root := strings.TrimSpace(string(top))
+	status, err := git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	if err != nil {
+		return commit, branch, false
+	}
+	var reports []string
+	wd, _ := os.Getwd()
+	for _, d := range []string{wd, dir} {
+		if abs, err := filepath.Abs(filepath.Join(d, "reports")); err == nil {
+			if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil { // as git's paths are
+				abs = filepath.Join(real, "reports")
+			}
+			reports = append(reports, abs+string(filepath.Separator))
+		}
+	}
+	entries := strings.Split(string(status), "\x00")
+	for i := 0; i < len(entries); i++ {
+		e := entries[i]
+		if len(e) < 4 {
+			continue
+		}
+		if e[0] == 'R' || e[0] == 'C' { // a rename's or copy's source follows
+			i++
+		}
+		name := e[3:]
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if slices.Contains(strings.Split(name, "/"), ".gavel") || own(path) ||
+			slices.ContainsFunc(reports, func(r string) bool { return strings.HasPrefix(path, r) }) {
+			continue
+		}
+		return commit, branch, true
+	}
+	return commit, branch, false
 }
 
 // cmpEnv returns the first of the variables that is set.

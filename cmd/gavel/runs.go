@@ -18,12 +18,16 @@ import (
 const runsHelp = `Usage: gavel runs [flags]
 
 Lists the stored runs, newest first: id, suite, status, pass rate, cases,
-cost, when, the git branch and commit they ran on, and the run each
-carries on (gavel run --resume or --retry-errors). A run is running,
+cost, when, the git branch and commit they ran on (main@539a404a+dirty:
+from a tree with changes not committed, Gavel's .gavel/ and reports/
+aside), and the run each carries on (gavel run --resume or
+--retry-errors). A run is running,
 passed, failed, incomplete (stopped before every selected trial ran:
 gavel show says why), errored (the agent or a provider could not be
 reached), or abandoned: left running by a process that is gone (it
-crashed, or was killed) or was not heard of for 5 minutes.
+crashed, or was killed) or was not heard of for 5 minutes. A run not
+finished has no pass rate or cost yet: its cases column counts what it
+saved so far, "3 (88 trials so far)".
 
 Examples:
   gavel runs
@@ -75,8 +79,9 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT\tFROM")
 	for _, r := range runs {
-		// A run that never finished has no numbers yet: none is shown.
-		rate, cases, cost := "-", "-", "-"
+		// A run that never finished has no verdict yet: no pass rate, no
+		// cost, and the cases and trials it saved so far.
+		rate, cases, cost := "-", r.SoFar.String(), "-"
 		if r.Status != store.Running && r.Status != store.Abandoned {
 			rate = fmt.Sprintf("%.1f%%", 100*r.Stats.PassRate)
 			cases, cost = strconv.Itoa(r.Stats.CaseCount()), report.Cost(r.Stats.Usage.Total())

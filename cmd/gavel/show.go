@@ -158,6 +158,9 @@ func runHeader(r store.RunInfo) string {
 	if r.Rejudges != "" {
 		s += fmt.Sprintf("\nRejudges run %s: its stored transcripts were judged again here (gavel rejudge), without calling the agent; it is left as it was.", r.Rejudges)
 	}
+	if r.Status == store.Running {
+		s += fmt.Sprintf("\nRunning: %d trials of %d cases saved so far; no verdict yet.", r.SoFar.Trials, r.SoFar.Cases)
+	}
 	if r.Status == store.Abandoned {
 		s += fmt.Sprintf("\nAbandoned: the process that ran it (pid %d on %s) is gone, or was not heard of since %s. "+
 			"What it saved is below; gavel run --resume %s runs the rest.", r.PID, cmp.Or(r.Host, "its machine"), r.Heartbeat.Local().Format("2006-01-02 15:04:05"), r.ID)

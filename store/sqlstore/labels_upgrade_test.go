@@ -28,8 +28,12 @@ func TestMigrateLabelVersions(t *testing.T) {
 			if err := s.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			info, err := s.CreateRun(ctx, store.RunInfo{Suite: "support-desk", Status: store.Running, Started: time.Now()})
-			if err != nil {
+			// The run's row as schema 6 has it (CreateRun writes today's).
+			info := store.RunInfo{ID: "old-run"}
+			if _, err := s.sql.ExecContext(ctx, s.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
+				filters, models, settings, threshold, status, started_us, heartbeat_us)
+				VALUES ('old-run', 'support-desk', 'gavel.yaml', 'ada', 'ci-7', '', '', '[]', '{}', '{}', 0.8, 'running', ?, ?)`),
+				time.Now().UnixMicro(), time.Now().UnixMicro()); err != nil {
 				t.Fatal(err)
 			}
 			tr := gavel.Trial{CaseID: "case_001", N: 1, Transcript: &judge.Transcript{Goal: "hello"}, Verdict: judge.Verdict(true, "fine")}

@@ -11,9 +11,14 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// runColumns are the columns scanRun reads: a run's info and summary.
+// runColumns are the columns scanRun reads from runs: a run's info and
+// summary, and, for a run still stored as running, how many trials and
+// cases it saved so far (store.RunInfo.SoFar; one look at the trials'
+// primary key, only for the few runs not finished).
 const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_branch, filters, models, settings,
-	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges`
+	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges, git_dirty,
+	(SELECT COUNT(*) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running'),
+	(SELECT COUNT(DISTINCT t.case_id) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running')`
 
 // CreateRun records a run as it starts, with status running, and returns
 // it with its ID set (and its start and heartbeat set to now when they
@@ -47,11 +52,11 @@ func (db *DB) CreateRun(ctx context.Context, r store.RunInfo) (store.RunInfo, er
 func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, r store.RunInfo, filters, models, settings string) (string, error) {
 	for range 10 { // a new random part when two runs start in the same second with the same one
 		id := runID(r.Started)
-		res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch,
+		res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch, git_dirty,
 			filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues, rejudges)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO NOTHING`),
-			id, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch,
+			id, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch, flag(r.GitDirty),
 			filters, models, settings, r.Threshold, string(r.Status), micros(r.Started),
 			r.PID, r.Machine, micros(r.Heartbeat), r.Continues, r.Rejudges)
 		if err != nil {
@@ -180,12 +185,15 @@ func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 	var ended sql.NullInt64
 	var stats sql.NullString
 	var stopped string
+	var dirty int
 	err := row.Scan(&r.ID, &r.Suite, &r.SuiteFile, &r.StartedBy, &r.Host, &r.GitCommit, &r.GitBranch,
 		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats,
-		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges)
+		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges, &dirty,
+		&r.SoFar.Trials, &r.SoFar.Cases)
 	if err != nil {
 		return store.RunInfo{}, err
 	}
+	r.GitDirty = dirty != 0
 	r.Status, r.Started, r.Heartbeat, r.Stopped = store.Status(status), fromMicros(started), fromMicros(heartbeat), gavel.StopCause(stopped)
 	if ended.Valid {
 		r.Ended = fromMicros(ended.Int64)
@@ -209,4 +217,12 @@ func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 		}
 	}
 	return r, nil
+}
+
+// flag is a boolean as the schema keeps it: an INTEGER, 1 or 0.
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -148,3 +148,34 @@ func testRejudges(t *testing.T, s store.Store) {
 		t.Errorf("RunInfo(the source): Rejudges = %q, %v; want \"\"", got.Rejudges, err)
 	}
 }
+
+// testSoFar reads runs that have not finished: each counts the trials it
+// saved and their cases, wherever a RunInfo is read (RunInfo, Runs, Run,
+// RunVerdicts); a finished run counts none (its Stats say more).
+func testSoFar(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	info, _ := storeCrashedRun(t, s) // 4 trials of 3 cases
+	empty, err := s.CreateRun(ctx, runInfo("support-desk", base.Add(time.Minute)))
+	check(t, "CreateRun", err)
+	want := map[string]store.Progress{info.ID: {Trials: 4, Cases: 3}, empty.ID: {}}
+	for id, w := range want {
+		got, err := s.RunInfo(ctx, id)
+		check(t, "RunInfo", err)
+		diff(t, "RunInfo("+id+").SoFar", got.SoFar, w)
+		run, err := s.Run(ctx, id)
+		check(t, "Run", err)
+		diff(t, "Run("+id+").Info.SoFar", run.Info.SoFar, w)
+		verdicts, err := s.RunVerdicts(ctx, id)
+		check(t, "RunVerdicts", err)
+		diff(t, "RunVerdicts("+id+").Info.SoFar", verdicts.Info.SoFar, w)
+	}
+	runs, err := s.Runs(ctx, store.RunFilter{})
+	check(t, "Runs", err)
+	for _, r := range runs {
+		diff(t, "Runs: "+r.ID+".SoFar", r.SoFar, want[r.ID])
+	}
+	check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Failed, Ended: base.Add(time.Hour)}))
+	got, err := s.RunInfo(ctx, info.ID)
+	check(t, "RunInfo", err)
+	diff(t, "SoFar of a finished run", got.SoFar, store.Progress{})
+}

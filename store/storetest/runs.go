@@ -375,3 +375,45 @@ func testNotFound(t *testing.T, s store.Store) {
 		t.Run(tt.name, func(t *testing.T) { wantNotFound(t, tt.name, tt.call()) })
 	}
 }
+
+// testGitDirty stores runs made from a tree with changes not committed,
+// and from a clean one: each reads back as it was stored, by RunInfo,
+// Runs and Run, and an imported run keeps it too.
+func testGitDirty(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	want := map[string]bool{}
+	for i, dirty := range []bool{true, false} {
+		in := runInfo("support-desk", base.Add(time.Duration(i)*time.Minute))
+		in.GitDirty = dirty
+		info, err := s.CreateRun(ctx, in)
+		check(t, "CreateRun", err)
+		want[info.ID] = dirty
+	}
+	in := runInfo("support-desk", base.Add(time.Hour))
+	in.GitDirty = true
+	imported, err := s.ImportRun(ctx, in, store.RunEnd{Status: store.Passed, Ended: base.Add(2 * time.Hour), Run: &gavel.Run{}})
+	check(t, "ImportRun", err)
+	want[imported.ID] = true
+	for id, dirty := range want {
+		info, err := s.RunInfo(ctx, id)
+		check(t, "RunInfo", err)
+		if info.GitDirty != dirty {
+			t.Errorf("RunInfo(%s).GitDirty = %v, want %v", id, info.GitDirty, dirty)
+		}
+		run, err := s.Run(ctx, id)
+		check(t, "Run", err)
+		if run.Info.GitDirty != dirty {
+			t.Errorf("Run(%s).Info.GitDirty = %v, want %v", id, run.Info.GitDirty, dirty)
+		}
+	}
+	runs, err := s.Runs(ctx, store.RunFilter{})
+	check(t, "Runs", err)
+	if len(runs) != len(want) {
+		t.Fatalf("Runs gave %d runs, want %d", len(runs), len(want))
+	}
+	for _, r := range runs {
+		if r.GitDirty != want[r.ID] {
+			t.Errorf("Runs: %s.GitDirty = %v, want %v", r.ID, r.GitDirty, want[r.ID])
+		}
+	}
+}

@@ -6,12 +6,16 @@
 // answers with text only, and reaches its MCP server through the URL it
 // is given, which http.yaml points at Gavel's recording proxy.
 //
-// Usage, from examples/support-desk:
+// Usage, from examples/support-desk (or a copy of it with a go.work
+// naming a Gavel checkout):
 //
-//	go run ./cmd/desk-agent -mcp http://127.0.0.1:8788/mcp
-//	go run ../../cmd/gavel run http.yaml        # in another terminal
+//	go run github.com/gavelhq/gavel/examples/support-desk/cmd/desk-agent &
+//	go run github.com/gavelhq/gavel/cmd/gavel run http.yaml
 //
-// It listens on 127.0.0.1:8787 (-addr) and answers
+// It listens where http.yaml reaches it, the host and port of
+// DESK_AGENT_URL (127.0.0.1:8787 when unset; -addr says otherwise), and
+// reaches its tools at Gavel's proxy, DESK_TOOLS_ADDR (127.0.0.1:8788;
+// -mcp gives another URL). It answers
 //
 //	POST /chat  {"session_id": "s-1", "message": "where's my order 12345?"}
 //	       200  {"reply": "Order 12345 has shipped ...",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -32,12 +34,23 @@ func main() {
 	}
 }
 
+// defaultAddr is where the agent listens unless told: the host and port
+// of DESK_AGENT_URL (http.yaml's agent URL) when it is set, else
+// http.yaml's default, 127.0.0.1:8787.
+func defaultAddr(agentURL string) string {
+	if u, err := url.Parse(agentURL); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return "127.0.0.1:8787"
+}
+
 // run serves until ctx is done.
 func run(ctx context.Context, args []string, stderr io.Writer) error {
 	flags := flag.NewFlagSet("desk-agent", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	addr := flags.String("addr", "127.0.0.1:8787", "the `host:port` to listen on")
-	mcpURL := flags.String("mcp", "", "the streamable-HTTP `URL` of the orders MCP server (required)")
+	addr := flags.String("addr", defaultAddr(os.Getenv("DESK_AGENT_URL")), "the `host:port` to listen on (defaults to DESK_AGENT_URL's, as http.yaml reaches the agent)")
+	mcpURL := flags.String("mcp", "http://"+cmp.Or(os.Getenv("DESK_TOOLS_ADDR"), "127.0.0.1:8788")+"/mcp",
+		"the streamable-HTTP `URL` of the orders MCP server (defaults to Gavel's proxy at DESK_TOOLS_ADDR, as http.yaml starts it)")
 	modelRef := flags.String("model", "script:models/agent.yaml", "the agent's model, as provider:model")
 	if err := flags.Parse(args); err != nil {
 		return err
