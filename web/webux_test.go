@@ -1,13 +1,16 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlite"
 )
 
 // The runs list offers a button that starts a run, where the server runs
@@ -67,4 +70,63 @@ func TestRunSettingsDefaults(t *testing.T) {
 	_, page = f.get("/runs/" + recorded)
 	mustContain(t, "a run's recorded settings", page,
 		"<th>concurrency</th><td>4 (default)</td>", "<th>timeout</th><td>90s</td>", "<th>trials</th><td>2</td>")
+}
+
+// A new case's suite is picked from the suites the server knows (its
+// launcher's, and those the store holds), and a suite it does not know is
+// refused, in the form and in the API, naming those it knows: a case of
+// an unknown suite would never run.
+func TestCaseSuiteKnown(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.srv = New(f.store, Config{Launcher: &fakeLauncher{}})
+
+	_, form := f.get("/cases/new")
+	mustContain(t, "the new case form", form, `<select name="suite" required>`,
+		`<option value="" selected>pick a suite</option>`,
+		`<option value="support-desk">support-desk</option>`,                         // stored, and the launcher's
+		`<option value="&lt;b&gt;other&lt;/b&gt;">&lt;b&gt;other&lt;/b&gt;</option>`, // the launcher's only
+		`<option value="hostile&lt;u&gt;suite&lt;/u&gt;">`)                           // stored only
+	mustNotContain(t, "the new case form", form, `<input name="suite"`)
+
+	res, page := f.post("/cases", with(newCase(), "suite", "drfit"))
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("a case of suite drfit from the form: %d, want 422", res.StatusCode)
+	}
+	mustContain(t, "the form again", page, `This server knows no suite &#34;drfit&#34;`, `&#34;support-desk&#34;`,
+		`<option value="drfit" selected>drfit (unknown)</option>`)
+
+	var refused struct {
+		Error    string            `json:"error"`
+		Fields   map[string]string `json:"fields"`
+		Problems []string          `json:"problems"`
+	}
+	f.sendJSON("POST", "/api/cases", strings.Replace(refundLate, `"support-desk"`, `"drfit"`, 1), http.StatusUnprocessableEntity, &refused)
+	if got := refused.Fields["suite"]; !strings.Contains(got, `no suite "drfit"`) || !strings.Contains(got, `"support-desk"`) || !strings.Contains(got, `"<b>other</b>"`) {
+		t.Errorf("POST /api/cases of suite drfit: fields.suite %q, want the suites known named", got)
+	}
+	versions, err := f.store.CaseHistory(t.Context(), "drfit", "refund_late")
+	if !errors.Is(err, store.ErrNotFound) || len(versions) != 0 {
+		t.Errorf("the refused case was stored: %v, %v", versions, err)
+	}
+	// A known suite is taken.
+	f.sendJSON("POST", "/api/cases", refundLate, http.StatusCreated, nil)
+	if res, _ := f.post("/cases", with(newCase(), "suite", "<b>other</b>")); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("a case of the launcher's suite from the form: %d, want 303", res.StatusCode)
+	}
+
+	// A server that knows no suite says how to give it one.
+	empty := newFixtureEmpty(t)
+	empty.sendJSON("POST", "/api/cases", refundLate, http.StatusUnprocessableEntity, &refused)
+	mustContain(t, "a server that knows no suite", refused.Fields["suite"], "start gavel serve with its suite")
+}
+
+// newFixtureEmpty serves an empty store, with no launcher.
+func newFixtureEmpty(t *testing.T) *fixture {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "gavel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &fixture{t: t, store: st, srv: New(st, Config{})}
 }
