@@ -52,3 +52,46 @@ func TestBrowserStartRunFromButton(t *testing.T) {
 	}
 	mustContain(t, "the run's page", tab.text("main"), "desk", "greeting")
 }
+
+// An editor changes what the user says in a case, and reads on the
+// case's page what changed: the old line marked removed, the new one
+// added, the lines around them unchanged.
+func TestBrowserVersionDifference(t *testing.T) {
+	tab := newBrowser(t)
+	app := newBrowserApp(t)
+	tab.login(app.url, "eddie")
+
+	tab.do("write a case",
+		chromedp.Navigate(app.url+"/cases/new?suite=desk"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="id"]`), "late_order"),
+		chromedp.SendKeys(chromedp.CSS(`input[name="name"]`), "A late order"),
+		chromedp.SendKeys(chromedp.CSS(`textarea[name="prompt"]`), "My order is late."),
+		chromedp.SendKeys(chromedp.CSS(`textarea[name="judge_prompt"]`), "Apologizes."),
+		chromedp.Click(chromedp.CSS(`form.case-form button.save`)),
+		chromedp.WaitVisible(chromedp.CSS(`section.version`)),
+	)
+	tab.do("change what the user says",
+		chromedp.Click(chromedp.CSS(`p.actions a[href$="/edit"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`textarea[name="prompt"]`)),
+		chromedp.SetValue(chromedp.CSS(`textarea[name="prompt"]`), "My order is a week late."),
+		chromedp.Click(chromedp.CSS(`form.case-form button.save`)),
+		chromedp.WaitVisible(chromedp.CSS(`section.version`)),
+	)
+	if n := tab.count(`section.version pre.diff`); n != 1 {
+		t.Fatalf("the case's page shows %d differences between versions, want 1:\n%s", n, tab.text("main"))
+	}
+	mustContain(t, "the latest version", tab.text("section.version"), "Version 2 (latest)", "Changes from version 1", "1 line removed, 1 added")
+	if got, want := tab.text("pre.diff del"), "- input: My order is late."; got != want {
+		t.Errorf("the removed line reads %q, want %q", got, want)
+	}
+	if got, want := tab.text("pre.diff ins"), "+ input: My order is a week late."; got != want {
+		t.Errorf("the added line reads %q, want %q", got, want)
+	}
+	// The marks are seen, not only in the markup: the lines are colored
+	// apart from the unchanged ones.
+	colors := readPage(tab, "the lines' colors", chromedp.Evaluate[[]string](`['pre.diff del', 'pre.diff ins', 'pre.diff > span'].map(s => getComputedStyle(document.querySelector(s)).backgroundColor)`))
+	if len(colors) != 3 || colors[0] == colors[2] || colors[1] == colors[2] || colors[0] == colors[1] {
+		t.Errorf("the removed, added and unchanged lines' backgrounds are %v: want three apart", colors)
+	}
+	mustContain(t, "the unchanged lines", tab.text("pre.diff"), "name: A late order")
+}

@@ -130,3 +130,26 @@ func newFixtureEmpty(t *testing.T) *fixture {
 	t.Cleanup(func() { st.Close() })
 	return &fixture{t: t, store: st, srv: New(st, Config{})}
 }
+
+// A case's page shows each version's difference from the one before,
+// the changed lines marked, and far unchanged lines folded.
+func TestCaseVersionDiff(t *testing.T) {
+	f := newFixture(t, Config{})
+	ctx := t.Context()
+	long := "id: late\nname: Late order\ninput: My order is late.\njudge_prompt: Apologizes.\ntags: [a]\nexpected_tools: [x]\n" +
+		"judge_threshold: 0.7\ndescription: d\nturns: 1\nx1: 1\nx2: 2\nx3: 3\nx4: 4\n"
+	for _, def := range []string{long, strings.Replace(long, "input: My order is late.", "input: My order is <b>very</b> late.", 1)} {
+		if _, err := f.store.SaveCase(ctx, store.CaseDef{Suite: "support-desk", ID: "late", Name: "Late order", Definition: []byte(def)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, page := f.get("/cases/support-desk/late")
+	mustContain(t, "the case's page", page, "<h3>Changes from version 1</h3>", "1 line removed, 1 added",
+		"<del>- input: My order is late.</del>", "<ins>+ input: My order is &lt;b&gt;very&lt;/b&gt; late.</ins>",
+		"<span>  name: Late order</span>", "<span class=\"skip\">⋯ 7 unchanged lines</span>")
+	mustNotContain(t, "the case's page", page, "<b>very</b>")
+	if strings.Count(page, "Changes from version") != 1 {
+		t.Error("the first version shows a difference from none")
+	}
+
+}
