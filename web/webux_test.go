@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlite"
 )
@@ -152,4 +153,53 @@ func TestCaseVersionDiff(t *testing.T) {
 		t.Error("the first version shows a difference from none")
 	}
 
+}
+
+// The verdict says in words which judge decided it, of what kind, and a
+// model judge's score against its own threshold; a composite's mean over
+// its parts, rules included, is not shown as a score.
+func TestVerdictInWords(t *testing.T) {
+	f := newFixture(t, Config{})
+	suite := &gavel.Suite{Name: "words", File: "words/gavel.yaml", Threshold: 1}
+	usage := judge.Usage{InputTokens: 900, OutputTokens: 40}
+	rubric := func(status judge.Status, score float64, reasoning string) judge.Judgment {
+		return judge.Judgment{Name: "rubric", Status: status, Score: judge.Unit(score), Reasoning: reasoning, Prompt: "p1a2b3", Usage: usage}
+	}
+	withVerdict := func(id string, v judge.Judgment) gavel.CaseResult {
+		tr := passing(id, 1, 4)
+		tr.Verdict = v
+		return result(testCase(id, "cancel my order"), tr)
+	}
+	run := &gavel.Run{Suite: suite, Cases: []gavel.CaseResult{
+		// A rule failed, the model judge passed: the mean, 0.8, is no score to read.
+		withVerdict("rule_failed", judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.8), Parts: []judge.Judgment{
+			{Name: "forbidden_tools", Status: judge.StatusFail, Score: judge.Bool(false), Reasoning: "called cancel_order"},
+			rubric(judge.StatusPass, 0.9, "score 0.9 ≥ 0.7: apologized and explained"),
+			{Name: "contains refund", Status: judge.StatusPass, Score: judge.Bool(true), Reasoning: "says refund"},
+		}}),
+		// The model judge failed, on its own threshold.
+		withVerdict("judge_failed", judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.85), Parts: []judge.Judgment{
+			{Name: "contains refund", Status: judge.StatusPass, Score: judge.Bool(true), Reasoning: "says refund"},
+			rubric(judge.StatusFail, 0.55, "score 0.55 < 0.7: no apology\nand more"),
+		}}),
+		withVerdict("sampled", judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.6), Parts: []judge.Judgment{
+			rubric(judge.StatusFail, 0.6, "median score of 3 samples 0.6 < 0.7 (range 0.5..0.8)\nsample 1, score 0.5: curt"),
+		}}),
+	}}
+	id := f.save(store.RunInfo{Suite: suite.Name, SuiteFile: suite.File, Threshold: 1, Started: base}, run, store.Failed)
+
+	for _, tc := range []struct {
+		caseID     string
+		want, dont []string
+	}{
+		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
+			`rubric <span class="muted">score 0.9/1, meets its threshold 0.7</span>`}, []string{"score 0.8/1"}},
+		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): 0.55 below its threshold 0.7</p>`,
+			`rubric <span class="muted">score 0.55/1, below its threshold 0.7</span>`}, []string{"score 0.85/1"}},
+		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): 0.6 below its threshold 0.7</p>`}, nil},
+	} {
+		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)
+		mustContain(t, tc.caseID, page, tc.want...)
+		mustNotContain(t, tc.caseID, page, tc.dont...)
+	}
 }
