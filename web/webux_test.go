@@ -203,3 +203,15 @@ func TestVerdictInWords(t *testing.T) {
 		mustNotContain(t, tc.caseID, page, tc.dont...)
 	}
 }
+
+// The trends' table numbers the runs as the charts' x axis does, and the
+// charts plot by run order, not by time.
+func TestTrendsByRunOrder(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, page := f.get("/trends?suite=support-desk")
+	mustContain(t, "the trends page", page, `<th class="num">#</th><th>Run</th>`, `<tr><td class="num">1</td>`,
+		`<tr><td class="num">3</td>`, "numbered 1 to 3 along the charts' x axis")
+	_, js := f.get("/static/trends.js")
+	mustContain(t, "trends.js", js, "x: { time: false", `label: "run, oldest first"`, "size: ySize")
+	mustNotContain(t, "trends.js", js, "time: true")
+}
