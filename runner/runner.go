@@ -263,10 +263,10 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 
 func (c Config) withDefaults() Config {
 	if c.Concurrency <= 0 {
-		c.Concurrency = 4
+		c.Concurrency = DefaultConcurrency
 	}
 	if c.Timeout <= 0 {
-		c.Timeout = 5 * time.Minute
+		c.Timeout = DefaultTimeout
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -281,6 +281,13 @@ func (c Config) reuse(caseID string, n int) (gavel.Trial, bool) {
 	}
 	return c.Reuse(caseID, n)
 }
+
+// The defaults of a Config's Concurrency and Timeout, when neither the
+// caller nor the suite sets them.
+const (
+	DefaultConcurrency = 4
+	DefaultTimeout     = 5 * time.Minute
+)
 
 // trials is how many times case cs runs.
 func (c Config) trials(s *gavel.Suite, cs *gavel.Case) int {

@@ -145,6 +145,13 @@ func (s *Server) apiCreateCase(r *http.Request) (any, error) {
 	if errs := missingFields(in.Suite, in.CaseInput); len(errs) > 0 {
 		return nil, invalidCase(errs, nil)
 	}
+	suites, err := s.knownSuites(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	if why := unknownSuite(in.Suite, suites); why != "" {
+		return nil, invalidCase(map[string]string{"suite": why}, nil)
+	}
 	taken, err := s.caseExists(r.Context(), in.Suite, in.ID)
 	if err != nil {
 		return nil, err

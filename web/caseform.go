@@ -88,6 +88,8 @@ type caseFormData struct {
 	Action, CaseHref string
 	CSRF             string
 	Form             caseForm
+	// Suites are the suites a new case may be written for (knownSuites).
+	Suites []string
 	// Errors are the problems of single fields, by field name ("id",
 	// "judges.0.f.min_mean"; "judges.0" for a judge as a whole).
 	Errors map[string]string
@@ -476,6 +478,11 @@ func canEdit(r *http.Request) bool {
 // newCasePage is the form of a new case: GET /cases/new?suite=S.
 func (s *Server) newCasePage(r *http.Request) (view, error) {
 	d := caseFormData{New: true, Action: "/cases", CSRF: csrfOf(r), Form: caseForm{Suite: oneLine(r.URL.Query().Get("suite"))}}
+	suites, err := s.knownSuites(r.Context())
+	if err != nil {
+		return view{}, err
+	}
+	d.Suites = suites
 	return view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d}, nil
 }
 
@@ -509,8 +516,17 @@ func (s *Server) editCasePage(r *http.Request) (view, error) {
 func (s *Server) createCase(r *http.Request) (string, view, error) {
 	f, edited := readForm(r)
 	d := caseFormData{New: true, Action: "/cases", CSRF: csrfOf(r), Form: f}
+	suites, err := s.knownSuites(r.Context())
+	if err != nil {
+		return "", view{}, err
+	}
+	d.Suites = suites
 	if edited {
 		return "", view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d, status: http.StatusOK}, nil
+	}
+	if why := unknownSuite(f.Suite, suites); why != "" {
+		d.Errors = map[string]string{"suite": why}
+		return "", view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d}, nil
 	}
 	taken, err := s.caseExists(r.Context(), f.Suite, f.ID)
 	if err != nil {
@@ -521,6 +537,50 @@ func (s *Server) createCase(r *http.Request) (string, view, error) {
 		return "", view{template: "case_form.tmpl", title: "New case", nav: "cases", data: d}, nil
 	}
 	return s.saveCase(r, d, "New case")
+}
+
+// knownSuites returns, sorted, the suites a case may be written for: those
+// the server runs (its Launcher's), and those the store holds cases or
+// recent runs of. A case of any other suite would never run.
+func (s *Server) knownSuites(ctx context.Context) ([]string, error) {
+	var names []string
+	if s.cfg.Launcher != nil {
+		names = append(names, s.cfg.Launcher.Suites()...)
+	}
+	runs, err := s.store.Runs(ctx, store.RunFilter{Limit: recentSuites})
+	if err != nil {
+		return nil, err
+	}
+	for _, info := range runs {
+		names = append(names, info.Suite)
+	}
+	cases, err := s.store.Cases(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		names = append(names, c.Suite)
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return n == "" })
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}
+
+// unknownSuite says why a new case may not be written for suite, one
+// missing from known (knownSuites), naming the suites it may; "" when it
+// may (or when no suite is given: missingFields says so).
+func unknownSuite(suite string, known []string) string {
+	if suite == "" || slices.Contains(known, suite) {
+		return ""
+	}
+	if len(known) == 0 {
+		return fmt.Sprintf("This server knows no suite %q, nor any other, so the case would never run: start gavel serve with its suite (gavel serve examples/support-desk), or run it once with gavel run.", suite)
+	}
+	quoted := make([]string, len(known))
+	for i, k := range known {
+		quoted[i] = strconv.Quote(k)
+	}
+	return fmt.Sprintf("This server knows no suite %q, so the case would never run: pick one of %s.", suite, strings.Join(quoted, ", "))
 }
 
 // caseExists reports whether a suite has a case of this id.

@@ -96,11 +96,16 @@ type callView struct {
 type judgmentView struct {
 	Name, Status, Class         string
 	Score, DecidedBy, Reasoning string
-	Cost                        string
-	Open                        bool
-	Checks                      []checkView
-	Findings                    []string
-	Parts                       []judgmentView
+	// Against is a model judge's score against its own threshold
+	// ("below its threshold 0.7"); Words, the verdict's outcome in words,
+	// which judges decided it (verdictWords). A composite shows no score:
+	// its mean over its parts, rules included, is no score to read.
+	Against, Words string
+	Cost           string
+	Open           bool
+	Checks         []checkView
+	Findings       []string
+	Parts          []judgmentView
 	// Path is the judgment's path in the verdict's tree, as labels name
 	// it ("" for the verdict); Categories, what a label may put it in
 	// (pass, fail, and its score's categories or whole numbers).
@@ -306,8 +311,12 @@ func newJudgmentView(j judge.Judgment, path string) judgmentView {
 	if out.Name == "" {
 		out.Name = "verdict"
 	}
-	if j.ShowsScore() {
+	if path == "" {
+		out.Words = verdictWords(j)
+	}
+	if j.ShowsScore() && len(j.Parts) == 0 {
 		out.Score = oneLine(j.Score.String())
+		_, out.Against = thresholdWords(j)
 	}
 	if j.Usage.CostUSD > 0 || j.Usage.Unpriced {
 		out.Cost = cost(j.Usage)

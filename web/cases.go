@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -181,6 +182,65 @@ type caseVersionView struct {
 	Name, Tags, Source  string
 	Created, Definition string
 	Latest              bool
+	// Previous is the version before, 0 for the first; Changes its
+	// definition's lines against that one's, the changed ones marked,
+	// and Removed and Added how many lines were.
+	Previous       int
+	Changes        []diffLine
+	Removed, Added int
+}
+
+// A diffLine is a line of the difference between two versions of a
+// case: Op is report.Keep, Delete or Insert, as a string ("=", "-",
+// "+"); a run of unchanged lines far from any change is one line, Skip,
+// that says how many it stands for.
+type diffLine struct {
+	Op, Text string
+	Skip     int
+}
+
+// diffContext is how many unchanged lines a version's difference shows
+// around each change.
+const diffContext = 3
+
+// versionDiff returns the lines of cur against prev, the changed ones
+// marked (report.DiffLines), and how many lines were removed and added.
+func versionDiff(prev, cur string) (lines []diffLine, removed, added int) {
+	split := func(s string) []string {
+		if s = strings.TrimSuffix(s, "\n"); s == "" {
+			return nil
+		}
+		return strings.Split(s, "\n")
+	}
+	edits := report.DiffLines(split(prev), split(cur))
+	near := make([]bool, len(edits)) // within diffContext lines of a change
+	for i, e := range edits {
+		if e.Op == report.Keep {
+			continue
+		}
+		for j := max(0, i-diffContext); j <= min(len(edits)-1, i+diffContext); j++ {
+			near[j] = true
+		}
+	}
+	for i := 0; i < len(edits); i++ {
+		e := edits[i]
+		switch {
+		case e.Op == report.Delete:
+			removed++
+		case e.Op == report.Insert:
+			added++
+		case !near[i]:
+			n := 0
+			for i+n < len(edits) && !near[i+n] {
+				n++
+			}
+			lines = append(lines, diffLine{Op: string(report.Keep), Skip: n})
+			i += n - 1
+			continue
+		}
+		lines = append(lines, diffLine{Op: string(e.Op), Text: e.Text})
+	}
+	return lines, removed, added
 }
 
 // casePage shows a case's versions with their definitions, newest first.
@@ -198,10 +258,15 @@ func (s *Server) casePage(r *http.Request) (view, error) {
 	}
 	for i := len(versions) - 1; i >= 0; i-- {
 		v := versions[i]
-		d.Versions = append(d.Versions, caseVersionView{
+		vv := caseVersionView{
 			Version: v.Version, Name: oneLine(v.Name), Tags: oneLine(strings.Join(v.Tags, ", ")), Source: oneLine(v.Source),
 			Created: stamp(v.Created), Definition: clean(string(v.Definition)), Latest: i == len(versions)-1,
-		})
+		}
+		if i > 0 {
+			vv.Previous = versions[i-1].Version
+			vv.Changes, vv.Removed, vv.Added = versionDiff(clean(string(versions[i-1].Definition)), vv.Definition)
+		}
+		d.Versions = append(d.Versions, vv)
 	}
 	return view{template: "case.tmpl", title: d.ID + " of " + d.Suite, nav: "cases", data: d}, nil
 }

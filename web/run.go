@@ -14,6 +14,7 @@ import (
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -175,7 +176,7 @@ func newRunData(sr *store.StoredRun) runData {
 	}
 	d.Outcomes = strings.Join(outcomes, " · ")
 	for _, k := range slices.Sorted(maps.Keys(info.Settings)) {
-		d.Settings = append(d.Settings, pair{oneLine(k), oneLine(info.Settings[k])})
+		d.Settings = append(d.Settings, pair{oneLine(k), oneLine(settingValue(k, info.Settings[k]))})
 	}
 	for _, k := range slices.Sorted(maps.Keys(info.Models)) {
 		d.Models = append(d.Models, pair{oneLine(k), oneLine(info.Models[k])})
@@ -298,4 +299,19 @@ func abandonedWhy(info store.RunInfo) string {
 	}
 	return fmt.Sprintf("Abandoned: %s is gone, or was not heard of since %s. What it saved is below; gavel run --resume %s runs the rest.",
 		who, stamp(info.Heartbeat), info.ID)
+}
+
+// settingValue words a run's setting for its page. Runs recorded before
+// Gavel stored the values it used hold the flags' zeros, which meant the
+// suite's value, else the runner's default: they read so.
+func settingValue(name, value string) string {
+	switch {
+	case name == "concurrency" && value == "0":
+		return fmt.Sprintf("the suite's, else %d (default)", runner.DefaultConcurrency)
+	case name == "timeout" && (value == "0s" || value == "0"):
+		return "the suite's, else " + strings.TrimSuffix(runner.DefaultTimeout.String(), "0s") + " (default)"
+	case name == "trials" && value == "0":
+		return "each case's own, else the suite's, else 1 (default)"
+	}
+	return value
 }

@@ -84,6 +84,9 @@ type runsData struct {
 	Next, First string
 	// Suites are the suites of the runs shown, to suggest in the filter.
 	Suites []option
+	// CanLaunch shows the button that starts a run: the server runs
+	// suites and the visitor may start them.
+	CanLaunch bool
 }
 
 // runRow is a run in the list.
@@ -108,7 +111,8 @@ func (s *Server) runsPage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	d := runsData{Suite: f.Suite, Status: string(f.Status), Branch: f.Branch}
+	d := runsData{Suite: f.Suite, Status: string(f.Status), Branch: f.Branch,
+		CanLaunch: s.cfg.Launcher != nil && canEdit(r)}
 	for _, st := range statuses {
 		d.Statuses = append(d.Statuses, string(st))
 	}

@@ -136,6 +136,9 @@ type option struct {
 
 // trendRow is a run of the trend, a row of the table the charts draw.
 type trendRow struct {
+	// N is the run's place in the trend, 1 for the oldest: the charts'
+	// x axis.
+	N                                int
 	RunID, Href, Started, StartedISO string
 	PassRate, Cost                   string
 	// Criteria are the run's mean scores in the order of
@@ -212,8 +215,9 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 	for _, name := range t.Criteria {
 		d.Criteria = append(d.Criteria, oneLine(name))
 	}
-	for _, p := range t.Points {
+	for i, p := range t.Points {
 		row := trendRow{
+			N:     i + 1,
 			RunID: oneLine(p.RunID), Href: runHref(p.RunID),
 			Started: stamp(p.Started), StartedISO: machineTime(p.Started),
 			PassRate: percent(p.PassRate), Cost: cost(judge.Usage{CostUSD: p.CostUSD, Unpriced: p.CostUnpriced}),

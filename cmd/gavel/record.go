@@ -156,10 +156,12 @@ func runInfo(b *spec.Built, f *runFlags, threshold float64) store.RunInfo {
 		Models:    b.Suite.Models,
 		Threshold: threshold,
 		Started:   time.Now(),
+		// The values the run uses: the flag's, else the suite's, else
+		// the runner's default, said to be one.
 		Settings: map[string]string{
-			"concurrency": strconv.Itoa(f.concurrency),
-			"trials":      strconv.Itoa(f.trials),
-			"timeout":     f.timeout.String(),
+			"concurrency": effective(f.concurrency, b.Concurrency, runner.DefaultConcurrency, strconv.Itoa),
+			"trials":      trialsSetting(f.trials, b.Suite),
+			"timeout":     effective(f.timeout, b.Timeout, runner.DefaultTimeout, shortDuration),
 		},
 	}
 	info.Host, _ = os.Hostname()
@@ -181,6 +183,46 @@ func runInfo(b *spec.Built, f *runFlags, threshold float64) store.RunInfo {
 		info.Settings["max_tokens"] = strconv.FormatInt(f.maxTokens, 10)
 	}
 	return info
+}
+
+// effective formats the value a run uses of a setting: the flag's, else
+// the suite's, else the default, marked "(default)".
+func effective[T comparable](flag, suite, def T, format func(T) string) string {
+	var zero T
+	switch {
+	case flag != zero:
+		return format(flag)
+	case suite != zero:
+		return format(suite)
+	}
+	return format(def) + " (default)"
+}
+
+// trialsSetting formats how many trials of each case a run makes: the
+// flag's for every case, else each case's own, else the suite's, else 1.
+func trialsSetting(flag int, s *gavel.Suite) string {
+	if flag > 0 {
+		return strconv.Itoa(flag)
+	}
+	suite := effective(0, s.Trials, 1, strconv.Itoa)
+	for _, c := range s.Cases {
+		if c.Trials > 0 {
+			return "each case's own, else " + suite
+		}
+	}
+	return suite
+}
+
+// shortDuration formats a duration without its zero units: 5m, not 5m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // gitInfo returns the commit and branch dir is at, or "" for what git

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/agent"
@@ -64,5 +65,37 @@ func TestDatabaseThatStopsTakingWrites(t *testing.T) {
 	}
 	if got := run.Cases[2].Outcome; got != gavel.Skipped {
 		t.Errorf("case c: %s, want SKIPPED", got)
+	}
+}
+
+// A run records the settings it uses: the flag's, else the suite's,
+// else the runner's default, said to be one.
+func TestRunSettings(t *testing.T) {
+	plain := []*gavel.Case{{ID: "a"}}
+	for _, tc := range []struct {
+		name string
+		f    runFlags
+		b    spec.Built
+		want map[string]string
+	}{
+		{"defaults", runFlags{}, spec.Built{Suite: &gavel.Suite{Cases: plain}},
+			map[string]string{"concurrency": "4 (default)", "timeout": "5m (default)", "trials": "1 (default)"}},
+		{"the suite's", runFlags{}, spec.Built{Suite: &gavel.Suite{Trials: 3, Cases: plain}, Concurrency: 2, Timeout: 90 * time.Second},
+			map[string]string{"concurrency": "2", "timeout": "1m30s", "trials": "3"}},
+		{"the flags'", runFlags{concurrency: 8, timeout: time.Hour, trials: 5}, spec.Built{Suite: &gavel.Suite{Trials: 3, Cases: plain}, Concurrency: 2, Timeout: time.Minute},
+			map[string]string{"concurrency": "8", "timeout": "1h", "trials": "5"}},
+		{"a case's own trials", runFlags{}, spec.Built{Suite: &gavel.Suite{Cases: []*gavel.Case{{ID: "a"}, {ID: "b", Trials: 4}}}},
+			map[string]string{"trials": "each case's own, else 1 (default)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.b
+			b.Suite.File = filepath.Join(t.TempDir(), "gavel.yaml")
+			got := runInfo(&b, &tc.f, 1).Settings
+			for k, want := range tc.want {
+				if got[k] != want {
+					t.Errorf("%s: %q, want %q", k, got[k], want)
+				}
+			}
+		})
 	}
 }

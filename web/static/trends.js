@@ -8,16 +8,60 @@
   var palette = ["#0969da", "#8250df", "#1a7f37", "#bc4c00", "#cf222e", "#9a6700", "#1b7c83", "#6e7781"];
 
   function percent(v) { return v == null ? "-" : (v * 100).toFixed(1).replace(/\.0$/, "") + "%"; }
-  function dollars(v) { return v == null ? "-" : "$" + v.toFixed(4); }
+  function dollars(v) { return v == null ? "-" : v === 0 ? "$0" : "$" + (Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(4)); }
   function score(v) { return v == null ? "-" : v.toFixed(2); }
 
-  function options(el, series, y) {
+  // The axes' labels are drawn in this font (uPlot's default), measured
+  // to size the y axis to its widest label.
+  var axisFont = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+  var measure = document.createElement("canvas").getContext("2d");
+
+  function textWidth(s) {
+    measure.font = axisFont;
+    return measure.measureText(s).width;
+  }
+
+  // ySize is the width of a y axis: its widest label, its ticks and a gap,
+  // so that no label is clipped.
+  function ySize(u, values) {
+    var widest = 0;
+    (values || []).forEach(function (v) { widest = Math.max(widest, textWidth(String(v))); });
+    return Math.ceil(widest) + 10 + 5 + 8;
+  }
+
+  // when formats a run's start for its label: "2026-11-21 04:45".
+  function when(iso) {
+    var t = new Date(iso);
+    if (isNaN(t)) {
+      return "";
+    }
+    function two(n) { return (n < 10 ? "0" : "") + n; }
+    return t.getFullYear() + "-" + two(t.getMonth() + 1) + "-" + two(t.getDate()) + " " + two(t.getHours()) + ":" + two(t.getMinutes());
+  }
+
+  // The x axis is the runs in order, oldest first: run 1..N, evenly
+  // spaced whenever they started; a run's start is in its label.
+  function options(el, d, series, y) {
+    var n = d.runs.length;
     return {
       width: Math.max(el.clientWidth, 300),
       height: 240,
-      scales: { x: { time: true }, y: y.range ? { range: y.range } : { auto: true } },
-      axes: [{}, { values: function (u, ticks) { return ticks.map(y.format); }, size: 60 }],
-      series: [{ label: "started" }].concat(series),
+      scales: {
+        x: { time: false, range: function () { return [0.5, n + 0.5]; } },
+        y: y.range ? { range: y.range } : { auto: true }
+      },
+      axes: [
+        { label: "run, oldest first", labelSize: 20, font: axisFont, labelFont: axisFont,
+          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], space: 36,
+          values: function (u, ticks) {
+            return ticks.map(function (t) { return t >= 1 && t <= n && t === Math.round(t) ? String(t) : ""; });
+          } },
+        { font: axisFont, values: function (u, ticks) { return ticks.map(y.format); }, size: ySize }
+      ],
+      series: [{ label: "run", value: function (u, v) {
+        var i = Math.round(v) - 1;
+        return v == null || i < 0 || i >= n ? "-" : "run " + (i + 1) + " · " + d.runs[i].started;
+      } }].concat(series),
       legend: { live: true },
       cursor: { drag: { x: false, y: false } }
     };
@@ -29,13 +73,14 @@
   }
 
   // columns turns the API's trend (points of runs) into uPlot's columns:
-  // times in seconds, and a value per run for each line, null for a run
-  // that did not score a criterion.
+  // the runs' order (1..N), and a value per run for each line, null for a
+  // run that did not score a criterion.
   function columns(trend) {
-    var d = { threshold: trend.threshold, times: [], pass_rate: [], cost: [] };
+    var d = { threshold: trend.threshold, order: [], runs: [], pass_rate: [], cost: [] };
     d.criteria = (trend.criteria || []).map(function (name) { return { name: name, values: [] }; });
-    (trend.points || []).forEach(function (p) {
-      d.times.push(Date.parse(p.started) / 1000);
+    (trend.points || []).forEach(function (p, i) {
+      d.order.push(i + 1);
+      d.runs.push({ id: p.run_id, started: when(p.started) });
       d.pass_rate.push(p.pass_rate);
       d.cost.push(p.cost_usd);
       d.criteria.forEach(function (c) {
@@ -63,30 +108,32 @@
   }
 
   function draw(d) {
-    if (d.times.length === 0) {
+    if (d.order.length === 0) {
       return;
     }
     var charts = [];
-    var threshold = d.times.map(function () { return d.threshold; });
+    var threshold = d.order.map(function () { return d.threshold; });
     document.querySelectorAll(".chart[data-chart]").forEach(function (el) {
       var kind = el.getAttribute("data-chart");
       var series, data, y;
       if (kind === "pass_rate") {
         series = [line("pass rate", palette[0], percent), line("threshold", palette[4], percent, [6, 4])];
-        data = [d.times, d.pass_rate, threshold];
+        data = [d.order, d.pass_rate, threshold];
         y = { format: percent, range: [0, 1] };
       } else if (kind === "criteria") {
         series = d.criteria.map(function (c, i) { return line(c.name, palette[i % palette.length], score); });
-        data = [d.times].concat(d.criteria.map(function (c) { return c.values; }));
+        data = [d.order].concat(d.criteria.map(function (c) { return c.values; }));
         y = { format: score, range: [0, 1] };
       } else if (kind === "cost") {
         series = [line("cost", palette[2], dollars)];
-        data = [d.times, d.cost];
+        data = [d.order, d.cost];
         y = { format: dollars };
       } else {
         return;
       }
-      charts.push({ el: el, plot: new uPlot(options(el, series, y), data, el) });
+      var plot = new uPlot(options(el, d, series, y), data, el);
+      el.uplot = plot; // for the browser tests, which read its axes
+      charts.push({ el: el, plot: plot });
     });
     var table = document.getElementById("trend-table");
     if (table && charts.length > 0) {
