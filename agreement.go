@@ -2,6 +2,7 @@ package gavel
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,6 +146,14 @@ func JudgedCategory(j judge.Judgment, person string) string {
 	if j.Status != judge.StatusPass && j.Status != judge.StatusFail {
 		return ""
 	}
+	if j, ok := ScoredJudgment(j); ok {
+		return scoreCategory(j)
+	}
+	return ""
+}
+
+// scoreCategory is the category of a judgment's own score.
+func scoreCategory(j judge.Judgment) string {
 	switch j.Score.Kind {
 	case judge.Categorical:
 		return NormalCategory(j.Score.Label)
@@ -154,6 +163,37 @@ func JudgedCategory(j judge.Judgment, person string) string {
 		return strconv.FormatBool(j.Score.Bool)
 	}
 	return ""
+}
+
+// ScoredJudgment is the judgment whose score a person's score is measured
+// against: j itself when it is one judge's (it has no parts); for a
+// composite (a tiered verdict, all, a jury), the one judgment in it that
+// a model made, since the composite's score is a mean over its parts,
+// rules included, which no judge gave; false when there is none, or
+// several (which one the person scored is not known).
+func ScoredJudgment(j judge.Judgment) (judge.Judgment, bool) {
+	if len(j.Parts) == 0 {
+		return j, true
+	}
+	// A model made the judgments whose usage is their own, not their
+	// parts' (a composite's usage is the sum of its parts').
+	spent := func(j judge.Judgment) bool { return j.Usage.InputTokens+j.Usage.OutputTokens > 0 }
+	var made []judge.Judgment
+	var walk func(j judge.Judgment)
+	walk = func(j judge.Judgment) {
+		if spent(j) && !slices.ContainsFunc(j.Parts, spent) {
+			made = append(made, j)
+			return
+		}
+		for _, p := range j.Parts {
+			walk(p)
+		}
+	}
+	walk(j)
+	if len(made) != 1 {
+		return judge.Judgment{}, false
+	}
+	return made[0], true
 }
 
 // JudgmentAt returns the judgment at path in a verdict's tree: path is

@@ -302,3 +302,43 @@ func TestJudgmentAtPromptOf(t *testing.T) {
 		}
 	}
 }
+
+// A person's score of a verdict is measured against the judge's own
+// score, not the verdict's: a tiered verdict's score is the mean over its
+// parts, rules included, which no judge gave (issue 16: a FAIL read as
+// "score 0.8/1").
+func TestScoredJudgment(t *testing.T) {
+	spent := judge.Usage{InputTokens: 100, OutputTokens: 20}
+	rubric := judge.Judgment{Name: "rubric", Status: judge.StatusFail, Score: judge.Unit(0.3), Usage: spent}
+	rules := judge.Judgment{Name: "all", Status: judge.StatusPass, Score: judge.Unit(1), Parts: []judge.Judgment{
+		{Name: "contains", Status: judge.StatusPass, Score: judge.Bool(true)},
+		{Name: "max_bubbles", Status: judge.StatusPass, Score: judge.Bool(true)},
+	}}
+	verdict := judge.Judgment{Name: "tiered", Status: judge.StatusFail, Score: judge.Unit(0.77), Usage: spent, Parts: []judge.Judgment{rules, rubric}}
+	got, ok := gavel.ScoredJudgment(verdict)
+	if s, _ := got.Normalized(); !ok || got.Name != "rubric" || s != 0.3 {
+		t.Errorf("the verdict's scored judgment: %v %s %v, want the rubric's 0.3", ok, got.Name, s)
+	}
+	axes := judge.Judgment{Name: "criteria", Status: judge.StatusPass, Score: judge.Unit(0.8), Usage: spent, Parts: []judge.Judgment{
+		{Name: "tone", Score: mustScore(t, 8, 1, 10)}, {Name: "style", Score: mustScore(t, 9, 1, 10)},
+	}}
+	if got, ok := gavel.ScoredJudgment(judge.Judgment{Name: "tiered", Usage: spent, Parts: []judge.Judgment{rules, axes}}); !ok || got.Name != "criteria" {
+		t.Errorf("a criteria judge's axes are its own: %v %s", ok, got.Name)
+	}
+	two := judge.Judgment{Name: "jury", Usage: judge.Usage{InputTokens: 200}, Parts: []judge.Judgment{rubric, rubric}}
+	if _, ok := gavel.ScoredJudgment(two); ok {
+		t.Error("two model judges: which one a person scored is unknown, and no score should be compared")
+	}
+	if _, ok := gavel.ScoredJudgment(rules); ok {
+		t.Error("rules alone: no judge's score")
+	}
+}
+
+func mustScore(t *testing.T, v, min, max float64) judge.Score {
+	t.Helper()
+	s, err := judge.Number(v, min, max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -42,8 +42,10 @@ type LabelCheck struct {
 	// HumanCategory is the category the person gave; "" when they only
 	// said the judgment was correct or wrong (see Human).
 	HumanCategory string
-	// Status and Score are the verdict's: its status, and its normalised
-	// score (0..1) when it gave one that counts.
+	// Status and Score are the judgment's: its status, and the normalised
+	// score (0..1) of the judge that scored it (ScoredJudgment: for a
+	// composite verdict, the one model judge in it, never the mean over
+	// its parts), when there is one.
 	Status judge.Status
 	Score  *float64
 	// ModelJudged is true when a model took part in the verdict (it cost

@@ -244,8 +244,10 @@ func (db *DB) LabelChecks(ctx context.Context, f store.LabelFilter) ([]gavel.Lab
 			continue
 		}
 		c.Status, c.ModelJudged = j.Status, j.Usage.InputTokens+j.Usage.OutputTokens > 0
-		if s, ok := j.Normalized(); ok {
-			c.Score = &s
+		if scored, ok := gavel.ScoredJudgment(j); ok { // the judge's own score, not a composite's mean
+			if s, ok := scored.Normalized(); ok {
+				c.Score = &s
+			}
 		}
 		c.JudgeCategory = gavel.JudgedCategory(j, c.HumanCategory)
 		c.Correct, c.Created = label == labelCorrect, fromMicros(created)
