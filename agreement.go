@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/jury"
 )
 
 // Agreement between two raters (a judge and a person, or two people)
@@ -166,13 +167,14 @@ func scoreCategory(j judge.Judgment) string {
 }
 
 // ScoredJudgment is the judgment whose score a person's score is measured
-// against: j itself when it is one judge's (it has no parts); for a
-// composite (a tiered verdict, all, a jury), the one judgment in it that
-// a model made, since the composite's score is a mean over its parts,
-// rules included, which no judge gave; false when there is none, or
-// several (which one the person scored is not known).
+// against: j itself when it is one judge's (it has no parts, or it is a
+// jury, whose strategy made its score); for a composite (a tiered
+// verdict, all, any), the one judgment in it that a model made, since the
+// composite's score is a mean over its parts, rules included, which no
+// judge gave; false when there is none, or several (which one the person
+// scored is not known).
 func ScoredJudgment(j judge.Judgment) (judge.Judgment, bool) {
-	if len(j.Parts) == 0 {
+	if len(j.Parts) == 0 || isJury(j) {
 		return j, true
 	}
 	// A model made the judgments whose usage is their own, not their
@@ -181,7 +183,7 @@ func ScoredJudgment(j judge.Judgment) (judge.Judgment, bool) {
 	var made []judge.Judgment
 	var walk func(j judge.Judgment)
 	walk = func(j judge.Judgment) {
-		if spent(j) && !slices.ContainsFunc(j.Parts, spent) {
+		if spent(j) && (isJury(j) || !slices.ContainsFunc(j.Parts, spent)) { // a jury is one judge
 			made = append(made, j)
 			return
 		}
@@ -194,6 +196,12 @@ func ScoredJudgment(j judge.Judgment) (judge.Judgment, bool) {
 		return judge.Judgment{}, false
 	}
 	return made[0], true
+}
+
+// isJury reports whether j is a jury's judgment: decided by one of the
+// jury's strategies (a tiered verdict is decided by a tier).
+func isJury(j judge.Judgment) bool {
+	return slices.Contains([]jury.Strategy{jury.Majority, jury.Consensus, jury.Average, jury.WeightedAverage, jury.Median}, jury.Strategy(j.DecidedBy))
 }
 
 // JudgmentAt returns the judgment at path in a verdict's tree: path is

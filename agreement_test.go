@@ -314,7 +314,7 @@ func TestScoredJudgment(t *testing.T) {
 		{Name: "contains", Status: judge.StatusPass, Score: judge.Bool(true)},
 		{Name: "max_bubbles", Status: judge.StatusPass, Score: judge.Bool(true)},
 	}}
-	verdict := judge.Judgment{Name: "tiered", Status: judge.StatusFail, Score: judge.Unit(0.77), Usage: spent, Parts: []judge.Judgment{rules, rubric}}
+	verdict := judge.Judgment{Name: "tiered", Status: judge.StatusFail, Score: judge.Unit(0.77), Usage: spent, DecidedBy: "tier 2", Parts: []judge.Judgment{rules, rubric}}
 	got, ok := gavel.ScoredJudgment(verdict)
 	if s, _ := got.Normalized(); !ok || got.Name != "rubric" || s != 0.3 {
 		t.Errorf("the verdict's scored judgment: %v %s %v, want the rubric's 0.3", ok, got.Name, s)
@@ -325,9 +325,13 @@ func TestScoredJudgment(t *testing.T) {
 	if got, ok := gavel.ScoredJudgment(judge.Judgment{Name: "tiered", Usage: spent, Parts: []judge.Judgment{rules, axes}}); !ok || got.Name != "criteria" {
 		t.Errorf("a criteria judge's axes are its own: %v %s", ok, got.Name)
 	}
-	two := judge.Judgment{Name: "jury", Usage: judge.Usage{InputTokens: 200}, Parts: []judge.Judgment{rubric, rubric}}
+	two := judge.Judgment{Name: "all", Usage: judge.Usage{InputTokens: 200}, Parts: []judge.Judgment{rubric, rubric}}
 	if _, ok := gavel.ScoredJudgment(two); ok {
 		t.Error("two model judges: which one a person scored is unknown, and no score should be compared")
+	}
+	panel := judge.Judgment{Name: "jury", DecidedBy: "average", Score: judge.Unit(0.6), Usage: judge.Usage{InputTokens: 200}, Parts: []judge.Judgment{rubric, rubric}}
+	if got, ok := gavel.ScoredJudgment(judge.Judgment{Name: "tiered", DecidedBy: "tier 2", Usage: panel.Usage, Parts: []judge.Judgment{rules, panel}}); !ok || got.Name != "jury" {
+		t.Errorf("a jury is one judge, whose strategy made its score: %v %s", ok, got.Name)
 	}
 	if _, ok := gavel.ScoredJudgment(rules); ok {
 		t.Error("rules alone: no judge's score")

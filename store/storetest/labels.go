@@ -108,9 +108,11 @@ func testLabelChecks(t *testing.T, s store.Store) {
 		_, err := s.AddLabel(ctx, l)
 		check(t, "AddLabel", err)
 	}
-	score := func(t gavel.Trial) *float64 {
-		if v, ok := t.Verdict.Normalized(); ok {
-			return &v
+	score := func(t gavel.Trial) *float64 { // the judge's own score, not the verdict's mean
+		if j, ok := gavel.ScoredJudgment(t.Verdict); ok {
+			if v, ok := j.Normalized(); ok {
+				return &v
+			}
 		}
 		return nil
 	}
