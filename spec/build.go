@@ -91,19 +91,24 @@ func (b *Built) Close() error {
 // to say or nothing to judge, an unknown rule or judge, a threshold out of
 // range, a model reference that cannot be opened.
 func Build(l *Loaded, env Env) (*Built, error) {
-	if env.Getenv == nil {
-		env.Getenv = func(string) string { return "" }
-	}
-	if env.Stderr == nil {
-		env.Stderr = io.Discard
-	}
-	b := &builder{l: l, env: env, models: map[string]llm.Model{}, out: &Built{cases: map[string]LoadedCase{}, Prices: l.Prices}}
+	b := newBuilder(l, env)
 	b.out.Suite = b.suite()
 	if len(b.problems) > 0 {
 		_ = b.out.Close()
 		return nil, b.problems.sorted()
 	}
 	return b.out, nil
+}
+
+func newBuilder(l *Loaded, env Env) *builder {
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.Stderr == nil {
+		env.Stderr = io.Discard
+	}
+	return &builder{l: l, env: env, models: map[string]llm.Model{}, seen: map[string]string{},
+		out: &Built{cases: map[string]LoadedCase{}, Prices: l.Prices}}
 }
 
 // A builder builds one suite, collecting problems as it goes.
@@ -133,6 +138,9 @@ type builder struct {
 		words     []string
 		bad       int // items that could not be built
 	}
+
+	// seen are the ids of the cases built, with where each was written.
+	seen map[string]string
 
 	// badItems counts the judges of the case being built that could not
 	// be read: a case with one has something to judge.
@@ -172,6 +180,20 @@ func (b *builder) failAt(line, column int, format string, args ...any) {
 }
 
 func (b *builder) suite() *gavel.Suite {
+	s := b.suiteHead()
+	for _, lc := range b.l.Cases {
+		if c := b.addCase(lc); c != nil {
+			s.Cases = append(s.Cases, c)
+			b.out.cases[c.ID] = lc
+		}
+	}
+	b.suiteEnd(s)
+	return s
+}
+
+// suiteHead builds what the suite's cases need: the agent, the models,
+// the follow-up detector and the judges of every case.
+func (b *builder) suiteHead() *gavel.Suite {
 	f := b.l.Suite
 	b.atFile = b.l.File
 	s := &gavel.Suite{
@@ -224,25 +246,31 @@ func (b *builder) suite() *gavel.Suite {
 	if len(b.l.Suite.Cases) == 0 { // entries that load no case are reported by Load
 		b.fail("the suite has no cases: list them under cases:, inline or as files")
 	}
-	seen := map[string]string{}
-	for _, lc := range b.l.Cases {
-		c := b.buildCase(lc)
-		if c == nil {
-			continue
-		}
-		if first, dup := seen[c.ID]; dup {
-			b.atFile, b.atLine, b.atCase = lc.File, lc.Line, ""
-			b.fail("case id %q is used twice: first at %s", c.ID, first)
-			continue
-		}
-		seen[c.ID] = lc.Source()
-		s.Cases = append(s.Cases, c)
-		b.out.cases[c.ID] = lc
+	return s
+}
+
+// addCase builds a case of the suite, and refuses an id the suite used
+// already; nil when the case cannot be built.
+func (b *builder) addCase(lc LoadedCase) *gavel.Case {
+	c := b.buildCase(lc)
+	if c == nil {
+		return nil
 	}
-	if !f.AllowSameFamilyJudge {
+	if first, dup := b.seen[c.ID]; dup {
+		b.atFile, b.atLine, b.atCase = lc.File, lc.Line, ""
+		b.fail("case id %q is used twice: first at %s", c.ID, first)
+		return nil
+	}
+	b.seen[c.ID] = lc.Source()
+	return c
+}
+
+// suiteEnd finishes the suite once its cases are built: the warnings
+// that look at them all.
+func (b *builder) suiteEnd(s *gavel.Suite) {
+	if !b.l.Suite.AllowSameFamilyJudge {
 		b.out.Warnings = append(b.out.Warnings, hierarchyWarnings(b.judges, s.Models["agent"])...)
 	}
-	return s
 }
 
 // duration parses a Go duration setting; "" is 0.
@@ -471,6 +499,46 @@ func (b *builder) persona(p PersonaSpec) conversation.Round {
 		return conversation.Round{Prompt: p.Opening}
 	}
 	return conversation.Round{User: u, Prompt: p.Opening}
+}
+
+// Validate checks the suite at path as Open does, without keeping it: it
+// builds each case as it is read and lets it go, so that a suite of any
+// size, its JSON Lines files read a line at a time, is checked in the
+// memory of one case (and of the ids seen). It returns what it found of
+// a valid suite, or every problem, as Problems.
+func Validate(path string, env Env) (*Validation, error) {
+	l, fieldProblems, problems, err := loadSuiteFile(path)
+	if err != nil {
+		return nil, err // no suite file at all
+	}
+	if l.Unreadable {
+		return nil, problems.sorted()
+	}
+	b := newBuilder(l, env)
+	defer b.out.Close()
+	s := b.suiteHead()
+	v := &Validation{File: l.File}
+	problems = append(problems, l.eachCase(fieldProblems, func(lc LoadedCase) {
+		if b.addCase(lc) != nil {
+			v.Cases++
+		}
+	})...)
+	b.suiteEnd(s)
+	if problems = append(problems, b.problems...); len(problems) > 0 {
+		return nil, problems.sorted()
+	}
+	v.Warnings = b.out.Warnings
+	return v, nil
+}
+
+// A Validation is what Validate found of a valid suite.
+type Validation struct {
+	// File is the suite file; Cases how many cases it has.
+	File  string
+	Cases int
+	// Warnings are what is worth fixing but does not stop a run (see
+	// Built.Warnings).
+	Warnings Problems
 }
 
 // Open loads and builds the suite at path, reporting the problems of both

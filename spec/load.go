@@ -93,20 +93,30 @@ func (c LoadedCase) Source() string {
 // field probably meant), values of the wrong type, case files that match
 // nothing.
 func Load(path string) (*Loaded, error) {
-	file, err := suiteFile(path)
+	l, fieldProblems, problems, err := loadSuiteFile(path)
 	if err != nil {
 		return nil, err
+	}
+	problems = append(problems, l.eachCase(fieldProblems, func(c LoadedCase) { l.Cases = append(l.Cases, c) })...)
+	return l, problems.sorted()
+}
+
+// loadSuiteFile reads the suite file at path, without its cases: the
+// problems of its fields (which the cases' decoding errors are checked
+// against) and all its problems.
+func loadSuiteFile(path string) (l *Loaded, fieldProblems, problems Problems, err error) {
+	file, err := suiteFile(path)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	dir, err := filepath.Abs(filepath.Dir(file))
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	l := &Loaded{File: file, Dir: dir}
-	var problems Problems
+	l = &Loaded{File: file, Dir: dir}
 	root, ps := parseYAML(file, 0)
 	problems = append(problems, ps...)
 	l.Unreadable, l.root = root == nil, root
-	var fieldProblems Problems
 	if root != nil {
 		fieldProblems = checkFields(file, root, reflect.TypeFor[SuiteFile](), 0)
 		problems = append(problems, fieldProblems...)
@@ -118,26 +128,33 @@ func Load(path string) (*Loaded, error) {
 		problems = append(problems, ps...)
 		problems = append(problems, l.loadEveryCase()...)
 	}
+	return l, fieldProblems, problems, nil
+}
+
+// eachCase reads the suite's cases, inline and from the files its globs
+// match, handing each to yield as it is read, and returns the problems
+// found: a JSON Lines file is read a line at a time, so that a caller
+// that lets each case go holds one at a time.
+func (l *Loaded) eachCase(fieldProblems Problems, yield func(LoadedCase)) Problems {
+	var problems Problems
 	for _, e := range l.Suite.Cases {
 		if e.errs != nil {
-			problems = append(problems, withoutTypeErrors(fieldProblems, yamlProblems(file, 0, e.errs))...)
+			problems = append(problems, withoutTypeErrors(fieldProblems, yamlProblems(l.File, 0, e.errs))...)
 		}
 		if e.Case != nil {
-			l.Cases = append(l.Cases, LoadedCase{Spec: e.Case, File: file, Line: e.line, Definition: definition(e.node)})
+			yield(LoadedCase{Spec: e.Case, File: l.File, Line: e.line, Definition: definition(e.node)})
 			continue
 		}
 		if e.bad {
 			continue
 		}
 		if strings.TrimSpace(e.Glob) == "" {
-			problems = append(problems, Problem{File: file, Line: e.line, Message: "an empty glob of case files: give a path such as cases/*.yaml"})
+			problems = append(problems, Problem{File: l.File, Line: e.line, Message: "an empty glob of case files: give a path such as cases/*.yaml"})
 			continue
 		}
-		cases, ps := l.loadGlob(file, e)
-		l.Cases = append(l.Cases, cases...)
-		problems = append(problems, ps...)
+		problems = append(problems, l.loadGlob(l.File, e, yield)...)
 	}
-	return l, problems.sorted()
+	return problems
 }
 
 // suiteFile resolves path to a suite file.
@@ -159,31 +176,31 @@ func suiteFile(path string) (string, error) {
 }
 
 // loadGlob reads the case files a glob of the suite matches.
-func (l *Loaded) loadGlob(suite string, e CaseEntry) ([]LoadedCase, Problems) {
+func (l *Loaded) loadGlob(suite string, e CaseEntry, yield func(LoadedCase)) Problems {
 	pattern := e.Glob
 	if !filepath.IsAbs(pattern) {
 		pattern = filepath.Join(l.Dir, pattern)
 	}
 	files, err := filepath.Glob(pattern)
 	if err != nil {
-		return nil, Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q: %v", e.Glob, err)}}
+		return Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q: %v", e.Glob, err)}}
 	}
 	if len(files) == 0 {
-		return nil, Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q match no file (relative to %s)", e.Glob, l.Dir)}}
+		return Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q match no file (relative to %s)", e.Glob, l.Dir)}}
 	}
-	var cases []LoadedCase
 	var problems Problems
 	for _, f := range files {
-		var cs []LoadedCase
-		var ps Problems
 		if strings.HasSuffix(f, ".jsonl") {
-			cs, ps = loadJSONLines(f)
-		} else {
-			cs, ps = loadCaseFile(f)
+			problems = append(problems, eachJSONLine(f, yield)...)
+			continue
 		}
-		cases, problems = append(cases, cs...), append(problems, ps...)
+		cs, ps := loadCaseFile(f)
+		for _, c := range cs {
+			yield(c)
+		}
+		problems = append(problems, ps...)
 	}
-	return cases, problems
+	return problems
 }
 
 // ParseCase reads one case's definition (YAML, as LoadedCase.Definition
@@ -227,13 +244,21 @@ func loadCaseFile(file string) ([]LoadedCase, Problems) {
 // loadJSONLines reads a JSON Lines file, one case a line; blank lines are
 // skipped.
 func loadJSONLines(file string) ([]LoadedCase, Problems) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, Problems{{File: file, Message: err.Error()}}
-	}
 	var cases []LoadedCase
+	problems := eachJSONLine(file, func(c LoadedCase) { cases = append(cases, c) })
+	return cases, problems
+}
+
+// eachJSONLine reads a JSON Lines file of cases a line at a time, handing
+// each case to yield.
+func eachJSONLine(file string, yield func(LoadedCase)) Problems {
+	f, err := os.Open(file)
+	if err != nil {
+		return Problems{{File: file, Message: err.Error()}}
+	}
+	defer f.Close()
 	var problems Problems
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 16<<20)
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Bytes()
@@ -256,13 +281,13 @@ func loadJSONLines(file string) ([]LoadedCase, Problems) {
 		if c != nil {
 			// The line is kept, not its YAML: it is written only if the case
 			// is stored (LoadedCase.YAML).
-			cases = append(cases, LoadedCase{Spec: c, File: file, Line: line, json: bytes.Clone(text), offset: line - 1})
+			yield(LoadedCase{Spec: c, File: file, Line: line, json: bytes.Clone(text), offset: line - 1})
 		}
 	}
 	if err := sc.Err(); err != nil {
 		problems = append(problems, Problem{File: file, Message: err.Error()})
 	}
-	return cases, problems
+	return problems
 }
 
 // checkJSONLine reports why a line of a JSON Lines file is not one JSON

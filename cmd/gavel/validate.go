@@ -39,17 +39,17 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitPassed
 	for _, path := range suites {
-		b, err := spec.Open(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
+		// Validate keeps one case at a time: suites of any size.
+		v, err := spec.Validate(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitUsage
 			continue
 		}
-		for _, w := range b.Warnings {
+		for _, w := range v.Warnings {
 			fmt.Fprintln(stderr, w)
 		}
-		fmt.Fprintf(stdout, "%s: %d cases, valid\n", b.Suite.File, len(b.Suite.Cases))
-		b.Close()
+		fmt.Fprintf(stdout, "%s: %d cases, valid\n", v.File, v.Cases)
 	}
 	return code
 }
