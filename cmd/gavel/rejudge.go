@@ -75,8 +75,7 @@ func rejudgeFlagSet(stderr io.Writer) (*flag.FlagSet, *rejudgeFlags) {
 	fs.StringVar(&f.baseline, "baseline", "", "compare every reply with the reply of this `run` to the same case, with a pairwise judge (needs --pairwise)")
 	fs.StringVar(&f.pairwise, "pairwise", "", "the `criteria` of the pairwise judge against --baseline: what makes one reply better than the other")
 	fs.StringVar(&f.model, "model", "", "the pairwise judge's `model` (provider:model); default: the suite's models.judge")
-	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension: .json, .xml (JUnit), .md, .html, .txt (repeatable; the JSON report goes to "+defaultJSONReport+" unless one is named)")
-	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
+	reportFlags(fs, &f.runFlags)
 	fs.IntVar(&f.concurrency, "concurrency", 0, "trials judged at once (default: the suite's, else 4)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time the judges of one trial may take (default: the suite's, else 5m)")
 	fs.Float64Var(&f.minPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
@@ -84,8 +83,6 @@ func rejudgeFlagSet(stderr io.Writer) (*flag.FlagSet, *rejudgeFlags) {
 	fs.Int64Var(&f.maxTokens, "max-tokens", 0, "stop judging trials once this many tokens were spent")
 	fs.StringVar(&f.pricesFile, "prices", "", "price models from this YAML or JSON `file`, as gavel run --prices")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask the judges' models again instead of reusing cached answers")
-	fs.BoolVar(&f.quiet, "quiet", false, "print only the summary")
-	fs.BoolVar(&f.verbose, "verbose", false, "print every case in detail, passed ones too")
 	return fs, &f
 }
 

@@ -92,8 +92,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.resume, "resume", "", "carry on an incomplete or abandoned `run` (its id) in a new run: the trials it finished are copied, the others (skipped, cut short, never started) run; that run is left as it was")
 	fs.StringVar(&f.retry, "retry-errors", "", "run again, in a new run, the trials of `run` (its id) that ended in ERROR (and those that never ran), asking the models again rather than the cache, and copy the others; that run, with its ERRORs, is left as it was")
 	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
-	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension (.json, .xml for JUnit, .md, .html, .txt) or given as `FORMAT=FILE` (markdown=$GITHUB_STEP_SUMMARY); repeatable. The JSON report goes to "+defaultJSONReport+" unless one is named; in GitHub Actions, the Markdown report is added to $GITHUB_STEP_SUMMARY by itself")
-	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
+	reportFlags(fs, &f)
 	fs.IntVar(&f.concurrency, "concurrency", 0, "trials talking with the agent at once; as many more may be being judged (default: the suite's, else 4)")
 	fs.IntVar(&f.trials, "trials", 0, "run every case this many times (default: the suite's)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "time one trial's conversation may take (default: the suite's, else 5m)")
@@ -103,9 +102,16 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.pricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask the models again instead of reusing cached answers")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting trials after the first that does not pass")
+	return fs, &f
+}
+
+// reportFlags adds the flags of what gavel run and gavel rejudge print
+// and write.
+func reportFlags(fs *flag.FlagSet, f *runFlags) {
+	fs.Var(&f.outs, "out", "also write a report to this file, its format from the extension (.json, .xml for JUnit, .md, .html, .txt) or given as `FORMAT=FILE` (markdown=$GITHUB_STEP_SUMMARY); repeatable. The JSON report goes to "+defaultJSONReport+" unless one is named; in GitHub Actions, the Markdown report is added to $GITHUB_STEP_SUMMARY by itself")
+	fs.StringVar(&f.format, "format", "text", "the report printed: text, json, junit, markdown or html")
 	fs.BoolVar(&f.quiet, "quiet", false, "print only the summary: the numbers, the verdict and the cases that did not pass (no table, no detail, no progress, nothing an exec agent writes to its stderr); report files are whole")
 	fs.BoolVar(&f.verbose, "verbose", false, "print every case in detail, passed ones too")
-	return fs, &f
 }
 
 func runCommand(args []string, stdout, stderr io.Writer) int {
