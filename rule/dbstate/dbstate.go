@@ -481,10 +481,14 @@ func (db database) resolve(t *judge.Transcript) (dsn, fail string, err error) {
 	if db.uri {
 		full = "file:" + strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23").Replace(full)
 	}
-	if db.params != "" {
-		full += "?" + db.params
+	// A database the agent's tools are writing may be locked for a
+	// moment: wait for it (within the check's timeout) rather than fail,
+	// unless the DSN says how long itself.
+	params := db.params
+	if !strings.Contains(params, "busy_timeout") {
+		params = strings.TrimPrefix(params+"&_pragma=busy_timeout(5000)", "&")
 	}
-	return full, "", nil
+	return full + "?" + params, "", nil
 }
 
 // redact replaces the DSN and every password in s with xxxxx.

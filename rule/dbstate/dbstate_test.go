@@ -251,3 +251,40 @@ func TestSQLPostgres(t *testing.T) {
 			WantIn: []string{"query failed", `column "nope" does not exist`}},
 	})
 }
+
+// A check of a database the agent's tools are still writing waits for
+// the lock, within its timeout, instead of failing with SQLITE_BUSY.
+func TestSQLiteWaitsForALock(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "app.db")
+	sqlExec(t, "sqlite", path, `CREATE TABLE tickets (id INTEGER PRIMARY KEY, status TEXT)`, `INSERT INTO tickets VALUES (1, 'open')`)
+	writer, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	conn, err := writer.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan struct{})
+	go func() { // the tool server finishes its write a moment later
+		defer close(released)
+		time.Sleep(200 * time.Millisecond)
+		conn.ExecContext(context.Background(), "UPDATE tickets SET status = 'closed' WHERE id = 1")
+		conn.ExecContext(context.Background(), "COMMIT")
+	}()
+	j, err := New(Check{DSN: "app.db", Query: "SELECT status FROM tickets WHERE id = 1", Scalar: "= 'closed'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := judge.Run(context.Background(), j, inWorkspace(dir))
+	<-released
+	if got.Status != judge.StatusPass {
+		t.Errorf("got %s: %s", got.Status, got.Reasoning)
+	}
+}
