@@ -21,6 +21,9 @@ func jsonNode(line []byte) (*yaml.Node, error) {
 	dec.UseNumber()
 	r := &jsonReader{dec: dec, line: line}
 	n, err := r.value()
+	if err == io.EOF { // a value cut short
+		err = io.ErrUnexpectedEOF
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -77,8 +80,13 @@ func (r *jsonReader) value() (*yaml.Node, error) {
 				n.Content = append(n.Content, v)
 			}
 		}
-		_, err := r.dec.Token() // the closing delimiter
-		return n, err
+		if _, err := r.dec.Token(); err != nil { // the closing delimiter
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		return n, nil
 	case string:
 		n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", t, yaml.DoubleQuotedStyle
 	case json.Number:
