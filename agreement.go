@@ -201,7 +201,7 @@ func ScoredJudgment(j judge.Judgment) (judge.Judgment, bool) {
 // isJury reports whether j is a jury's judgment: decided by one of the
 // jury's strategies (a tiered verdict is decided by a tier).
 func isJury(j judge.Judgment) bool {
-	return slices.Contains([]jury.Strategy{jury.Majority, jury.Consensus, jury.Average, jury.WeightedAverage, jury.Median}, jury.Strategy(j.DecidedBy))
+	return jury.Strategy(j.DecidedBy).Known()
 }
 
 // JudgmentAt returns the judgment at path in a verdict's tree: path is

@@ -35,6 +35,11 @@ const (
 
 var strategies = []Strategy{Majority, Consensus, Average, WeightedAverage, Median}
 
+// Known reports whether s is one of the strategies. A jury's judgment
+// names its strategy in DecidedBy, so Known(Strategy(j.DecidedBy)) tells
+// a jury's judgment from other composites'.
+func (s Strategy) Known() bool { return slices.Contains(strategies, s) }
+
 // TiePolicy settles a Majority vote with as many passes as fails (and at
 // least one of each).
 type TiePolicy string
