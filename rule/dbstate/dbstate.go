@@ -35,7 +35,9 @@ type Check struct {
 	// file; a relative one is relative to the transcript's workspace, and
 	// the file must exist (it is never created). Query parameters of the
 	// modernc.org/sqlite driver, such as ?_pragma=busy_timeout(5000),
-	// pass through.
+	// pass through. An SQLite database locked by a writer (the agent's
+	// tools finishing a write) is waited for, 5 seconds unless the DSN
+	// sets busy_timeout itself, within the check's timeout.
 	//
 	// The DSN may hold a password: judgments and errors never show it,
 	// only the host (PostgreSQL) or the file (SQLite).
