@@ -186,6 +186,8 @@ func Weighted(threshold float64, parts ...Weight) (Judge, error) {
 		}
 		mean := sum / weights
 		out.Score = Unit(mean)
+		out.Threshold = AtLeast(mean, threshold)
+		out.Threshold.Of = "weighted mean"
 		if mean >= threshold {
 			out.Status, out.Reasoning = StatusPass, fmt.Sprintf("weighted mean %.3f ≥ threshold %.3f", mean, threshold)
 		} else {

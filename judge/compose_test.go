@@ -208,6 +208,15 @@ func TestWeighted(t *testing.T) {
 			if tt.wantScore >= 0 && math.Abs(got.Score.Normalized()-tt.wantScore) > 1e-9 {
 				t.Errorf("score = %v, want %v", got.Score.Normalized(), tt.wantScore)
 			}
+			// The mean is recorded against its own threshold, so that
+			// reports read it there and not out of the reasoning.
+			th := got.Threshold
+			switch {
+			case tt.wantScore < 0 && th != nil:
+				t.Errorf("threshold = %+v, want none: no mean was computed", *th)
+			case tt.wantScore >= 0 && (th == nil || th.Of != "weighted mean" || math.Abs(th.Value-tt.wantScore) > 1e-9 || th.Min == nil || *th.Min != tt.threshold || th.Max != nil):
+				t.Errorf("threshold = %+v, want the weighted mean %v at least %v", th, tt.wantScore, tt.threshold)
+			}
 		})
 	}
 }

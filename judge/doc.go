@@ -26,7 +26,11 @@
 // "the judge's provider was down" from "it answered badly" by it.
 //
 // The verdict is always computed in code from scores and statuses; a model
-// may weigh, but never decides by itself.
+// may weigh, but never decides by itself. A judge that decides by comparing
+// a number with a line (a score with its passing score, a mean with its
+// threshold, a measure with its limit) records both in the judgment's
+// Threshold, so that reports say "scored 0.6, below its threshold 0.7"
+// from data, not from the reasoning's text.
 //
 // # Scores
 //

@@ -34,6 +34,13 @@ type Judgment struct {
 	// DecidedBy says which rule produced the verdict of a composite: a
 	// jury's strategy, or the tier that stopped a Tiered judge.
 	DecidedBy string `json:"decided_by,omitempty"`
+	// Threshold is the line the verdict was drawn at, when the judge
+	// compared a number with one: a model judge's score against its
+	// passing score, a jury's or a weighted mean against its threshold, a
+	// rule's measure against its limit. Nil for judges that compare no
+	// number (a tool-call rule, All), and in judgments stored before it
+	// was recorded.
+	Threshold *Threshold `json:"threshold,omitempty"`
 
 	// ToolCalls are the tools a judge called while judging, in order: an
 	// agent judge that inspected the outcome (read a file of the workspace,
@@ -184,6 +191,11 @@ func (j Judgment) Validate() error {
 	}
 	if err := j.Score.Validate(); err != nil {
 		return fmt.Errorf("score: %w", err)
+	}
+	if j.Threshold != nil {
+		if err := j.Threshold.Validate(); err != nil {
+			return fmt.Errorf("threshold: %w", err)
+		}
 	}
 	return nil
 }
