@@ -266,6 +266,7 @@ func (j *Judge) verdict(out judge.Judgment, score float64, reasoning string) (ju
 		return out, fmt.Errorf("%s: %w", j.name, err)
 	}
 	out.Score, out.Status = s, judge.StatusFail
+	out.Threshold = judge.AtLeast(score, j.threshold)
 	cmp := " < "
 	if score >= j.threshold-epsilon {
 		out.Status, cmp = judge.StatusPass, " ≥ "

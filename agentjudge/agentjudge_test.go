@@ -104,18 +104,21 @@ func TestVerdictIsComputedFromTheScore(t *testing.T) {
 		answer     string
 		wantStatus judge.Status
 		wantIn     string
+		// wantThreshold is the score against the threshold, as recorded.
+		wantThreshold *judge.Threshold
 	}{
-		{"at the default threshold", nil, `{"reasoning": "all three", "score": 0.7}`, judge.StatusPass, "score 0.7 ≥ 0.7: all three"},
-		{"below the default threshold", nil, `{"reasoning": "two of three", "score": 0.69}`, judge.StatusFail, "score 0.69 < 0.7: two of three"},
-		{"below a threshold set", &high, `{"reasoning": "all three", "score": 0.9}`, judge.StatusFail, "score 0.9 < 0.95"},
-		{"threshold 0 records the score", &zero, `{"reasoning": "nothing", "score": 0}`, judge.StatusPass, "score 0 ≥ 0: nothing"},
-		{"the answer in prose and fences", nil, "I read the file.\n```json\n{\"reasoning\": \"all three\", \"score\": 1}\n```", judge.StatusPass, "score 1 ≥ 0.7"},
+		{"at the default threshold", nil, `{"reasoning": "all three", "score": 0.7}`, judge.StatusPass, "score 0.7 ≥ 0.7: all three", judge.AtLeast(0.7, 0.7)},
+		{"below the default threshold", nil, `{"reasoning": "two of three", "score": 0.69}`, judge.StatusFail, "score 0.69 < 0.7: two of three", judge.AtLeast(0.69, 0.7)},
+		{"below a threshold set", &high, `{"reasoning": "all three", "score": 0.9}`, judge.StatusFail, "score 0.9 < 0.95", judge.AtLeast(0.9, 0.95)},
+		{"threshold 0 records the score", &zero, `{"reasoning": "nothing", "score": 0}`, judge.StatusPass, "score 0 ≥ 0: nothing", judge.AtLeast(0, 0)},
+		{"the answer in prose and fences", nil, "I read the file.\n```json\n{\"reasoning\": \"all three\", \"score\": 1}\n```", judge.StatusPass, "score 1 ≥ 0.7", judge.AtLeast(1, 0.7)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			j := newJudge(t, readThenAnswer("notes.md", tt.answer), []agent.Toolbox{&files{content: goodNotes}}, agentjudge.Config{Threshold: tt.threshold})
 			got := judgetest.Run(t, j, notesTranscript("/ws"))
 			judgetest.Check(t, got, tt.wantStatus, []string{tt.wantIn}, nil)
+			judgetest.CheckThreshold(t, got, tt.wantThreshold)
 			if got.Score.Kind != judge.Numerical || got.Score.Max != 1 {
 				t.Errorf("score = %+v, want a number on 0..1", got.Score)
 			}

@@ -154,6 +154,8 @@ func decide(c Config, judgments []judge.Judgment) judge.Judgment {
 			what, value = "median", b.median()
 		}
 		out.Status = judge.StatusFail
+		out.Threshold = judge.AtLeast(value, *c.Threshold)
+		out.Threshold.Of = what
 		if value >= *c.Threshold-slack {
 			out.Status = judge.StatusPass
 		}

@@ -230,6 +230,8 @@ func (j *Criteria) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgme
 	mean, lowest, passed := j.verdict(axes)
 	score := judge.Unit((mean - 1) / 9)
 	out.Status, out.Score = judge.StatusFail, score
+	out.Threshold = judge.AtLeast(mean, j.minMean)
+	out.Threshold.Of = "mean"
 	if passed {
 		out.Status = judge.StatusPass
 	}
@@ -261,7 +263,7 @@ func (j *Criteria) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgme
 			return out, fmt.Errorf("%s: axis %s: %w", j.s.name, name, err)
 		}
 		reasoning := j.axisReasoning(samples, i)
-		part := judge.Judgment{Name: name, Status: judge.StatusFail, Score: axisScore, Reasoning: reasoning}
+		part := judge.Judgment{Name: name, Status: judge.StatusFail, Score: axisScore, Reasoning: reasoning, Threshold: judge.AtLeast(axes[i], j.minAxis)}
 		if ok {
 			part.Status = judge.StatusPass
 		}

@@ -62,7 +62,7 @@ func TestCriteriaKeepsEveryAxis(t *testing.T) {
 		if s < 5 {
 			status = judge.StatusFail
 		}
-		wantParts = append(wantParts, judge.Judgment{Name: seedAxes[i].Name, Status: status, Score: must(judge.Number(s, 1, 10)), Reasoning: "cgvs"[i : i+1]})
+		wantParts = append(wantParts, judge.Judgment{Name: seedAxes[i].Name, Status: status, Score: must(judge.Number(s, 1, 10)), Reasoning: "cgvs"[i : i+1], Threshold: judge.AtLeast(s, 5)})
 	}
 	if diff := cmp.Diff(wantParts, got.Parts); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)

@@ -219,7 +219,9 @@ func (p *Pairwise) Against(baseline *judge.Transcript) judge.Judge {
 		if err != nil {
 			return out, err
 		}
+		// It passes at a tie or better: the least passing value is a tie's.
 		out.Status, out.Score = judge.StatusPass, score
+		out.Threshold = judge.AtLeast(score.Normalized(), 0.5)
 		if res.Winner == WinnerB {
 			out.Status = judge.StatusFail
 		}

@@ -112,6 +112,7 @@ func (j *single) judge(ctx context.Context, t *judge.Transcript) (judge.Judgment
 		return out, fmt.Errorf("%s: %w", j.s.name, err)
 	}
 	out.Status, out.Score = judge.StatusFail, score
+	out.Threshold = judge.AtLeast(agg, j.pass)
 	if atLeast(agg, j.pass) {
 		out.Status = judge.StatusPass
 	}

@@ -14,7 +14,7 @@ func MaxTurnLatency(max time.Duration) (judge.Judge, error) {
 		return nil, fmt.Errorf("max_turn_latency: %v: want a positive duration", max)
 	}
 	name := "max_turn_latency " + max.String()
-	return limitRule(name, func(t *judge.Transcript) (bool, string) {
+	return limitRule(name, atMost("slowest agent turn", max.Seconds(), "s"), func(t *judge.Transcript) (bool, string, float64) {
 		slowest, at := time.Duration(0), 0
 		for i, turn := range t.Turns {
 			if turn.Role == judge.RoleAgent && turn.Latency > slowest {
@@ -22,9 +22,9 @@ func MaxTurnLatency(max time.Duration) (judge.Judge, error) {
 			}
 		}
 		if slowest > max {
-			return false, fmt.Sprintf("turn %d took %v, at most %v allowed", at, slowest, max)
+			return false, fmt.Sprintf("turn %d took %v, at most %v allowed", at, slowest, max), slowest.Seconds()
 		}
-		return true, fmt.Sprintf("slowest agent turn took %v, at most %v allowed", slowest, max)
+		return true, fmt.Sprintf("slowest agent turn took %v, at most %v allowed", slowest, max), slowest.Seconds()
 	}), nil
 }
 
@@ -33,8 +33,8 @@ func MaxDuration(max time.Duration) (judge.Judge, error) {
 	if max <= 0 {
 		return nil, fmt.Errorf("max_duration: %v: want a positive duration", max)
 	}
-	return limitRule("max_duration "+max.String(), func(t *judge.Transcript) (bool, string) {
-		return t.Duration <= max, fmt.Sprintf("the trial took %v, at most %v allowed", t.Duration, max)
+	return limitRule("max_duration "+max.String(), atMost("trial", max.Seconds(), "s"), func(t *judge.Transcript) (bool, string, float64) {
+		return t.Duration <= max, fmt.Sprintf("the trial took %v, at most %v allowed", t.Duration, max), t.Duration.Seconds()
 	}), nil
 }
 
@@ -43,9 +43,9 @@ func MaxTurns(max int) (judge.Judge, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("max_turns: %d: want at least 1", max)
 	}
-	return limitRule(fmt.Sprintf("max_turns %d", max), func(t *judge.Transcript) (bool, string) {
+	return limitRule(fmt.Sprintf("max_turns %d", max), atMost("agent turns", float64(max), ""), func(t *judge.Transcript) (bool, string, float64) {
 		n := len(t.AgentTurns())
-		return n <= max, fmt.Sprintf("the agent took %d turn(s), at most %d allowed", n, max)
+		return n <= max, fmt.Sprintf("the agent took %d turn(s), at most %d allowed", n, max), float64(n)
 	}), nil
 }
 
@@ -55,8 +55,8 @@ func MaxCost(usd float64) (judge.Judge, error) {
 	if math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 {
 		return nil, fmt.Errorf("max_cost: %v: want a dollar amount of 0 or more", usd)
 	}
-	return limitRule(fmt.Sprintf("max_cost $%g", usd), func(t *judge.Transcript) (bool, string) {
-		return t.Usage.CostUSD <= usd, fmt.Sprintf("the agent spent $%.4f, at most $%g allowed", t.Usage.CostUSD, usd)
+	return limitRule(fmt.Sprintf("max_cost $%g", usd), atMost("agent's cost", usd, "USD"), func(t *judge.Transcript) (bool, string, float64) {
+		return t.Usage.CostUSD <= usd, fmt.Sprintf("the agent spent $%.4f, at most $%g allowed", t.Usage.CostUSD, usd), t.Usage.CostUSD
 	}), nil
 }
 
@@ -66,16 +66,8 @@ func MaxTokens(max int64) (judge.Judge, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("max_tokens: %d: want at least 1", max)
 	}
-	return limitRule(fmt.Sprintf("max_tokens %d", max), func(t *judge.Transcript) (bool, string) {
+	return limitRule(fmt.Sprintf("max_tokens %d", max), atMost("agent's tokens", float64(max), ""), func(t *judge.Transcript) (bool, string, float64) {
 		n := t.Usage.Tokens()
-		return n <= max, fmt.Sprintf("the agent used %d tokens, at most %d allowed", n, max)
+		return n <= max, fmt.Sprintf("the agent used %d tokens, at most %d allowed", n, max), float64(n)
 	}), nil
-}
-
-// limitRule builds a rule over the whole transcript.
-func limitRule(name string, check func(*judge.Transcript) (bool, string)) judge.Judge {
-	return transcriptRule(name, func(t *judge.Transcript) judge.Judgment {
-		ok, msg := check(t)
-		return verdict(name, ok, msg)
-	})
 }

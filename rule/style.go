@@ -25,10 +25,14 @@ func Length(min, max int, scope Scope) (judge.Judge, error) {
 	if max == 0 {
 		name = fmt.Sprintf("length >= %d", min)
 	}
-	return passageRule(name, scope, func(p passage) (bool, string) {
+	b := bounds{of: "characters", min: new(float64(min))}
+	if max > 0 {
+		b.max = new(float64(max))
+	}
+	return measuredRule(name, scope, b, func(p passage) (bool, string, float64) {
 		n := utf8.RuneCountInString(p.text)
 		ok := n >= min && (max == 0 || n <= max)
-		return ok, fmt.Sprintf("%s has %d characters, want %s", p.where, n, strings.TrimPrefix(name, "length "))
+		return ok, fmt.Sprintf("%s has %d characters, want %s", p.where, n, strings.TrimPrefix(name, "length ")), float64(n)
 	})
 }
 
@@ -38,9 +42,9 @@ func MaxQuestions(max int, scope Scope) (judge.Judge, error) {
 	if max < 0 {
 		return nil, fmt.Errorf("max_questions: %d is negative", max)
 	}
-	return passageRule(fmt.Sprintf("max_questions %d", max), scope, func(p passage) (bool, string) {
+	return measuredRule(fmt.Sprintf("max_questions %d", max), scope, atMost("questions", float64(max), ""), func(p passage) (bool, string, float64) {
 		n := len(questionRuns.FindAllStringIndex(p.text, -1))
-		return n <= max, fmt.Sprintf("%s asks %d question(s), at most %d allowed", p.where, n, max)
+		return n <= max, fmt.Sprintf("%s asks %d question(s), at most %d allowed", p.where, n, max), float64(n)
 	})
 }
 
@@ -52,9 +56,9 @@ func MaxBubbles(max int, scope Scope) (judge.Judge, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("max_bubbles: %d: want at least 1", max)
 	}
-	return passageRule(fmt.Sprintf("max_bubbles %d", max), scope, func(p passage) (bool, string) {
+	return measuredRule(fmt.Sprintf("max_bubbles %d", max), scope, atMost("bubbles", float64(max), ""), func(p passage) (bool, string, float64) {
 		n := countBubbles(p.text)
-		return n <= max, fmt.Sprintf("%s has %d bubble(s), at most %d allowed", p.where, n, max)
+		return n <= max, fmt.Sprintf("%s has %d bubble(s), at most %d allowed", p.where, n, max), float64(n)
 	})
 }
 

@@ -9,6 +9,8 @@ package judgetest
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -97,4 +99,46 @@ func RunBuildErrorCases(t *testing.T, cases []BuildErrorCase) {
 			}
 		})
 	}
+}
+
+// CheckThreshold compares the threshold a judgment recorded with want,
+// numbers within 1e-9: nil wants none (a judge that compared no number,
+// or a verdict reached before any comparison).
+func CheckThreshold(t testing.TB, got judge.Judgment, want *judge.Threshold) {
+	t.Helper()
+	th := got.Threshold
+	switch {
+	case want == nil && th == nil:
+		return
+	case want == nil:
+		t.Errorf("threshold = %s, want none", FormatThreshold(th))
+		return
+	case th == nil:
+		t.Errorf("threshold = none, want %s", FormatThreshold(want))
+		return
+	}
+	near := func(a, b *float64) bool {
+		if a == nil || b == nil {
+			return a == b
+		}
+		return math.Abs(*a-*b) <= 1e-9
+	}
+	if th.Of != want.Of || th.Unit != want.Unit || !near(&th.Value, &want.Value) || !near(th.Min, want.Min) || !near(th.Max, want.Max) {
+		t.Errorf("threshold = %s, want %s", FormatThreshold(th), FormatThreshold(want))
+	}
+}
+
+// FormatThreshold formats a threshold for a test's message:
+// `of "mean" value 6.2 min 6.5 max - unit ""`.
+func FormatThreshold(th *judge.Threshold) string {
+	if th == nil {
+		return "none"
+	}
+	bound := func(b *float64) string {
+		if b == nil {
+			return "-"
+		}
+		return fmt.Sprint(*b)
+	}
+	return fmt.Sprintf("of %q value %v min %s max %s unit %q", th.Of, th.Value, bound(th.Min), bound(th.Max), th.Unit)
 }
