@@ -24,6 +24,7 @@ const comparisonHTMLSource = `<!DOCTYPE html>
 body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1f2328; }
 h1 { margin-bottom: .25rem; }
 .muted { color: #656d76; }
+.decision { margin: .2rem 0 .2rem 1rem; font-weight: 600; }
 table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
 th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #d0d7de; vertical-align: top; }
 td.num, th.num { text-align: right; }
@@ -199,7 +200,7 @@ func writeComparisonHTML(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 			hc := comparisonHTMLCase{ID: cells[0], Name: cells[1], Reason: cells[4], Base: htmlSide(cc.Base), Head: htmlSide(cc.Head)}
 			if s.key == "regressions" && cc.Head.Result != nil {
 				if bad := notPassed(cc.Head.Result.Trials); len(bad) > 0 {
-					v := newHTMLJudgment(bad[0].Verdict)
+					v := newHTMLVerdict(bad[0].Verdict)
 					hc.Verdict = &v
 				}
 			}

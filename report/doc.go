@@ -27,8 +27,10 @@
 // cost of every model (gavel.Run.Models). Then, for each case that did not
 // pass, what it was asked and expected, the tool calls it made round by
 // round (failed calls marked), the reply, the error when the conversation
-// did not complete, and the judges' reasons in one place: the branches of
-// the verdict that failed, down to the judgments that say why. Skipped
+// did not complete, and the judges' reasons in one place: the verdict in
+// words (Decision: which judge decided it, of what kind, and its number
+// against its own threshold, never a composite's mean), then the branches
+// of the verdict that failed, down to the judgments that say why. Skipped
 // cases close the report, with the reason. It has no colour. Every report
 // that shows a conversation marks the turns Gavel's cache answered: "agent
 // (answered from the cache)", "agent (1 of 3 model calls answered from the

@@ -67,6 +67,7 @@ func ExampleWrite() {
 	//   Tool calls:
 	//     cancel_order({"order_id":"12345","confirmation":true})
 	//   Response: Order 12345 is cancelled.
+	//   Verdict:  FAIL: decided by forbidden_tools cancel_order (a rule): called forbidden tool cancel_order (call 1)
 	//   Judges:
 	//     FAIL forbidden_tools cancel_order: called forbidden tool cancel_order (call 1)
 }

@@ -172,7 +172,8 @@ func passed() judge.Judgment {
 	return judge.Judgment{Name: "tiered", Status: judge.StatusPass, Score: judge.Unit(1), Reasoning: "2 of 2 passed",
 		Parts: []judge.Judgment{
 			{Name: "round 1: expected_tools get_order_status", Status: judge.StatusPass, Score: judge.Bool(true), Reasoning: "called every expected tool: get_order_status"},
-			{Name: "round 1: response traits", Status: judge.StatusPass, Score: mustNumber(3, 1, 3), Reasoning: "mentions the delivery date"},
+			{Name: "round 1: response traits", Status: judge.StatusPass, Score: mustNumber(3, 1, 3), Reasoning: "mentions the delivery date",
+				Prompt: "5e1f0c2a9b7d", Threshold: judge.AtLeast(3, 2)},
 		}}
 }
 
@@ -196,7 +197,8 @@ func policyFailure() judge.Judgment {
 // traitsFailure is case_004's failing trial: an LLM judge's low score.
 func traitsFailure() judge.Judgment {
 	traits := judge.Judgment{Name: "round 1: response traits", Status: judge.StatusFail, Score: mustNumber(1, 1, 3),
-		Reasoning: "The reply does not mention the delivery date.\nIt only says the order is on its way."}
+		Reasoning: "The reply does not mention the delivery date.\nIt only says the order is on its way.",
+		Prompt:    "5e1f0c2a9b7d", Threshold: judge.AtLeast(1, 2)}
 	return judge.Judgment{Name: "tiered", Status: judge.StatusFail, Score: judge.Unit(0.5), Reasoning: "1 of 2 failed: " + traits.Summary(),
 		Parts: []judge.Judgment{
 			{Name: "round 1: expected_tools", Status: judge.StatusAbstain, Reasoning: "no tools expected"},

@@ -100,10 +100,13 @@ type htmlCall struct {
 	Failed       bool
 }
 
-// htmlJudgment is one node of a verdict's tree.
+// htmlJudgment is one node of a verdict's tree. Score is its ScoreNote
+// (a composite's mean is none); Decision, on the verdict alone, says in
+// words what decided it.
 type htmlJudgment struct {
 	Name, Status, Class         string
 	Score, DecidedBy, Reasoning string
+	Decision                    string
 	Open                        bool
 	Checks                      []htmlCheck
 	Findings                    []string
@@ -216,7 +219,7 @@ func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 		Title:   fmt.Sprintf("Trial %d of %d · %s · %s", t.N, n, elapsed(t.Duration), cost(t.Usage.Total())),
 		Class:   statusClass(string(t.Verdict.Status)),
 		Open:    !t.Verdict.Passed(),
-		Verdict: newHTMLJudgment(t.Verdict),
+		Verdict: newHTMLVerdict(t.Verdict),
 	}
 	tr := t.Transcript
 	if tr == nil {
@@ -240,6 +243,13 @@ func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 	return out
 }
 
+// newHTMLVerdict formats a verdict's tree, with its decision in words.
+func newHTMLVerdict(v judge.Judgment) htmlJudgment {
+	out := newHTMLJudgment(v)
+	out.Decision = clean(Decision(v))
+	return out
+}
+
 // newHTMLJudgment formats a judgment and its parts; the branches that
 // failed or errored start open.
 func newHTMLJudgment(j judge.Judgment) htmlJudgment {
@@ -254,9 +264,7 @@ func newHTMLJudgment(j judge.Judgment) htmlJudgment {
 	if out.Name == "" {
 		out.Name = "verdict"
 	}
-	if j.ShowsScore() {
-		out.Score = clean(j.Score.String())
-	}
+	out.Score = clean(ScoreNote(j))
 	for _, c := range j.Checks {
 		out.Checks = append(out.Checks, htmlCheck{Name: clean(c.Name), Message: clean(c.Message), Passed: c.Passed})
 	}

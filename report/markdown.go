@@ -201,6 +201,7 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 	if len(fails) == 0 {
 		return
 	}
+	b.WriteString("**Verdict:** " + mdText(Decision(t.Verdict)) + "\n\n")
 	b.WriteString("**Judges:**\n\n")
 	for _, fl := range fails {
 		j := fl.Judgment
@@ -208,11 +209,15 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 		if j.Name != "" {
 			line += " **" + mdText(j.Name) + "**"
 		}
-		switch {
-		case !fl.Leaf && j.DecidedBy != "":
+		if !fl.Leaf && j.DecidedBy != "" {
 			line += " (decided by " + mdText(j.DecidedBy) + ")"
-		case fl.Leaf && j.ShowsScore():
-			line += " (score " + mdText(j.Score.String()) + ")"
+		}
+		note := Against(j)
+		if fl.Leaf {
+			note = ScoreNote(j)
+		}
+		if note != "" {
+			line += " (" + mdText(note) + ")"
 		}
 		if fl.Leaf && j.Reasoning != "" {
 			line += ": " + mdText(j.Reasoning)

@@ -328,6 +328,7 @@ func writeTrialDetail(b *bytes.Buffer, indent string, t gavel.Trial, verbose boo
 	if len(fails) == 0 {
 		return
 	}
+	field(b, indent, "Verdict:", Decision(t.Verdict))
 	fmt.Fprintf(b, "%sJudges:\n", indent)
 	for _, fl := range fails {
 		writeFailure(b, indent+"  "+strings.Repeat("  ", fl.Depth), fl)
@@ -436,11 +437,14 @@ func writeFailure(b *bytes.Buffer, indent string, fl failure) {
 		if j.DecidedBy != "" {
 			head += " (decided by " + oneLine(j.DecidedBy) + ")"
 		}
+		if against := Against(j); against != "" {
+			head += " (" + against + ")"
+		}
 		b.WriteString(indent + head + "\n")
 		return
 	}
-	if j.ShowsScore() {
-		head += " (score " + oneLine(j.Score.String()) + ")"
+	if note := ScoreNote(j); note != "" {
+		head += " (" + note + ")"
 	}
 	lines := strings.Split(clean(j.Reasoning), "\n")
 	if lines[0] != "" {
