@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -188,4 +189,46 @@ func TestBrowserTrendsByRunOrder(t *testing.T) {
 		t.Errorf("the cost's y axis is %vpx wide for labels %v up to %vpx: they are clipped", cost.YSize, cost.YTicks, cost.YWidest)
 	}
 	mustContain(t, "the trend's table", tab.html("#trend-table"), `<th class="num">#</th>`, `<td class="num">11</td>`)
+}
+
+// A person reading a failed case sees the verdict in words: which judge
+// decided it and, for a model judge, its score against its own threshold
+// as the judgment recorded it; the composite's mean (0.8: two of three
+// parts passed) is nowhere on the page.
+func TestBrowserVerdictInWords(t *testing.T) {
+	tab := newBrowser(t)
+	app := newBrowserApp(t)
+	ctx := t.Context()
+	suite := &gavel.Suite{Name: "words", File: "words/gavel.yaml", Threshold: 1}
+	info, err := app.store.CreateRun(ctx, store.RunInfo{Suite: suite.Name, SuiteFile: suite.File, Threshold: 1, Started: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tone := wordsRubric(judge.StatusPass, 0.9, "apologized and explained")
+	tone.Threshold = judge.AtLeast(0.9, 0.7)
+	tr := passing("rule_failed", 1, 4)
+	tr.Verdict = judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.8), Parts: []judge.Judgment{
+		{Name: "forbidden_tools", Status: judge.StatusFail, Score: judge.Bool(false), Reasoning: "called cancel_order"},
+		tone,
+		{Name: "contains refund", Status: judge.StatusPass, Score: judge.Bool(true), Reasoning: "says refund"},
+	}}
+	if err := app.store.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: tr}); err != nil {
+		t.Fatal(err)
+	}
+	run := &gavel.Run{Suite: suite, Started: base, Duration: time.Second,
+		Cases: []gavel.CaseResult{result(testCase("rule_failed", "cancel my order"), tr)}}
+	if err := app.store.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Failed, Ended: base.Add(time.Second), Run: run}); err != nil {
+		t.Fatal(err)
+	}
+
+	tab.login(app.url, "vera")
+	tab.do("open the failed case",
+		chromedp.Navigate(app.url+"/runs/"+info.ID+"/cases/rule_failed"),
+		chromedp.WaitVisible(chromedp.CSS(`p.decision`)),
+	)
+	if got, want := tab.text("p.decision"), "FAIL: decided by forbidden_tools (a rule): called cancel_order"; got != want {
+		t.Errorf("the verdict reads %q, want %q", got, want)
+	}
+	mustContain(t, "the model judge's line", tab.text("main"), "rubric scored 0.9, above its threshold 0.7")
+	mustNotContain(t, "the case's page", tab.text("main"), "0.8/1", "score 0.8")
 }

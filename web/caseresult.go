@@ -96,16 +96,18 @@ type callView struct {
 type judgmentView struct {
 	Name, Status, Class         string
 	Score, DecidedBy, Reasoning string
-	// Against is a model judge's score against its own threshold
-	// ("below its threshold 0.7"); Words, the verdict's outcome in words,
-	// which judges decided it (verdictWords). A composite shows no score:
-	// its mean over its parts, rules included, is no score to read.
-	Against, Words string
-	Cost           string
-	Open           bool
-	Checks         []checkView
-	Findings       []string
-	Parts          []judgmentView
+	// Score is the judgment's number against its own threshold ("scored
+	// 0.55, below its threshold 0.7"), or a judge's own score, as
+	// report.ScoreNote says it: a composite shows none, its mean over its
+	// parts, rules included, is no score to read. Words, on the verdict
+	// alone, says in words which judges decided it (report.Decision), as
+	// every report does.
+	Words    string
+	Cost     string
+	Open     bool
+	Checks   []checkView
+	Findings []string
+	Parts    []judgmentView
 	// Path is the judgment's path in the verdict's tree, as labels name
 	// it ("" for the verdict); Categories, what a label may put it in
 	// (pass, fail, and its score's categories or whole numbers).
@@ -312,12 +314,9 @@ func newJudgmentView(j judge.Judgment, path string) judgmentView {
 		out.Name = "verdict"
 	}
 	if path == "" {
-		out.Words = verdictWords(j)
+		out.Words = report.Decision(j)
 	}
-	if j.ShowsScore() && len(j.Parts) == 0 {
-		out.Score = oneLine(j.Score.String())
-		_, out.Against = thresholdWords(j)
-	}
+	out.Score = report.ScoreNote(j)
 	if j.Usage.CostUSD > 0 || j.Usage.Unpriced {
 		out.Cost = cost(j.Usage)
 	}

@@ -156,15 +156,73 @@ func TestCaseVersionDiff(t *testing.T) {
 }
 
 // The verdict says in words which judge decided it, of what kind, and a
-// model judge's score against its own threshold; a composite's mean over
-// its parts, rules included, is not shown as a score.
+// model judge's score against its own threshold, as the judgment recorded
+// it (the reasoning here holds no number); a composite's mean over its
+// parts, rules included, is not shown as a score.
 func TestVerdictInWords(t *testing.T) {
 	f := newFixture(t, Config{})
-	suite := &gavel.Suite{Name: "words", File: "words/gavel.yaml", Threshold: 1}
-	usage := judge.Usage{InputTokens: 900, OutputTokens: 40}
 	rubric := func(status judge.Status, score float64, reasoning string) judge.Judgment {
-		return judge.Judgment{Name: "rubric", Status: status, Score: judge.Unit(score), Reasoning: reasoning, Prompt: "p1a2b3", Usage: usage}
+		j := wordsRubric(status, score, reasoning)
+		j.Threshold = judge.AtLeast(score, 0.7)
+		return j
 	}
+	id := saveWordsRun(t, f, rubric(judge.StatusPass, 0.9, "apologized and explained"),
+		rubric(judge.StatusFail, 0.55, "no apology\nand more"), rubric(judge.StatusFail, 0.6, "curt"))
+
+	for _, tc := range []struct {
+		caseID     string
+		want, dont []string
+	}{
+		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
+			`rubric <span class="muted">scored 0.9, above its threshold 0.7</span>`}, []string{"score 0.8/1"}},
+		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): scored 0.55, below its threshold 0.7</p>`,
+			`rubric <span class="muted">scored 0.55, below its threshold 0.7</span>`}, []string{"score 0.85/1", "score 0.55/1"}},
+		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): scored 0.6, below its threshold 0.7</p>`}, []string{"score 0.6/1"}},
+	} {
+		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)
+		mustContain(t, tc.caseID, page, tc.want...)
+		mustNotContain(t, tc.caseID, page, tc.dont...)
+	}
+}
+
+// A run stored before judgments recorded their threshold still reads: the
+// words name the judge that decided and its reasoning, and a model
+// judge's own score; a composite's mean is still no score to read.
+func TestVerdictInWordsOfAnOldRun(t *testing.T) {
+	f := newFixture(t, Config{})
+	id := saveWordsRun(t, f, wordsRubric(judge.StatusPass, 0.9, "score 0.9 ≥ 0.7: apologized and explained"),
+		wordsRubric(judge.StatusFail, 0.55, "score 0.55 < 0.7: no apology\nand more"),
+		wordsRubric(judge.StatusFail, 0.6, "median score of 3 samples 0.6 < 0.7 (range 0.5..0.8)\nsample 1, score 0.5: curt"))
+
+	for _, tc := range []struct {
+		caseID     string
+		want, dont []string
+	}{
+		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
+			`rubric <span class="muted">score 0.9/1</span>`}, []string{"score 0.8/1"}},
+		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): score 0.55 &lt; 0.7: no apology</p>`,
+			`rubric <span class="muted">score 0.55/1</span>`}, []string{"score 0.85/1"}},
+		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): median score of 3 samples 0.6 &lt; 0.7 (range 0.5..0.8)</p>`}, nil},
+	} {
+		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)
+		mustContain(t, tc.caseID, page, tc.want...)
+		mustNotContain(t, tc.caseID, page, tc.dont...)
+	}
+}
+
+// wordsRubric is a model judge's judgment, without a threshold.
+func wordsRubric(status judge.Status, score float64, reasoning string) judge.Judgment {
+	return judge.Judgment{Name: "rubric", Status: status, Score: judge.Unit(score), Reasoning: reasoning, Prompt: "p1a2b3",
+		Usage: judge.Usage{InputTokens: 900, OutputTokens: 40}}
+}
+
+// saveWordsRun stores a run of three failed cases and returns its id:
+// rule_failed (a rule failed, the model judge passed), judge_failed (the
+// model judge failed, a rule passed) and sampled (the model judge alone
+// failed).
+func saveWordsRun(t *testing.T, f *fixture, passed, failed, sampled judge.Judgment) string {
+	t.Helper()
+	suite := &gavel.Suite{Name: "words", File: "words/gavel.yaml", Threshold: 1}
 	withVerdict := func(id string, v judge.Judgment) gavel.CaseResult {
 		tr := passing(id, 1, 4)
 		tr.Verdict = v
@@ -174,34 +232,17 @@ func TestVerdictInWords(t *testing.T) {
 		// A rule failed, the model judge passed: the mean, 0.8, is no score to read.
 		withVerdict("rule_failed", judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.8), Parts: []judge.Judgment{
 			{Name: "forbidden_tools", Status: judge.StatusFail, Score: judge.Bool(false), Reasoning: "called cancel_order"},
-			rubric(judge.StatusPass, 0.9, "score 0.9 ≥ 0.7: apologized and explained"),
+			passed,
 			{Name: "contains refund", Status: judge.StatusPass, Score: judge.Bool(true), Reasoning: "says refund"},
 		}}),
 		// The model judge failed, on its own threshold.
 		withVerdict("judge_failed", judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.85), Parts: []judge.Judgment{
 			{Name: "contains refund", Status: judge.StatusPass, Score: judge.Bool(true), Reasoning: "says refund"},
-			rubric(judge.StatusFail, 0.55, "score 0.55 < 0.7: no apology\nand more"),
+			failed,
 		}}),
-		withVerdict("sampled", judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.6), Parts: []judge.Judgment{
-			rubric(judge.StatusFail, 0.6, "median score of 3 samples 0.6 < 0.7 (range 0.5..0.8)\nsample 1, score 0.5: curt"),
-		}}),
+		withVerdict("sampled", judge.Judgment{Name: "all", Status: judge.StatusFail, Score: judge.Unit(0.6), Parts: []judge.Judgment{sampled}}),
 	}}
-	id := f.save(store.RunInfo{Suite: suite.Name, SuiteFile: suite.File, Threshold: 1, Started: base}, run, store.Failed)
-
-	for _, tc := range []struct {
-		caseID     string
-		want, dont []string
-	}{
-		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
-			`rubric <span class="muted">score 0.9/1, meets its threshold 0.7</span>`}, []string{"score 0.8/1"}},
-		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): 0.55 below its threshold 0.7</p>`,
-			`rubric <span class="muted">score 0.55/1, below its threshold 0.7</span>`}, []string{"score 0.85/1"}},
-		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): 0.6 below its threshold 0.7</p>`}, nil},
-	} {
-		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)
-		mustContain(t, tc.caseID, page, tc.want...)
-		mustNotContain(t, tc.caseID, page, tc.dont...)
-	}
+	return f.save(store.RunInfo{Suite: suite.Name, SuiteFile: suite.File, Threshold: 1, Started: base}, run, store.Failed)
 }
 
 // The trends' table numbers the runs as the charts' x axis does, and the
