@@ -107,7 +107,8 @@ func trial(caseID string, n int, spec trialSpec) gavel.Trial {
 			{
 				Name: "jury", Status: spec.status, Score: judge.Unit(0.75), DecidedBy: "majority",
 				Parts: []judge.Judgment{
-					{Name: "helpfulness", Status: spec.status, Score: helpfulness, Reasoning: "looked it up\nthen answered", Usage: judgeUsage, Duration: 800 * time.Millisecond},
+					{Name: "helpfulness", Status: spec.status, Score: helpfulness, Reasoning: "looked it up\nthen answered", Usage: judgeUsage, Duration: 800 * time.Millisecond,
+						Threshold: judge.AtLeast(spec.helpfulness, 3)}, // the line its verdict was drawn at comes back too
 					{Name: "tone", Status: judge.StatusPass, Score: tone, Usage: judgeUsage},
 					{Name: "abstainer", Status: judge.StatusAbstain, Reasoning: "not applicable"},
 				},
