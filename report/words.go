@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -170,9 +171,12 @@ func deciders(j judge.Judgment, name, kind string) []decider {
 		if p.Status != j.Status {
 			continue
 		}
-		if j.Threshold != nil && kind != "" { // a judge's own parts: a criteria judge's axes
+		switch {
+		case j.Threshold != nil && kind != "": // a judge's own parts: a criteria judge's axes
 			out = append(out, deciders(p, joinName(name, oneLine(p.Name)), kind)...)
-		} else {
+		case eachTurn.MatchString(p.Name): // "turn 2" says which judge only with its judge's name
+			out = append(out, deciders(p, joinName(name, oneLine(p.Name)), "")...)
+		default:
 			out = append(out, deciders(p, "", "")...)
 		}
 	}
@@ -181,6 +185,9 @@ func deciders(j judge.Judgment, name, kind string) []decider {
 	}
 	return out
 }
+
+// eachTurn matches the name judge.EachTurn gives each turn's judgment.
+var eachTurn = regexp.MustCompile(`^turn [0-9]+$`)
 
 // joinName names a part within its judge: "criteria › style".
 func joinName(parent, part string) string {

@@ -80,6 +80,12 @@ func TestDecision(t *testing.T) {
 		{"criteria: the mean passes, an axis does not",
 			all(judge.StatusFail, 0.7, criteria(8.5, axis("character", 10), axis("style", 4))),
 			"FAIL: decided by criteria › style (a model judge): scored 4 on 1..10, below its threshold 5"},
+		{"each turn: the turn within its judge",
+			judge.Judgment{Name: "ori", Status: judge.StatusFail, Parts: []judge.Judgment{
+				{Name: "turn 1", Status: judge.StatusPass, Score: judge.Unit(0.9), Prompt: "c", Threshold: of(judge.AtLeast(7, 6.5), "mean", "")},
+				{Name: "turn 2", Status: judge.StatusFail, Score: judge.Unit(0.3), Prompt: "c", Threshold: of(judge.AtLeast(3.5, 6.5), "mean", "")},
+			}},
+			"FAIL: decided by ori › turn 2 (a model judge): mean 3.5, below its threshold 6.5"},
 		{"a weighted mean decides by itself, whatever its parts",
 			judge.Judgment{Name: "weighted", Status: judge.StatusFail, Score: judge.Unit(0.45), Parts: []judge.Judgment{mentions, forbidden},
 				Threshold: of(judge.AtLeast(0.45, 0.6), "weighted mean", "")},
