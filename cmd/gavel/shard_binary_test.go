@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/report"
@@ -373,6 +376,83 @@ func TestShardRerunCompletesTheRun(t *testing.T) {
 	code, errs := shardRun(4)
 	if code != wantCode || !strings.Contains(errs, "keeping the 1 trial of it the run has") {
 		t.Fatalf("shard 4/4 again: exit %d, want %d (the whole run's)\n%s", code, wantCode, errs)
+	}
+	out := filepath.Join(t.TempDir(), "whole.json")
+	if code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, "--run-label", "nightly", "--out", out); code != wantCode {
+		t.Fatalf("merge --run-label: exit %d, want %d\n%s", code, wantCode, errs)
+	}
+	whole := readReport(t, out)
+	diffVerdicts(t, "the completed run", trialVerdicts(whole), trialVerdicts(one))
+	if whole.Incomplete {
+		t.Errorf("the completed run is incomplete: %s", whole.StopReason)
+	}
+}
+
+// A shard killed mid-run (kill -9) leaves the labelled run running; the
+// same shard started again with the same label takes its part over and
+// completes the run, which then has the verdicts of one process.
+func TestDeadShardRerunCompletesTheRun(t *testing.T) {
+	suite := shardSuite(t, "shards", []bool{true, false, true, true, false, true}, 2, 0.7)
+	// The agent's model, read from the environment: the killed shard's
+	// hangs, on a server that takes connections and never answers.
+	yaml := filepath.Join(suite, "gavel.yaml")
+	data, _ := os.ReadFile(yaml)
+	os.WriteFile(yaml, []byte(strings.Replace(string(data), "model: script:models/agent.yaml", "model: ${SHARD_AGENT:-script:models/agent.yaml}", 1)), 0o644)
+	wantCode, one := oneProcess(t, suite)
+	hang, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hang.Close()
+	db := filepath.Join(t.TempDir(), "results.db")
+	args := func(k int) []string {
+		return []string{"run", "--quiet", "--no-cache", "--db", db, "--shard", fmt.Sprintf("%d/3", k), "--run-label", "nightly", "."}
+	}
+	for k := 1; k <= 2; k++ {
+		if code, _, errs := gavelExec(t, suite, args(k)...); code != exitPassed {
+			t.Fatalf("shard %d/3: exit %d\n%s", k, code, errs)
+		}
+	}
+
+	cmd := exec.Command(gavelBinary(t), args(3)...)
+	cmd.Dir = suite
+	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "GAVEL_DB=", "SHARD_AGENT=openai:m@http://"+hang.Addr().String()+"/v1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	joined := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "joined run") {
+				joined <- true
+			}
+		}
+		close(joined)
+	}()
+	select {
+	case ok := <-joined:
+		if !ok {
+			t.Fatal("shard 3/3 ended before it joined the run")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("shard 3/3 did not join the run within a minute")
+	}
+	cmd.Process.Kill() // SIGKILL: nothing of it ends the shard
+	cmd.Wait()
+
+	code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, "--run-label", "nightly")
+	if code != exitIncomplete || !strings.Contains(errs, "2 of its 3 shards have ended") {
+		t.Errorf("merge --run-label with shard 3/3 killed: exit %d, want 5\n%s", code, errs)
+	}
+	code, _, errs = gavelExec(t, suite, args(3)...)
+	if code != wantCode || !strings.Contains(errs, "ran before") || !strings.Contains(errs, "every shard of run") {
+		t.Fatalf("shard 3/3 again: exit %d, want %d (the whole run's)\n%s", code, wantCode, errs)
 	}
 	out := filepath.Join(t.TempDir(), "whole.json")
 	if code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, "--run-label", "nightly", "--out", out); code != wantCode {
