@@ -367,7 +367,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 	} else {
 		fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
 		if !run.Complete() {
-			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): gavel run --resume %s runs what did not finish\n", rec.runID, run.StopReason, rec.runID)
+			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): %s\n", rec.runID, run.StopReason, sh.carryOn(rec.runID))
 		}
 	}
 	opts := report.Options{Verbose: f.verbose, Version: version, Shard: sh.reportShard()}

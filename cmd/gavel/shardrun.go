@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -128,6 +130,18 @@ func (x *sharding) exit(run *gavel.Run, code int) int {
 	return worse(code, x.wholeCode)
 }
 
+// carryOn says how to run what an incomplete run did not: gavel run
+// --resume, or, for a shard, the shard again.
+func (x *sharding) carryOn(runID string) string {
+	switch {
+	case x == nil:
+		return fmt.Sprintf("gavel run --resume %s runs what did not finish", runID)
+	case x.label == "":
+		return fmt.Sprintf("run shard %s again for a complete report of it", x.shard)
+	}
+	return fmt.Sprintf("shard %s started again with --run-label %s runs what it did not finish", x.shard, x.label)
+}
+
 // wholeVerdict says how a whole run came out, in words: "PASS: pass
 // rate 87.5% over 8 cases, threshold 75%".
 func wholeVerdict(run *gavel.Run) string {
@@ -147,9 +161,9 @@ func wholeVerdict(run *gavel.Run) string {
 		percent(stats.PassRate), plural(len(run.Cases)-stats.Cases[gavel.Skipped], "case"), stats.Trials, percent(threshold))
 }
 
-// percent formats a rate as 87.5%.
+// percent formats a rate as the reports do: 87.5%, 75%.
 func percent(r float64) string {
-	return fmt.Sprintf("%.4g%%", r*100)
+	return strings.TrimSuffix(strconv.FormatFloat(r*100, 'f', 1, 64), ".0") + "%"
 }
 
 // statusOf is the stored status of a run that earned code, as the
