@@ -44,6 +44,9 @@ func verdictOf(run *gavel.Run, opts Options) string {
 		if !run.Complete() {
 			return "INCOMPLETE (" + opts.Shard.String() + ")"
 		}
+		if opts.Shard.Label != "" {
+			return fmt.Sprintf("decided on the whole run (this is %s of run %q: the last shard to end decides)", opts.Shard, opts.Shard.Label)
+		}
 		return fmt.Sprintf("decided on the whole run (this is %s: gavel merge decides)", opts.Shard)
 	}
 	return runVerdict(run)
