@@ -44,8 +44,9 @@ type sharding struct {
 	// has (the shard ran before, and died or ended): they are not run
 	// again.
 	kept map[trialKey]gavel.Trial
-	// whole is the whole run when this shard ended it, and code the exit
-	// code it earns.
+	// whole is the whole run when this shard ended it, and wholeCode
+	// the exit code it earns; shards is how the run's shards stood when
+	// this one ended, and runID the labelled run's id.
 	whole     *gavel.Run
 	wholeCode int
 	shards    store.Shards
