@@ -144,7 +144,7 @@ func labelledRun(ctx context.Context, db, label string, stderr io.Writer) (*gave
 		return stored.Run, exitIncomplete
 	}
 	fmt.Fprintf(stderr, "gavel merge: run %s (label %q), every one of its %d shards ended: %s\n", info.ID, label, shards.Count, wholeVerdict(stored.Run))
-	return stored.Run, exitCode(stored.Run)
+	return stored.Run, gateCode(stored.Run)
 }
 
 // A shardFile is one shard's JSON report, read.
@@ -171,7 +171,7 @@ func mergeFiles(ctx context.Context, db string, paths []string, stderr io.Writer
 		fmt.Fprintln(stderr, "gavel merge: nothing merged:", err)
 		return nil, exitUsage
 	}
-	code := exitCode(run)
+	code := gateCode(run)
 	first := files[0].head.Shard
 	info := store.RunInfo{
 		Suite:     run.Suite.Name,
@@ -215,6 +215,9 @@ func readShardFile(path string) (shardFile, error) {
 	}
 	if head.Shard == nil {
 		return shardFile{}, fmt.Errorf("%s: the report of a whole run, not of a shard: merge the JSON reports of gavel run --shard K/N", path)
+	}
+	if len(head.Cases) == 0 {
+		return shardFile{path: path, head: head}, nil // a shard of no case: nothing to import
 	}
 	head.Cases = nil
 	batch, err := importer.Read([]string{path}, importer.FormatGavel)

@@ -142,3 +142,13 @@ func shardExitCode(run *gavel.Run) int {
 	}
 	return code
 }
+
+// gateCode is the exit code of a whole run put together from shards:
+// gavel run's, and 0 for a run that selected no case (--changed-since
+// touched none), which gavel run passes without running anything.
+func gateCode(run *gavel.Run) int {
+	if len(run.Cases) == 0 {
+		return exitPassed
+	}
+	return exitCode(run)
+}

@@ -464,3 +464,38 @@ func TestDeadShardRerunCompletesTheRun(t *testing.T) {
 		t.Errorf("the completed run is incomplete: %s", whole.StopReason)
 	}
 }
+
+// When --changed-since selects no case (a pull request that touches no
+// case), each shard still writes its report, and the merge, like gavel
+// run, passes: there was nothing to gate. So does a labelled run.
+func TestShardsOfNoCase(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	gavelBinary(t) // built before starterRepo leaves the package's directory
+	repo := starterRepo(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "results.db")
+	merge := []string{"merge", "--quiet", "--db", db}
+	for k := 1; k <= 2; k++ {
+		out := filepath.Join(dir, fmt.Sprintf("shard-%d.json", k))
+		code, _, errs := gavelExec(t, repo, "run", "--quiet", "--no-cache", "--db", db, "--changed-since", "HEAD", "--shard", fmt.Sprintf("%d/2", k), "--out", out, ".")
+		if code != exitPassed {
+			t.Fatalf("shard %d/2: exit %d\n%s", k, code, errs)
+		}
+		if r := readReport(t, out); r.Shard == nil || len(r.Cases) != 0 {
+			t.Errorf("shard %d/2's report: shard %v, %d cases; want a shard of no case", k, r.Shard, len(r.Cases))
+		}
+		merge = append(merge, out)
+		code, _, errs = gavelExec(t, repo, "run", "--quiet", "--no-cache", "--db", db, "--changed-since", "HEAD", "--shard", fmt.Sprintf("%d/2", k), "--run-label", "none", ".")
+		if code != exitPassed {
+			t.Errorf("shard %d/2 of a labelled run of no case: exit %d, want 0\n%s", k, code, errs)
+		}
+	}
+	if code, out, errs := gavelExec(t, repo, merge...); code != exitPassed {
+		t.Errorf("merge of shards of no case: exit %d, want 0\n%s%s", code, out, errs)
+	}
+	if code, _, errs := gavelExec(t, repo, "merge", "--quiet", "--db", db, "--run-label", "none"); code != exitPassed {
+		t.Errorf("merge --run-label of a run of no case: exit %d, want 0\n%s", code, errs)
+	}
+}
