@@ -42,6 +42,10 @@ type JSONReport struct {
 	Passed bool        `json:"passed"`
 	Stats  gavel.Stats `json:"stats"`
 	Cases  []JSONCase  `json:"cases"`
+	// Shard says which shard of a run the report is of (gavel run
+	// --shard), null for a whole run. A shard's Passed is its part's
+	// alone: gavel merge decides on the whole run.
+	Shard *Shard `json:"shard"`
 }
 
 // A JSONSuite describes the suite a report is about.
@@ -99,6 +103,7 @@ func newJSONReport(run *gavel.Run, opts Options) JSONReport {
 		Passed:        run.Passed(),
 		Stats:         run.Stats(),
 		Cases:         make([]JSONCase, len(run.Cases)),
+		Shard:         opts.Shard,
 	}
 	if s := run.Suite; s != nil {
 		r.Suite.Description, r.Suite.File = s.Description, s.File

@@ -22,10 +22,12 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	switch {
 	case !run.Complete():
 		icon = "⚠️"
+	case opts.Shard != nil:
+		icon = "🧩"
 	case run.Met():
 		icon = "✅"
 	}
-	fmt.Fprintf(b, "## %s %s: %s\n\n", icon, mdText(suiteName(run)), runVerdict(run))
+	fmt.Fprintf(b, "## %s %s: %s\n\n", icon, mdText(suiteName(run)), verdictOf(run, opts))
 
 	total := stats.Usage.Total()
 	fmt.Fprintf(b, "Pass rate **%s** against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",

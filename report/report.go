@@ -55,6 +55,12 @@ type Options struct {
 	// JUnit and HTML reports so that a report says what wrote it.
 	// Defaults to empty: no version is written.
 	Version string
+
+	// Shard, when set, says that the run is one shard of a run (gavel run
+	// --shard): the text and Markdown reports give it no verdict of its
+	// own, and the JSON report carries it as "shard". Defaults to nil: a
+	// whole run.
+	Shard *Shard
 }
 
 // ParseFormat returns the format named s (in any case), or an error that

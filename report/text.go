@@ -30,7 +30,7 @@ func writeText(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	}
 	fmt.Fprintf(b, ", took %s\n\n", elapsed(run.Duration))
 	if opts.Brief {
-		writeTextSummary(b, run, facts)
+		writeTextSummary(b, run, facts, opts)
 		writeNotPassed(b, facts)
 		return nil
 	}
@@ -41,7 +41,7 @@ func writeText(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	}
 	writeTable(b, rows)
 	b.WriteString("\n")
-	writeTextSummary(b, run, facts)
+	writeTextSummary(b, run, facts, opts)
 
 	for i := range run.Cases {
 		cr, f := &run.Cases[i], facts[i]
@@ -152,7 +152,7 @@ func writeNotPassed(b *bytes.Buffer, facts []caseFacts) {
 
 // writeTextSummary writes the run's numbers and its verdict against the
 // threshold.
-func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
+func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts Options) {
 	stats := run.Stats()
 	ran, skipped := 0, stats.Cases[gavel.Skipped]
 	for _, f := range facts {
@@ -164,7 +164,7 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts) {
 	if skipped > 0 {
 		fmt.Fprintf(b, " (%d skipped)", skipped)
 	}
-	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), runVerdict(run))
+	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), verdictOf(run, opts))
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
 	tokens, spent := usageLines(stats.Usage)
 	fmt.Fprintf(b, "Tokens: %s\nCost: %s\n", tokens, spent)

@@ -52,6 +52,12 @@ type Config struct {
 	// run again.
 	Reuse func(caseID string, n int) (gavel.Trial, bool)
 
+	// Select, if set, chooses the trials to run (gavel run --shard): a
+	// trial it does not choose is neither run nor counted nor reported,
+	// and a case none of whose trials it chooses is left out of the run.
+	// Reuse is asked about chosen trials only; Replay ignores Select.
+	Select func(caseID string, n int) bool
+
 	// Started, if set, is called once before the first trial starts,
 	// with how many trials the run has and how many run at once.
 	Started func(total, concurrency int)
@@ -161,6 +167,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	c = c.withDefaults()
 	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now(), Cases: make([]gavel.CaseResult, len(s.Cases))}}
 	var jobs, reused []job
+	chosen := make([]bool, len(s.Cases)) // a trial of the case is to run
 	for i, cs := range s.Cases {
 		r.run.Cases[i].Case = cs
 		if c.Replay != nil {
@@ -174,6 +181,10 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 			continue
 		}
 		for n := 1; n <= c.trials(s, cs); n++ {
+			if c.Select != nil && !c.Select(cs.ID, n) {
+				continue
+			}
+			chosen[i] = true
 			j := job{index: i, c: cs, n: n}
 			if _, ok := c.reuse(cs.ID, n); ok {
 				reused = append(reused, j)
@@ -255,6 +266,15 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 		if cr.Outcome != gavel.Skipped {
 			cr.SkipReason = "" // some trials ran: the case is judged on them
 		}
+	}
+	if c.Select != nil && c.Replay == nil {
+		var kept []gavel.CaseResult
+		for i, cr := range r.run.Cases {
+			if chosen[i] {
+				kept = append(kept, cr)
+			}
+		}
+		r.run.Cases = kept
 	}
 	r.run.Models = r.run.ModelUsage()
 	r.run.Duration = c.Now().Sub(r.run.Started)

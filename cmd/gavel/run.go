@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,11 +45,20 @@ Exit codes:
      gavel run --resume RUN runs the rest
 With several suites, the first of 4, 2, 3, 1, 5 that one of them earns wins.
 
+A shard (--shard K/N) runs a stable 1/N of the selected trials, and its
+own pass rate is no verdict: it exits 0 where a whole run would exit 1
+for a missed threshold (2, 3, 4 and 5 as above; 1 for --fail-fast). The
+gate is decided on the whole run: by gavel merge of the shards' JSON
+reports, or, with --run-label in a shared database, by the shard that
+ends last, which exits as the whole run would.
+
 Examples:
   gavel run examples/support-desk
   gavel run --tag policy --trials 5 suite.yaml
   gavel run --out report.xml --out summary.md --max-cost-usd 2
   gavel run --changed-since origin/main --gate "go test ./..."
+  gavel run --shard 2/4 --out shard-2.json            # then gavel merge shard-*.json
+  gavel run --shard 2/4 --run-label "$GITHUB_RUN_ID" --db "$GAVEL_DB"
 
 Flags:
 `
@@ -77,6 +87,8 @@ type runFlags struct {
 	prices            llm.Prices // read from pricesFile
 	noCache, failFast bool
 	quiet, verbose    bool
+	shard             shard  // --shard K/N; zero for a whole run
+	runLabel          string // --run-label: the run the shards join
 }
 
 // runFlagSet returns gavel run's flags, and where they are parsed to.
@@ -91,6 +103,8 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	f.db = dbFlag(fs)
 	fs.StringVar(&f.resume, "resume", "", "carry on an incomplete or abandoned `run` (its id) in a new run: the trials it finished are copied, the others (skipped, cut short, never started) run; that run is left as it was")
 	fs.StringVar(&f.retry, "retry-errors", "", "run again, in a new run, the trials of `run` (its id) that ended in ERROR (and those that never ran), asking the models again rather than the cache, and copy the others; that run, with its ERRORs, is left as it was")
+	fs.Var(&f.shard, "shard", "run shard K of N of the selected trials (1/4 .. 4/4): the trials whose index in suite order is K-1 modulo N; the gate is decided on the whole run (gavel merge, or --run-label)")
+	fs.StringVar(&f.runLabel, "run-label", "", "with --shard: the `label` of the run every shard joins in the results database (--db; PostgreSQL for shards on several machines), such as the CI run's id: the first shard creates the run, the last to end finishes it and decides its gate; a shard started again with the same label completes its part")
 	fs.StringVar(&f.gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
 	reportFlags(fs, &f)
 	fs.IntVar(&f.concurrency, "concurrency", 0, "trials talking with the agent at once; as many more may be being judged (default: the suite's, else 4)")
@@ -148,6 +162,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	}()
 	if !ok {
 		return exitUsage
+	}
+	if code := checkSharding(f, len(suites), stderr); code != exitPassed {
+		return code
 	}
 
 	ctx, stop := interrupts(stderr)
@@ -295,8 +312,8 @@ type runSession struct {
 // run runs one suite, stores it, writes its reports and returns the exit
 // code it earns.
 func (r *runSession) run(ctx context.Context, s meteredSuite) int {
-	if len(s.Suite.Cases) == 0 {
-		return exitPassed // --changed-since selected none
+	if len(s.Suite.Cases) == 0 && r.f.shard.Count == 0 {
+		return exitPassed // --changed-since selected none (a shard still reports, for gavel merge)
 	}
 	f := r.f
 	if f.minPassRate > 0 {
@@ -311,9 +328,18 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		info.Rejudges, replay = r.replay.source, r.replay.stored
 		delete(info.Settings, "trials") // the trials are the stored ones
 	}
-	// The store is written whatever the signals: a second one cancels ctx
-	// (the trials in flight), never the record of what finished.
-	rec, err := record(context.WithoutCancel(ctx), r.st, s.Built, info, r.stop.stop, r.stderr)
+	sh := newSharding(f, s.Suite, r.stderr)
+	var rec *recorder
+	st, err := sh.store(r.st)
+	if err == nil {
+		// The store is written whatever the signals: a second one cancels
+		// ctx (the trials in flight), never the record of what finished.
+		rec, err = record(context.WithoutCancel(ctx), st, s.Built, info, r.stop.stop, r.stderr)
+	}
+	if errors.Is(err, store.ErrJoinRefused) {
+		fmt.Fprintln(r.stderr, "gavel run: --run-label:", err)
+		return exitUsage
+	}
 	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra
@@ -327,22 +353,24 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		FailFast:    f.failFast,
 		Stop:        r.stop.ch,
 		Why:         r.stop.why,
-		Reuse:       r.prior.reuse,
+		Reuse:       sh.reuse(r.prior.reuse),
+		Select:      sh.selects(),
 		Started:     func(total, concurrency int) { r.bar.start(s.Suite.Name, total, concurrency) },
 		Replay:      replay,
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
 	})
 	r.bar.finish()
 	code, err := s.end(run, rec)
+	code = sh.exit(run, code)
 	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 	} else {
 		fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
 		if !run.Complete() {
-			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): gavel run --resume %s runs what did not finish\n", rec.runID, run.StopReason, rec.runID)
+			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): %s\n", rec.runID, run.StopReason, sh.carryOn(rec.runID))
 		}
 	}
-	opts := report.Options{Verbose: f.verbose, Version: version}
+	opts := report.Options{Verbose: f.verbose, Version: version, Shard: sh.reportShard()}
 	brief := opts
 	brief.Brief = f.quiet
 	if err := report.Write(r.stdout, r.format, run, brief); err != nil {

@@ -93,12 +93,15 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 }
 
 // parse parses a command's flags; ok is false when the command must end
-// with code (-h asked for help: 0; a bad flag: 2).
+// with code (-h asked for help: 0; a bad flag: 2, said on the flag set's
+// output).
 func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitPassed, false
 		}
+		// pflag says nothing of the error when it continues on one.
+		fmt.Fprintf(fs.Output(), "gavel %s: %v\n", fs.Name(), err)
 		return exitUsage, false
 	}
 	return exitPassed, true

@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"GitDirty", testGitDirty},
+		{"Shards", testShards},
 		{"Times", testTimes},
 		{"Trend", testTrend},
 		{"TrendTag", testTrendTag},

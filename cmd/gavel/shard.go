@@ -1,0 +1,154 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/report"
+)
+
+// A shard is one of the N parts of a run's trials (gavel run --shard
+// K/N): Index is K, from 1, and Count is N; the zero shard is a whole
+// run. Shard K runs the selected trials whose index in suite order (case
+// by case, trial by trial, from 0) is K-1 modulo N: every trial is in
+// one shard, and shards differ by one trial at most
+// (docs/decisions/0016-shards-by-index.md).
+type shard struct {
+	Index, Count int
+}
+
+// parseShard reads K/N.
+func parseShard(s string) (shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	if !ok {
+		return shard{}, errors.New("want K/N, shard K of N (1/4 .. 4/4)")
+	}
+	ki, err1 := strconv.Atoi(strings.TrimSpace(k))
+	ni, err2 := strconv.Atoi(strings.TrimSpace(n))
+	switch {
+	case err1 != nil || err2 != nil:
+		return shard{}, errors.New("want K/N with whole numbers, shard K of N (1/4 .. 4/4)")
+	case ni < 1:
+		return shard{}, errors.New("N is at least 1")
+	case ki < 1:
+		return shard{}, fmt.Errorf("K counts from 1 (1/%d .. %d/%d)", ni, ni, ni)
+	case ki > ni:
+		return shard{}, fmt.Errorf("K is at most N (1/%d .. %d/%d)", ni, ni, ni)
+	}
+	return shard{ki, ni}, nil
+}
+
+// String is "2/4"; "" for a whole run.
+func (s shard) String() string {
+	if s.Count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Set and Type make a shard a flag.
+func (s *shard) Set(v string) error {
+	p, err := parseShard(v)
+	if err != nil {
+		return err
+	}
+	*s = p
+	return nil
+}
+
+func (s *shard) Type() string { return "K/N" }
+
+// A plan is what a whole sharded run selected: its suite's name and
+// cases, in suite order, with their numbers of trials.
+type plan struct {
+	Suite string
+	Cases []report.ShardCase
+}
+
+// planOf is the plan of a suite whose cases are selected, each run as
+// many times as trials says (0: each case's own, else the suite's, else
+// once), as the runner runs them.
+func planOf(s *gavel.Suite, trials int) plan {
+	p := plan{Suite: s.Name}
+	for _, c := range s.Cases {
+		n := 1
+		switch {
+		case trials > 0:
+			n = trials
+		case c.Trials > 0:
+			n = c.Trials
+		case s.Trials > 0:
+			n = s.Trials
+		}
+		p.Cases = append(p.Cases, report.ShardCase{ID: c.ID, Trials: n})
+	}
+	return p
+}
+
+// each calls fn for every trial of the plan in suite order, with its
+// index from 0.
+func (p plan) each(fn func(i int, caseID string, n int)) {
+	i := 0
+	for _, c := range p.Cases {
+		for n := 1; n <= c.Trials; n++ {
+			fn(i, c.ID, n)
+			i++
+		}
+	}
+}
+
+// owner is the shard of count that runs the i-th trial.
+func owner(i, count int) int { return i%count + 1 }
+
+// selects returns runner.Config.Select for shard s of the plan.
+func (p plan) selects(s shard) func(caseID string, n int) bool {
+	mine := map[trialKey]bool{}
+	p.each(func(i int, caseID string, n int) {
+		if owner(i, s.Count) == s.Index {
+			mine[trialKey{caseID, n}] = true
+		}
+	})
+	return func(caseID string, n int) bool { return mine[trialKey{caseID, n}] }
+}
+
+// digest identifies the plan: shards of one run have the same.
+func (p plan) digest() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q\n", p.Suite)
+	for _, c := range p.Cases {
+		fmt.Fprintf(h, "%q %d\n", c.ID, c.Trials)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// reportShard is what the reports of shard s of the plan say of it.
+func (p plan) reportShard(s shard, label string) *report.Shard {
+	return &report.Shard{Index: s.Index, Count: s.Count, Label: label, Selection: p.digest(), Cases: p.Cases}
+}
+
+// shardExitCode is the exit code a shard earns: gavel run's, except that
+// a pass rate below the threshold is no failure, since the gate is
+// decided on the whole run (gavel merge, or the last shard to finish a
+// run in a shared store).
+func shardExitCode(run *gavel.Run) int {
+	code := exitCode(run)
+	if code == exitFailed && run.Stopped != gavel.StopFailFast {
+		return exitPassed
+	}
+	return code
+}
+
+// gateCode is the exit code of a whole run put together from shards:
+// gavel run's, and 0 for a run that selected no case (--changed-since
+// touched none), which gavel run passes without running anything.
+func gateCode(run *gavel.Run) int {
+	if len(run.Cases) == 0 {
+		return exitPassed
+	}
+	return exitCode(run)
+}
