@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,36 +160,20 @@ type job struct {
 // Run runs every case of s and returns the results in suite order.
 func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	c = c.withDefaults()
-	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now(), Cases: make([]gavel.CaseResult, len(s.Cases))}}
-	var jobs, reused []job
-	for i, cs := range s.Cases {
-		r.run.Cases[i].Case = cs
-		if c.Replay != nil {
-			stored, why := c.Replay(cs.ID)
-			if len(stored) == 0 {
-				r.run.Cases[i].SkipReason = why
-			}
-			for _, t := range stored {
-				jobs = append(jobs, job{index: i, c: cs, n: t.N, stored: &t})
-			}
-			continue
-		}
-		for n := 1; n <= c.trials(s, cs); n++ {
-			j := job{index: i, c: cs, n: n}
-			if _, ok := c.reuse(cs.ID, n); ok {
-				reused = append(reused, j)
-			} else {
-				jobs = append(jobs, j)
-			}
-		}
+	total := 0
+	for _, cs := range s.Cases {
+		total += c.TrialsOf(s, cs)
 	}
-	r.progress.Total = len(jobs) + len(reused)
+	return run(ctx, s, slices.Values(s.Cases), total, c)
+}
+
+// run runs the cases of cases, as many trials in all as total says (for
+// Progress and Started; 0 when unknown), on c with its defaults.
+func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total int, c Config) *gavel.Run {
+	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now()}}
+	r.progress.Total = total
 	if c.Started != nil {
-		c.Started(r.progress.Total, c.Concurrency)
-	}
-	for _, j := range reused {
-		t, _ := c.reuse(j.c.ID, j.n)
-		r.finish(j, t, true)
+		c.Started(total, c.Concurrency)
 	}
 
 	// A pipeline: Concurrency trials in conversation with the agent, and
@@ -199,7 +184,10 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	queue := make(chan job)
 	conversed := make(chan conversedTrial)
 	var talking, judging sync.WaitGroup
-	workers := min(c.Concurrency, max(len(jobs), 1))
+	workers := c.Concurrency
+	if total > 0 {
+		workers = min(workers, total)
+	}
 	for range workers {
 		talking.Go(func() {
 			for j := range queue {
@@ -229,20 +217,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 			}
 		})
 	}
-	for i, j := range jobs {
-		cause, why := r.stopReason(ctx)
-		if cause == "" {
-			select {
-			case queue <- j:
-				continue
-			case <-ctx.Done():
-			case <-c.Stop:
-			}
-			cause, why = r.stopReason(ctx)
-		}
-		r.skip(jobs[i:], cause, why)
-		break
-	}
+	r.feed(ctx, cases, queue)
 	close(queue)
 	talking.Wait()
 	close(conversed)
@@ -288,6 +263,17 @@ const (
 	DefaultConcurrency = 4
 	DefaultTimeout     = 5 * time.Minute
 )
+
+// TrialsOf is how many trials of case cs of suite s a run makes: those
+// Replay gives, else Trials, else the case's own number, else the
+// suite's, else 1.
+func (c Config) TrialsOf(s *gavel.Suite, cs *gavel.Case) int {
+	if c.Replay != nil {
+		stored, _ := c.Replay(cs.ID)
+		return len(stored)
+	}
+	return c.trials(s, cs)
+}
 
 // trials is how many times case cs runs.
 func (c Config) trials(s *gavel.Suite, cs *gavel.Case) int {
