@@ -164,13 +164,17 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	for _, cs := range s.Cases {
 		total += c.TrialsOf(s, cs)
 	}
-	return run(ctx, s, slices.Values(s.Cases), total, c)
+	return run(ctx, s, slices.Values(s.Cases), total, c, false)
 }
 
 // run runs the cases of cases, as many trials in all as total says (for
-// Progress and Started; 0 when unknown), on c with its defaults.
-func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total int, c Config) *gavel.Run {
+// Progress and Started; 0 when unknown), on c with its defaults; release
+// says whether to let go of a case's judge once its trials are done.
+func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total int, c Config, release bool) *gavel.Run {
 	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now()}}
+	if release {
+		r.left = map[int]int{}
+	}
 	r.progress.Total = total
 	if c.Started != nil {
 		c.Started(total, c.Concurrency)
@@ -301,6 +305,9 @@ type runState struct {
 	// pass, for FailFast.
 	spent  judge.Usage
 	failed string
+	// left counts the trials of each case (by index) not done yet, when
+	// the run lets go of a case's judge once they are (RunCases).
+	left map[int]int
 }
 
 // finish records a trial, run or reused, and reports progress.
@@ -309,6 +316,7 @@ func (r *runState) finish(j job, t gavel.Trial, reused bool) {
 	defer r.mu.Unlock()
 	cr := &r.run.Cases[j.index]
 	cr.Trials = append(cr.Trials, t)
+	r.done(j.index)
 	p := &r.progress
 	p.Trial, p.Reused, p.Done, p.Usage = t, reused, p.Done+1, p.Usage.Add(t.Usage)
 	switch t.Verdict.Status {

@@ -19,8 +19,12 @@ import (
 // When the run stops early (Stop, the context, the budget, FailFast),
 // the cases not yielded yet are still asked for, to be reported as
 // skipped.
+//
+// Once a case's trials are all done, its result keeps a copy of the case
+// without its Judge and Agent (what reports read of a case is kept), so
+// that a long run lets go of the judges of the cases it finished.
 func RunCases(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total int, c Config) *gavel.Run {
-	return run(ctx, s, cases, total, c.withDefaults())
+	return run(ctx, s, cases, total, c.withDefaults(), true)
 }
 
 // feed adds each case of cases to the run, in order, and hands its
@@ -62,6 +66,13 @@ func (r *runState) add(cs *gavel.Case) (jobs, reused []job) {
 	i := len(r.run.Cases)
 	r.run.Cases = append(r.run.Cases, gavel.CaseResult{Case: cs})
 	r.mu.Unlock()
+	defer func() {
+		if r.left != nil {
+			r.mu.Lock()
+			r.left[i] = len(jobs) + len(reused)
+			r.mu.Unlock()
+		}
+	}()
 	c := r.c
 	if c.Replay != nil {
 		stored, why := c.Replay(cs.ID)
@@ -84,4 +95,19 @@ func (r *runState) add(cs *gavel.Case) (jobs, reused []job) {
 		}
 	}
 	return jobs, reused
+}
+
+// done notes that a trial of the case at index i finished, and once its
+// trials are all done, lets go of the case's judge and agent (see
+// RunCases); r.mu is held.
+func (r *runState) done(i int) {
+	if r.left == nil {
+		return
+	}
+	if r.left[i]--; r.left[i] == 0 {
+		delete(r.left, i)
+		light := *r.run.Cases[i].Case
+		light.Judge, light.Agent = nil, nil
+		r.run.Cases[i].Case = &light
+	}
 }

@@ -59,6 +59,11 @@ func TestRunCasesReadsCasesAsTheyRun(t *testing.T) {
 	if !run.Complete() {
 		t.Errorf("the run is incomplete: %s", run.StopReason)
 	}
+	for _, cr := range run.Cases {
+		if cr.Case.Judge != nil || cr.Case.Input() != cr.Case.ID {
+			t.Errorf("case %s: judge %v, input %q; want the judge let go and the input kept", cr.Case.ID, cr.Case.Judge, cr.Case.Input())
+		}
+	}
 }
 
 // A run that stops (here, fail-fast after the first case) still reads
@@ -73,7 +78,7 @@ func TestRunCasesSkipsTheRestWhenStopped(t *testing.T) {
 		}
 		pulled(5, &asked)(yield)
 	}
-	run := runner.RunCases(t.Context(), &gavel.Suite{Name: "stream", Agent: echo}, cases, 0, runner.Config{FailFast: true})
+	run := runner.RunCases(t.Context(), &gavel.Suite{Name: "stream", Agent: echo}, cases, 0, runner.Config{Concurrency: 1, FailFast: true})
 	if got := asked.Load(); got != 6 {
 		t.Errorf("%d cases were read, want all 6", got)
 	}
