@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -74,18 +75,68 @@ type JSONCase struct {
 	Trials   []gavel.Trial `json:"trials"`
 }
 
-// writeJSON writes the JSON report, indented.
+// writeJSON writes the JSON report, indented, into b.
 func writeJSON(b *bytes.Buffer, run *gavel.Run, opts Options) error {
-	enc := json.NewEncoder(b)
-	enc.SetIndent("", "  ")
+	return streamJSON(b, run, opts)
+}
+
+// streamJSON writes the JSON report, indented, to w a case at a time, as
+// encoding the report whole would write it: a report of a large run is
+// never held in memory twice over, nor indented in one piece.
+func streamJSON(w io.Writer, run *gavel.Run, opts Options) error {
+	head := newJSONReport(run, opts, false)
+	var b bytes.Buffer
+	if err := jsonEncoder(&b, "").Encode(head); err != nil {
+		return err
+	}
+	// The head ends with its empty list of cases, the last field:
+	// `"cases": []` and the closing brace. The cases go in between.
+	const empty = "[]\n}\n"
+	out := b.Bytes()
+	if len(run.Cases) == 0 || !bytes.HasSuffix(out, []byte(empty)) {
+		_, err := w.Write(out)
+		return err
+	}
+	if _, err := w.Write(append(out[:len(out)-len(empty)], "[\n"...)); err != nil {
+		return err
+	}
+	b.Reset()
+	enc := jsonEncoder(&b, "    ")
+	for i := range run.Cases {
+		b.WriteString("    ")
+		if err := enc.Encode(newJSONCase(&run.Cases[i])); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // the newline Encode ends with
+		if i < len(run.Cases)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+		if b.Len() >= 64<<10 || i == len(run.Cases)-1 {
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+	}
+	_, err := io.WriteString(w, "  ]\n}\n")
+	return err
+}
+
+// jsonEncoder returns the encoder of the JSON report: indented by two
+// spaces, lines after the first starting with prefix.
+func jsonEncoder(w io.Writer, prefix string) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetIndent(prefix, "  ")
 	// Agent text is full of < and >: keep it readable. The report is
 	// data, not HTML; whoever embeds it in a page escapes it there.
 	enc.SetEscapeHTML(false)
-	return enc.Encode(newJSONReport(run, opts))
+	return enc
 }
 
-// newJSONReport builds the JSON report of a run.
-func newJSONReport(run *gavel.Run, opts Options) JSONReport {
+// newJSONReport builds the JSON report of a run: with its cases, or with
+// an empty list of them when withCases is false.
+func newJSONReport(run *gavel.Run, opts Options, withCases bool) JSONReport {
 	r := JSONReport{
 		SchemaVersion: SchemaVersion,
 		GavelVersion:  opts.Version,
@@ -98,7 +149,7 @@ func newJSONReport(run *gavel.Run, opts Options) JSONReport {
 		Interrupted:   run.Stopped == gavel.StopInterrupted,
 		Passed:        run.Passed(),
 		Stats:         run.Stats(),
-		Cases:         make([]JSONCase, len(run.Cases)),
+		Cases:         []JSONCase{},
 	}
 	if s := run.Suite; s != nil {
 		r.Suite.Description, r.Suite.File = s.Description, s.File
@@ -106,8 +157,11 @@ func newJSONReport(run *gavel.Run, opts Options) JSONReport {
 			r.Suite.Models[role] = model
 		}
 	}
-	for i := range run.Cases {
-		r.Cases[i] = newJSONCase(&run.Cases[i])
+	if withCases {
+		r.Cases = make([]JSONCase, len(run.Cases))
+		for i := range run.Cases {
+			r.Cases[i] = newJSONCase(&run.Cases[i])
+		}
 	}
 	return r
 }
