@@ -131,7 +131,8 @@ func writeReport(o output, run *gavel.Run, opts report.Options) error {
 		return fmt.Errorf("report %s: %w", o.path, err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := report.Write(tmp, o.format, run, opts); err != nil {
+	// Written as it renders: the file is put in place once whole.
+	if err := report.Stream(tmp, o.format, run, opts); err != nil {
 		tmp.Close()
 		return fmt.Errorf("report %s: %w", o.path, err)
 	}
