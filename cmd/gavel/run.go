@@ -347,6 +347,8 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		run = runner.Run(ctx, s.Suite, config)
 	}
 	r.bar.finish()
+	opts := report.Options{Verbose: f.verbose, Version: version}
+	written := writeReports(r.outs, run, opts) // while the store records the end
 	code, err := s.end(run, rec)
 	if problems != nil {
 		fmt.Fprintln(r.stderr, problems)
@@ -360,18 +362,15 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): gavel run --resume %s runs what did not finish\n", rec.runID, run.StopReason, rec.runID)
 		}
 	}
-	opts := report.Options{Verbose: f.verbose, Version: version}
 	brief := opts
 	brief.Brief = f.quiet
 	if err := report.Write(r.stdout, r.format, run, brief); err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
 		code = worse(code, exitUnknown)
 	}
-	for _, o := range r.outs {
-		if err := writeReport(o, run, opts); err != nil {
-			fmt.Fprintln(r.stderr, "gavel run:", err)
-			code = worse(code, exitInfra)
-		}
+	for _, err := range written() {
+		fmt.Fprintln(r.stderr, "gavel run:", err)
+		code = worse(code, exitInfra)
 	}
 	return code
 }
