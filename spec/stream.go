@@ -92,8 +92,8 @@ func (s *Stream) Each(yield func(*gavel.Case, LoadedCase) bool) error {
 }
 
 // Rereadable reports whether Each can read the suite's cases again: every
-// file its cases: globs match is a regular file, not a pipe (a FIFO,
-// /dev/stdin) that can be read once.
+// file its cases: globs match is a regular file, not a pipe (a FIFO) that
+// can be read once.
 func (s *Stream) Rereadable() bool {
 	for _, e := range s.l.Suite.Cases {
 		if e.Case != nil || e.bad {

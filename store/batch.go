@@ -22,6 +22,9 @@ type Batcher interface {
 // SaveCases saves the case definitions cs in st, in one write when st is
 // a Batcher, and returns their versions in order.
 func SaveCases(ctx context.Context, st Store, cs []CaseDef) ([]CaseVersion, error) {
+	if len(cs) == 0 {
+		return nil, nil
+	}
 	if b, ok := st.(Batcher); ok {
 		return b.SaveCases(ctx, cs)
 	}
@@ -39,6 +42,9 @@ func SaveCases(ctx context.Context, st Store, cs []CaseDef) ([]CaseVersion, erro
 // SaveTrials saves trials of run runID in st, in one write when st is a
 // Batcher.
 func SaveTrials(ctx context.Context, st Store, runID string, ts []TrialRecord) error {
+	if len(ts) == 0 {
+		return nil
+	}
 	if b, ok := st.(Batcher); ok {
 		return b.SaveTrials(ctx, runID, ts)
 	}

@@ -22,7 +22,7 @@ import (
 // files can be read twice (regular files), a first pass reads and builds
 // every case and lets it go: every problem is reported before anything
 // runs, and the flags' selection is counted. Cases read from a pipe (a
-// FIFO, /dev/stdin) can be read once: they run as they come, and a
+// FIFO) can be read once: they run as they come, and a
 // problem found on the way stops the run.
 
 // A selection is what a run's flags keep of a streamed suite's cases

@@ -48,8 +48,8 @@ func echoServer(t *testing.T) (*llmtest.OpenAIServer, []string) {
 	return srv, []string{"OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=sk-test"}
 }
 
-// A suite's cases read from a pipe (here a FIFO, as `cases: [/dev/stdin]`
-// would be) are run as they are read: gavel sends its first request
+// A suite's cases read from a pipe (a FIFO a generator writes) are run as
+// they are read: gavel sends its first request
 // before the writer has written the rest, and runs every case, in the
 // file's order. Before cases were streamed, gavel read the whole file
 // first, and waited for the writer to close it.
