@@ -191,8 +191,10 @@ func loadStreamed(paths []string, f *runFlags, m *models, stderr io.Writer) (sui
 			ok = false
 			continue
 		}
-		for _, w := range st.Warnings {
-			fmt.Fprintln(stderr, w)
+		if s.sel.counted { // else said once the cases were read (runStreamed)
+			for _, w := range st.Warnings {
+				fmt.Fprintln(stderr, w)
+			}
 		}
 		prices := llm.DefaultPrices().With(st.Prices).With(f.prices)
 		meter.SetPrices(prices)
