@@ -29,6 +29,17 @@ func (s *Suite) Affected(changed []string) []*Case {
 	return out
 }
 
+// AffectedCase reports whether the files changed affect case c of s, as
+// Affected selects it: a shared path of s changed, or c has no paths, or
+// one of them matches a changed file. With a nil c, it reports whether a
+// shared path changed (every case is affected).
+func (s *Suite) AffectedCase(c *Case, changed []string) bool {
+	if anyMatch(s.SharedPaths, changed) {
+		return true
+	}
+	return c != nil && (len(c.Paths) == 0 || anyMatch(c.Paths, changed))
+}
+
 // anyMatch reports whether one of globs matches one of files.
 func anyMatch(globs, files []string) bool {
 	for _, g := range globs {

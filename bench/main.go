@@ -40,6 +40,7 @@ func run() error {
 	flag.IntVar(&custom.Cases, "cases", 0, "run one scenario of your own with this many cases, instead of -scenario")
 	flag.DurationVar(&custom.Latency, "latency", 0, "with -cases: the fake's latency")
 	flag.IntVar(&custom.Concurrency, "concurrency", 4, "with -cases: gavel run --concurrency")
+	flag.BoolVar(&custom.JSONL, "jsonl", false, "with -cases: the cases in a JSON Lines file")
 	flag.BoolVar(&custom.Cached, "cache", false, "with -cases: run twice with the cache on instead of once with --no-cache")
 	storeOpts := storeFlags()
 	flag.Parse()

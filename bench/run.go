@@ -20,6 +20,10 @@ type result struct {
 	Calls       int // requests the fake received, 429s included
 	RateLimited int // 429 answers
 	Outcomes    map[string]int
+	// ToFirst is the time from gavel's start to the fake's first request
+	// of the run, and AfterLast the time from the fake's last answer to
+	// gavel's exit; both 0 when the run made no call.
+	ToFirst, AfterLast time.Duration
 }
 
 func (r result) timesIdeal() float64 {
@@ -54,7 +58,11 @@ func measure(ctx context.Context, spawn *spawner, s scenario, bin, tmp string) (
 	if s.Version {
 		return measureVersion(ctx, spawn, s, bin, dir)
 	}
-	suite, err := writeSuite(dir, s.Cases)
+	write := writeSuite
+	if s.JSONL {
+		write = writeJSONLSuite
+	}
+	suite, err := write(dir, s.Cases)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +80,7 @@ func measure(ctx context.Context, spawn *spawner, s scenario, bin, tmp string) (
 
 	var results []result
 	for run := 1; run <= runs; run++ {
-		calls, limited := fake.Requests(), fake.RateLimited()
+		calls, limited, answered := fake.Requests(), fake.RateLimited(), fake.LastAnswer()
 		p, err := spawn.run(ctx, job{Bin: bin, Dir: dir, Env: env, Args: args})
 		if err != nil {
 			return nil, err
@@ -80,6 +88,17 @@ func measure(ctx context.Context, spawn *spawner, s scenario, bin, tmp string) (
 		r := result{Scenario: s, Proc: p, Calls: fake.Requests() - calls, RateLimited: fake.RateLimited() - limited}
 		if s.Cached {
 			r.Run = run
+		}
+		if r.Calls > 0 {
+			// The fake's first request ever is this run's only in the
+			// first run; a second (cached) run that calls is timed from
+			// its last answer only.
+			if run == 1 {
+				r.ToFirst = fake.FirstRequest().Sub(p.Started)
+			}
+			if last := fake.LastAnswer(); last.After(answered) {
+				r.AfterLast = p.Ended.Sub(last)
+			}
 		}
 		if r.Outcomes, err = outcomes(dir); err != nil {
 			return nil, fmt.Errorf("%s: %w (exit %d)\n%s", s.Name, err, p.Exit, tail(dir))

@@ -16,6 +16,7 @@ type scenario struct {
 	InFlight    int           // the fake's limit, above which it answers 429; 0: none
 	Cached      bool          // two runs with the cache on, instead of one with --no-cache
 	Version     bool          // not a suite: `gavel version`, started versionRuns times
+	JSONL       bool          // the cases in a JSON Lines file, not inline in the suite
 	Target      target
 }
 
@@ -42,6 +43,11 @@ var scenarios = []scenario{
 		Target: all(everyCasePassed, idealTimes(1.25), rateLimitedAtMost(50))},
 	{Name: "cache", Cases: 1000, Concurrency: 4, Cached: true,
 		Target: all(secondRunCalls(0), everyCasePassed)},
+	// Issue 16: a large suite read from JSON Lines, at no latency, so
+	// that what gavel does before its first request and after its last
+	// answer shows.
+	{Name: "large", Cases: 10000, Concurrency: 4, JSONL: true,
+		Target: all(firstRequestWithin(500*time.Millisecond), exitWithin(500*time.Millisecond), everyCasePassed)},
 	{Name: "version", Version: true,
 		Target: wallUnder(50 * time.Millisecond)},
 }
@@ -84,6 +90,9 @@ func (s scenario) String() string {
 	cache := "--no-cache"
 	if s.Cached {
 		cache = "cache on, run twice"
+	}
+	if s.JSONL {
+		cache += ", cases in JSON Lines"
 	}
 	return fmt.Sprintf("%s: %d cases, latency %s, concurrency %d, %s, %s", s.Name, s.Cases, s.Latency, s.Concurrency, limit, cache)
 }

@@ -30,6 +30,10 @@ type process struct {
 	CPU     time.Duration // user + system
 	PeakRSS int64         // bytes; 0 where the system does not say
 	Exit    int
+	// Started and Ended are when the process was started and when its
+	// exit was seen, by the wall clock the harness's fake server also
+	// reads (a child of the spawner, on the same machine).
+	Started, Ended time.Time
 }
 
 // A job is one run of the gavel binary: Bin with Args in Dir, with Env as
@@ -145,11 +149,13 @@ func measureJob(j job) (process, error) {
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = j.Dir, j.Env, out, out
 	start := time.Now()
 	err = cmd.Run()
-	wall := time.Since(start)
+	ended := time.Now()
+	wall := ended.Sub(start)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return process{}, fmt.Errorf("run gavel: %w", err)
 	}
 	ps := cmd.ProcessState
-	return process{Wall: wall, CPU: ps.UserTime() + ps.SystemTime(), PeakRSS: peakRSS(ps), Exit: ps.ExitCode()}, nil
+	return process{Wall: wall, CPU: ps.UserTime() + ps.SystemTime(), PeakRSS: peakRSS(ps), Exit: ps.ExitCode(),
+		Started: start, Ended: ended}, nil
 }

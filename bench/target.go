@@ -68,3 +68,18 @@ func secondRunCalls(n int) target {
 		return check(r.Calls == n, "the second run made %d calls", r.Calls)
 	}
 }
+
+// firstRequestWithin wants gavel's first request to reach the fake
+// within d of gavel's start.
+func firstRequestWithin(d time.Duration) target {
+	return func(r result) []string {
+		return check(r.Calls > 0 && r.ToFirst < d, "first request ≥ %s after start", d)
+	}
+}
+
+// exitWithin wants gavel to exit within d of the fake's last answer.
+func exitWithin(d time.Duration) target {
+	return func(r result) []string {
+		return check(r.Calls > 0 && r.AfterLast < d, "exit ≥ %s after the last answer", d)
+	}
+}

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -41,11 +43,12 @@ type JSONReport struct {
 	// threshold: an incomplete run never passes.
 	Passed bool        `json:"passed"`
 	Stats  gavel.Stats `json:"stats"`
-	Cases  []JSONCase  `json:"cases"`
 	// Shard says which shard of a run the report is of (gavel run
 	// --shard), null for a whole run. A shard's Passed is its part's
 	// alone: gavel merge decides on the whole run.
 	Shard *Shard `json:"shard"`
+	// Cases stays the last field: streamJSON writes them after the rest.
+	Cases []JSONCase `json:"cases"`
 }
 
 // A JSONSuite describes the suite a report is about.
@@ -78,18 +81,71 @@ type JSONCase struct {
 	Trials   []gavel.Trial `json:"trials"`
 }
 
-// writeJSON writes the JSON report, indented.
+// writeJSON writes the JSON report, indented, into b.
 func writeJSON(b *bytes.Buffer, run *gavel.Run, opts Options) error {
-	enc := json.NewEncoder(b)
-	enc.SetIndent("", "  ")
+	return streamJSON(b, run, opts)
+}
+
+// streamJSON writes the JSON report, indented, to w a case at a time, as
+// encoding the report whole would write it: a report of a large run is
+// never held in memory twice over, nor indented in one piece.
+func streamJSON(w io.Writer, run *gavel.Run, opts Options) error {
+	head := newJSONReport(run, opts, false)
+	var b bytes.Buffer
+	if err := jsonEncoder(&b, "").Encode(head); err != nil {
+		return err
+	}
+	// The head ends with its empty list of cases, the last field:
+	// `"cases": []` and the closing brace. The cases go in between.
+	const empty = "[]\n}\n"
+	out := b.Bytes()
+	if !bytes.HasSuffix(out, []byte(empty)) {
+		return errors.New("report: the JSON report's cases are not its last field")
+	}
+	if len(run.Cases) == 0 {
+		_, err := w.Write(out)
+		return err
+	}
+	if _, err := w.Write(append(out[:len(out)-len(empty)], "[\n"...)); err != nil {
+		return err
+	}
+	b.Reset()
+	enc := jsonEncoder(&b, "    ")
+	for i := range run.Cases {
+		b.WriteString("    ")
+		if err := enc.Encode(newJSONCase(&run.Cases[i])); err != nil {
+			return err
+		}
+		b.Truncate(b.Len() - 1) // the newline Encode ends with
+		if i < len(run.Cases)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+		if b.Len() >= 64<<10 || i == len(run.Cases)-1 {
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
+	}
+	_, err := io.WriteString(w, "  ]\n}\n")
+	return err
+}
+
+// jsonEncoder returns the encoder of the JSON report: indented by two
+// spaces, lines after the first starting with prefix.
+func jsonEncoder(w io.Writer, prefix string) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetIndent(prefix, "  ")
 	// Agent text is full of < and >: keep it readable. The report is
 	// data, not HTML; whoever embeds it in a page escapes it there.
 	enc.SetEscapeHTML(false)
-	return enc.Encode(newJSONReport(run, opts))
+	return enc
 }
 
-// newJSONReport builds the JSON report of a run.
-func newJSONReport(run *gavel.Run, opts Options) JSONReport {
+// newJSONReport builds the JSON report of a run: with its cases, or with
+// an empty list of them when withCases is false.
+func newJSONReport(run *gavel.Run, opts Options, withCases bool) JSONReport {
 	r := JSONReport{
 		SchemaVersion: SchemaVersion,
 		GavelVersion:  opts.Version,
@@ -102,7 +158,7 @@ func newJSONReport(run *gavel.Run, opts Options) JSONReport {
 		Interrupted:   run.Stopped == gavel.StopInterrupted,
 		Passed:        run.Passed(),
 		Stats:         run.Stats(),
-		Cases:         make([]JSONCase, len(run.Cases)),
+		Cases:         []JSONCase{},
 		Shard:         opts.Shard,
 	}
 	if s := run.Suite; s != nil {
@@ -111,8 +167,11 @@ func newJSONReport(run *gavel.Run, opts Options) JSONReport {
 			r.Suite.Models[role] = model
 		}
 	}
-	for i := range run.Cases {
-		r.Cases[i] = newJSONCase(&run.Cases[i])
+	if withCases {
+		r.Cases = make([]JSONCase, len(run.Cases))
+		for i := range run.Cases {
+			r.Cases[i] = newJSONCase(&run.Cases[i])
+		}
 	}
 	return r
 }

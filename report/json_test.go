@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gavelhq/gavel"
 )
 
 // The JSON report decodes into JSONReport, the struct docs/report-json.md
@@ -30,7 +32,7 @@ func TestJSONRoundTrips(t *testing.T) {
 		var ca, cb bytes.Buffer
 		return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && ca.String() == cb.String()
 	})
-	if diff := cmp.Diff(newJSONReport(run, opts), got, sameJSON); diff != "" {
+	if diff := cmp.Diff(newJSONReport(run, opts, true), got, sameJSON); diff != "" {
 		t.Errorf("the report does not round-trip (-wrote +read):\n%s", diff)
 	}
 }
@@ -105,4 +107,29 @@ func TestJSONFieldsAreDocumented(t *testing.T) {
 		}
 	}
 	walk(report)
+}
+
+// Streaming the JSON report a case at a time writes the bytes encoding
+// it whole writes: with cases, with none, and with one.
+func TestJSONStreamIsWhole(t *testing.T) {
+	full := fixture(t)
+	one := *full
+	one.Cases = full.Cases[:1]
+	none := *full
+	none.Cases = nil
+	for name, run := range map[string]*gavel.Run{"fixture": full, "one case": &one, "no case": &none} {
+		opts := Options{Version: "v0.1.0"}
+		var whole bytes.Buffer
+		enc := jsonEncoder(&whole, "")
+		if err := enc.Encode(newJSONReport(run, opts, true)); err != nil {
+			t.Fatal(err)
+		}
+		var streamed bytes.Buffer
+		if err := Stream(&streamed, JSON, run, opts); err != nil {
+			t.Fatalf("%s: Stream: %v", name, err)
+		}
+		if diff := cmp.Diff(whole.String(), streamed.String()); diff != "" {
+			t.Errorf("%s: the streamed report differs from the whole one (-whole +streamed):\n%s", name, diff)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -107,4 +108,23 @@ func Write(w io.Writer, f Format, run *gavel.Run, opts Options) error {
 		return nil
 	}
 	return fmt.Errorf("write report: %w", unknownFormat(string(f)))
+}
+
+// Stream writes run to w as a report in format f as Write does, but as it
+// renders it, for a file put in place once it is whole: a JSON report, a
+// case at a time, so that a run of many cases is never held twice in
+// memory (the other formats are written as Write writes them). On an
+// error, w may have received part of the report.
+func Stream(w io.Writer, f Format, run *gavel.Run, opts Options) error {
+	if f != JSON || run == nil {
+		return Write(w, f, run, opts)
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := streamJSON(bw, run, opts); err != nil {
+		return fmt.Errorf("write %s report: %w", f, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write %s report: %w", f, err)
+	}
+	return nil
 }

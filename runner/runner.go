@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,41 +166,24 @@ type job struct {
 // Run runs every case of s and returns the results in suite order.
 func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	c = c.withDefaults()
-	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now(), Cases: make([]gavel.CaseResult, len(s.Cases))}}
-	var jobs, reused []job
-	chosen := make([]bool, len(s.Cases)) // a trial of the case is to run
-	for i, cs := range s.Cases {
-		r.run.Cases[i].Case = cs
-		if c.Replay != nil {
-			stored, why := c.Replay(cs.ID)
-			if len(stored) == 0 {
-				r.run.Cases[i].SkipReason = why
-			}
-			for _, t := range stored {
-				jobs = append(jobs, job{index: i, c: cs, n: t.N, stored: &t})
-			}
-			continue
-		}
-		for n := 1; n <= c.trials(s, cs); n++ {
-			if c.Select != nil && !c.Select(cs.ID, n) {
-				continue
-			}
-			chosen[i] = true
-			j := job{index: i, c: cs, n: n}
-			if _, ok := c.reuse(cs.ID, n); ok {
-				reused = append(reused, j)
-			} else {
-				jobs = append(jobs, j)
-			}
-		}
+	total := 0
+	for _, cs := range s.Cases {
+		total += c.TrialsOf(s, cs)
 	}
-	r.progress.Total = len(jobs) + len(reused)
+	return run(ctx, s, slices.Values(s.Cases), total, c, false)
+}
+
+// run runs the cases of cases, as many trials in all as total says (for
+// Progress and Started; 0 when unknown), on c with its defaults; release
+// says whether to let go of a case's judge once its trials are done.
+func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total int, c Config, release bool) *gavel.Run {
+	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now()}}
+	if release {
+		r.left = map[int]int{}
+	}
+	r.progress.Total = total
 	if c.Started != nil {
-		c.Started(r.progress.Total, c.Concurrency)
-	}
-	for _, j := range reused {
-		t, _ := c.reuse(j.c.ID, j.n)
-		r.finish(j, t, true)
+		c.Started(total, c.Concurrency)
 	}
 
 	// A pipeline: Concurrency trials in conversation with the agent, and
@@ -210,7 +194,10 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 	queue := make(chan job)
 	conversed := make(chan conversedTrial)
 	var talking, judging sync.WaitGroup
-	workers := min(c.Concurrency, max(len(jobs), 1))
+	workers := c.Concurrency
+	if total > 0 {
+		workers = min(workers, total)
+	}
 	for range workers {
 		talking.Go(func() {
 			for j := range queue {
@@ -240,20 +227,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 			}
 		})
 	}
-	for i, j := range jobs {
-		cause, why := r.stopReason(ctx)
-		if cause == "" {
-			select {
-			case queue <- j:
-				continue
-			case <-ctx.Done():
-			case <-c.Stop:
-			}
-			cause, why = r.stopReason(ctx)
-		}
-		r.skip(jobs[i:], cause, why)
-		break
-	}
+	r.feed(ctx, cases, queue)
 	close(queue)
 	talking.Wait()
 	close(conversed)
@@ -266,15 +240,6 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 		if cr.Outcome != gavel.Skipped {
 			cr.SkipReason = "" // some trials ran: the case is judged on them
 		}
-	}
-	if c.Select != nil && c.Replay == nil {
-		var kept []gavel.CaseResult
-		for i, cr := range r.run.Cases {
-			if chosen[i] {
-				kept = append(kept, cr)
-			}
-		}
-		r.run.Cases = kept
 	}
 	r.run.Models = r.run.ModelUsage()
 	r.run.Duration = c.Now().Sub(r.run.Started)
@@ -309,6 +274,26 @@ const (
 	DefaultTimeout     = 5 * time.Minute
 )
 
+// TrialsOf is how many trials of case cs of suite s a run makes: those
+// Replay gives, else Trials, else the case's own number, else the
+// suite's, else 1; of those, only the ones Select chooses.
+func (c Config) TrialsOf(s *gavel.Suite, cs *gavel.Case) int {
+	if c.Replay != nil {
+		stored, _ := c.Replay(cs.ID)
+		return len(stored)
+	}
+	if c.Select == nil {
+		return c.trials(s, cs)
+	}
+	chosen := 0
+	for n := 1; n <= c.trials(s, cs); n++ {
+		if c.Select(cs.ID, n) {
+			chosen++
+		}
+	}
+	return chosen
+}
+
 // trials is how many times case cs runs.
 func (c Config) trials(s *gavel.Suite, cs *gavel.Case) int {
 	switch {
@@ -335,6 +320,9 @@ type runState struct {
 	// pass, for FailFast.
 	spent  judge.Usage
 	failed string
+	// left counts the trials of each case (by index) not done yet, when
+	// the run lets go of a case's judge once they are (RunCases).
+	left map[int]int
 }
 
 // finish records a trial, run or reused, and reports progress.
@@ -343,6 +331,7 @@ func (r *runState) finish(j job, t gavel.Trial, reused bool) {
 	defer r.mu.Unlock()
 	cr := &r.run.Cases[j.index]
 	cr.Trials = append(cr.Trials, t)
+	r.done(j.index)
 	p := &r.progress
 	p.Trial, p.Reused, p.Done, p.Usage = t, reused, p.Done+1, p.Usage.Add(t.Usage)
 	switch t.Verdict.Status {

@@ -41,6 +41,10 @@ type Loaded struct {
 	Unreadable bool
 
 	root *yaml.Node // the suite file's, for the places of Build's problems
+	// bad, if set, is called by eachCase as soon as it finds a problem
+	// in the cases it reads, before it reads on: a reader that runs each
+	// case as it comes stops there (see Stream).
+	bad func()
 }
 
 // A LoadedCase is a case and where it was written.
@@ -138,6 +142,7 @@ func (l *Loaded) eachCase(fieldProblems Problems, yield func(LoadedCase)) Proble
 	for _, e := range l.Suite.Cases {
 		if e.errs != nil {
 			problems = append(problems, withoutTypeErrors(fieldProblems, yamlProblems(l.File, 0, e.errs))...)
+			l.problemFound()
 		}
 		if e.Case != nil {
 			yield(LoadedCase{Spec: e.Case, File: l.File, Line: e.line, Definition: definition(e.node)})
@@ -148,11 +153,19 @@ func (l *Loaded) eachCase(fieldProblems Problems, yield func(LoadedCase)) Proble
 		}
 		if strings.TrimSpace(e.Glob) == "" {
 			problems = append(problems, Problem{File: l.File, Line: e.line, Message: "an empty glob of case files: give a path such as cases/*.yaml"})
+			l.problemFound()
 			continue
 		}
 		problems = append(problems, l.loadGlob(l.File, e, yield)...)
 	}
 	return problems
+}
+
+// problemFound tells bad, if set, that a case has a problem.
+func (l *Loaded) problemFound() {
+	if l.bad != nil {
+		l.bad()
+	}
 }
 
 // suiteFile resolves path to a suite file.
@@ -175,30 +188,40 @@ func suiteFile(path string) (string, error) {
 
 // loadGlob reads the case files a glob of the suite matches.
 func (l *Loaded) loadGlob(suite string, e CaseEntry, yield func(LoadedCase)) Problems {
-	pattern := e.Glob
-	if !filepath.IsAbs(pattern) {
-		pattern = filepath.Join(l.Dir, pattern)
-	}
-	files, err := filepath.Glob(pattern)
+	files, err := l.globFiles(e)
 	if err != nil {
+		l.problemFound()
 		return Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q: %v", e.Glob, err)}}
 	}
 	if len(files) == 0 {
+		l.problemFound()
 		return Problems{{File: suite, Line: e.line, Message: fmt.Sprintf("cases %q match no file (relative to %s)", e.Glob, l.Dir)}}
 	}
 	var problems Problems
 	for _, f := range files {
 		if strings.HasSuffix(f, ".jsonl") {
-			problems = append(problems, eachJSONLine(f, yield)...)
+			problems = append(problems, eachJSONLine(f, yield, l.bad)...)
 			continue
 		}
 		cs, ps := loadCaseFile(f)
+		if len(ps) > 0 {
+			l.problemFound()
+		}
 		for _, c := range cs {
 			yield(c)
 		}
 		problems = append(problems, ps...)
 	}
 	return problems
+}
+
+// globFiles returns the files a cases: glob of the suite matches.
+func (l *Loaded) globFiles(e CaseEntry) ([]string, error) {
+	pattern := e.Glob
+	if !filepath.IsAbs(pattern) {
+		pattern = filepath.Join(l.Dir, pattern)
+	}
+	return filepath.Glob(pattern)
 }
 
 // ParseCase reads one case's definition (YAML, as LoadedCase.Definition
@@ -243,16 +266,23 @@ func loadCaseFile(file string) ([]LoadedCase, Problems) {
 // skipped.
 func loadJSONLines(file string) ([]LoadedCase, Problems) {
 	var cases []LoadedCase
-	problems := eachJSONLine(file, func(c LoadedCase) { cases = append(cases, c) })
+	problems := eachJSONLine(file, func(c LoadedCase) { cases = append(cases, c) }, nil)
 	return cases, problems
 }
 
 // eachJSONLine reads a JSON Lines file of cases a line at a time, handing
-// each case to yield.
-func eachJSONLine(file string, yield func(LoadedCase)) Problems {
+// each case to yield; bad, if set, is called at each problem, as it is
+// found.
+func eachJSONLine(file string, yield func(LoadedCase), bad func()) Problems {
+	found := func(ps Problems) Problems {
+		if len(ps) > 0 && bad != nil {
+			bad()
+		}
+		return ps
+	}
 	f, err := os.Open(file)
 	if err != nil {
-		return Problems{{File: file, Message: err.Error()}}
+		return found(Problems{{File: file, Message: err.Error()}})
 	}
 	defer f.Close()
 	var problems Problems
@@ -267,11 +297,11 @@ func eachJSONLine(file string, yield func(LoadedCase)) Problems {
 		// makes of it, for the positions of unknown fields and wrong types.
 		node, err := jsonNode(text)
 		if err != nil {
-			problems = append(problems, Problem{File: file, Line: line, Message: "not JSON: " + err.Error() + " (a JSON Lines file holds one JSON object per line)"})
+			problems = append(problems, found(Problems{{File: file, Line: line, Message: "not JSON: " + err.Error() + " (a JSON Lines file holds one JSON object per line)"}})...)
 			continue
 		}
 		c, ps := decodeCase(file, node, line-1)
-		problems = append(problems, ps...)
+		problems = append(problems, found(ps)...)
 		if c != nil {
 			// The line is kept, not its YAML: it is written only if the case
 			// is stored (LoadedCase.YAML).
@@ -279,7 +309,7 @@ func eachJSONLine(file string, yield func(LoadedCase)) Problems {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		problems = append(problems, Problem{File: file, Message: err.Error()})
+		problems = append(problems, found(Problems{{File: file, Message: err.Error()}})...)
 	}
 	return problems
 }

@@ -98,7 +98,7 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 			Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
 			Stop: d.ch, Why: d.why, Progress: rec.trial,
 		})
-		if _, err := (meteredSuite{b, meter}).end(run, rec); err != nil {
+		if _, err := (meteredSuite{Built: b, meter: meter}).end(run, rec); err != nil {
 			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.runID, err)
 		}
 	})

@@ -132,7 +132,10 @@ func main() {
 		// for a little CPU (bench/README.md).
 		debug.SetGCPercent(50)
 	}
-	os.Exit(run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr}))
+	stop := startProfile(os.Stderr)
+	code := run(os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr})
+	stop()
+	os.Exit(code)
 }
 
 func run(args []string, std stdio) int {

@@ -42,7 +42,11 @@ func newProgress(w io.Writer) *progress {
 func (p *progress) start(suite string, total, concurrency int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "gavel: %s: %d trials, %d at a time\n", suite, total, concurrency)
+	if total > 0 {
+		fmt.Fprintf(p.w, "gavel: %s: %d trials, %d at a time\n", suite, total, concurrency)
+	} else { // cases from a pipe: counted as they are read
+		fmt.Fprintf(p.w, "gavel: %s: trials as the cases are read, %d at a time\n", suite, concurrency)
+	}
 	p.started, p.beat = time.Now(), time.Now()
 	p.last = runner.Progress{Total: total}
 	p.stop = make(chan struct{})
@@ -87,7 +91,7 @@ func (p *progress) pulse() bool {
 		p.drawn = true
 		return true
 	}
-	fmt.Fprintf(p.w, "[%d/%d] running, %s so far\n", p.last.Done, p.last.Total, elapsed)
+	fmt.Fprintf(p.w, "[%s] running, %s so far\n", done(p.last), elapsed)
 	p.beat = time.Now()
 	return true
 }
@@ -113,7 +117,10 @@ func (p *progress) update(r runner.Progress) {
 		return
 	}
 	step := r.Done * 20 / max(r.Total, 1)
-	if r.Trial.Verdict.Status != judge.StatusPass || r.Total <= 100 || step > p.shown || r.Done == r.Total {
+	if r.Total == 0 { // not known: a line every 100 trials
+		step = p.shown
+	}
+	if r.Trial.Verdict.Status != judge.StatusPass || r.Total > 0 && r.Total <= 100 || step > p.shown || r.Done == r.Total || r.Total == 0 && r.Done%100 == 0 {
 		p.shown = step
 		fmt.Fprintln(p.w, line(r))
 		p.beat = time.Now()
@@ -134,16 +141,29 @@ func (p *progress) finish() {
 	}
 }
 
+// done says how many trials are done, of how many when it is known:
+// "3/40", or "3" for cases from a pipe.
+func done(r runner.Progress) string {
+	if r.Total == 0 {
+		return fmt.Sprint(r.Done)
+	}
+	return fmt.Sprintf("%d/%d", r.Done, r.Total)
+}
+
 // line is a plain progress line, about the trial that just finished.
 func line(r runner.Progress) string {
-	return fmt.Sprintf("[%d/%d] %-5s %s#%d  (pass %d, fail %d, error %d; %d tokens, %s)",
-		r.Done, r.Total, r.Trial.Verdict.Status, r.Trial.CaseID, r.Trial.N,
+	return fmt.Sprintf("[%s] %-5s %s#%d  (pass %d, fail %d, error %d; %d tokens, %s)",
+		done(r), r.Trial.Verdict.Status, r.Trial.CaseID, r.Trial.N,
 		r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), report.Cost(r.Usage.Total()))
 }
 
 // bar is the terminal's progress bar.
 func bar(r runner.Progress) string {
 	const width = 24
+	if r.Total == 0 { // not known: no bar, no ETA
+		return fmt.Sprintf("%d trials  pass %d  fail %d  error %d  %d tokens  %s",
+			r.Done, r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), report.Cost(r.Usage.Total()))
+	}
 	filled := r.Done * width / max(r.Total, 1)
 	eta := "--"
 	if r.Done > 0 && r.Done < r.Total {

@@ -19,13 +19,17 @@ import (
 )
 
 // A recorder writes a run to the store as it goes: the cases' definitions
-// first, then every trial as it finishes (those kept from a run it carries
-// on too), then how the run ended; and while it runs, a heartbeat every
+// (first, or, for a suite read as it runs, each before its trials), then
+// every trial as it finishes (those kept from a run it carries on too),
+// then how the run ended; and while it runs, a heartbeat every
 // store.HeartbeatInterval, so that a run whose process died is shown as
-// abandoned. Trials are written by a goroutine of their own, in the order
-// they finished, so that the runner never waits for the disk. If a write
-// fails (a full or read-only disk), it stops the run: results that cannot
-// be kept are not worth paying for.
+// abandoned. Definitions and trials are written by a goroutine of their
+// own, in the order they came, so that the runner never waits for the
+// disk: whatever came while it wrote is written next in one batch (one
+// transaction; store.Batcher), so that a run that finishes trials faster
+// than the database commits them one by one leaves no queue at its end.
+// If a write fails (a full or read-only disk), it stops the run: results
+// that cannot be kept are not worth paying for.
 type recorder struct {
 	st    store.Store
 	runID string
@@ -33,30 +37,40 @@ type recorder struct {
 	stop  func(why string) // stops scheduling trials
 	warn  io.Writer
 
-	trials  chan gavel.Trial // to write
-	written chan struct{}    // closed when every trial is written
-	beating chan struct{}    // closed to stop the heartbeat
+	items   chan recorded // to write
+	written chan struct{} // closed when every item is written
+	beating chan struct{} // closed to stop the heartbeat
 
 	mu  sync.Mutex
 	err error // the first failed write
 }
 
-// pendingTrials is how many finished trials may wait to be written before
-// the runner waits for the writer.
+// pendingTrials is how many finished trials (or case definitions) may
+// wait to be written before the runner waits for the writer; it is also
+// the most the writer writes in one batch.
 const pendingTrials = 256
+
+// A recorded item is a case's definition or a finished trial, to write.
+type recorded struct {
+	def   *store.CaseDef
+	trial gavel.Trial
+}
 
 // record saves b's case definitions and creates the run (info.Continues
 // names the run it carries on, if any: that run is left as it was).
 func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunInfo, stop func(why string), warn io.Writer) (*recorder, error) {
 	r := &recorder{st: st, keys: map[string]int64{}, stop: stop, warn: warn,
-		trials: make(chan gavel.Trial, pendingTrials), written: make(chan struct{}), beating: make(chan struct{})}
-	for _, c := range b.Suite.Cases {
-		v, err := st.SaveCase(ctx, store.CaseDef{Suite: b.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
-			Definition: b.Definition(c.ID), Source: c.Source})
-		if err != nil {
-			return nil, err
-		}
-		r.keys[c.ID] = v.Key
+		items: make(chan recorded, pendingTrials), written: make(chan struct{}), beating: make(chan struct{})}
+	defs := make([]store.CaseDef, len(b.Suite.Cases))
+	for i, c := range b.Suite.Cases {
+		defs[i] = caseDef(b.Suite.Name, c, b.Definition(c.ID))
+	}
+	versions, err := store.SaveCases(ctx, st, defs)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range versions {
+		r.keys[v.ID] = v.Key
 	}
 	created, err := st.CreateRun(ctx, info)
 	if err != nil {
@@ -86,18 +100,72 @@ func (r *recorder) beat() {
 	}
 }
 
-// write saves the trials handed over, until there are no more.
+// caseDef is the definition of case c of suite, as the store keeps it.
+func caseDef(suite string, c *gavel.Case, definition []byte) store.CaseDef {
+	return store.CaseDef{Suite: suite, ID: c.ID, Name: c.Name, Tags: c.Tags, Definition: definition, Source: c.Source}
+}
+
+// write saves the definitions and trials handed over, until there are no
+// more: each time, all that waits, in one batch.
 func (r *recorder) write() {
 	defer close(r.written)
-	for t := range r.trials {
+	for item := range r.items {
+		batch := []recorded{item}
+	more:
+		for len(batch) < pendingTrials {
+			select {
+			case item, ok := <-r.items:
+				if !ok {
+					break more
+				}
+				batch = append(batch, item)
+			default:
+				break more
+			}
+		}
 		if r.failed() {
 			continue // the run is stopping; the first error says why
 		}
-		err := r.st.SaveTrial(context.Background(), r.runID, store.TrialRecord{CaseKey: r.keys[t.CaseID], Trial: t})
-		if err != nil {
+		if err := r.save(batch); err != nil {
 			r.fail(err)
 		}
 	}
+}
+
+// save writes a batch: its definitions first, then its trials, whose
+// cases' definitions came before them.
+func (r *recorder) save(batch []recorded) error {
+	var defs []store.CaseDef
+	var trials []store.TrialRecord
+	for _, item := range batch {
+		if item.def != nil {
+			defs = append(defs, *item.def)
+		}
+	}
+	if len(defs) > 0 {
+		versions, err := store.SaveCases(context.Background(), r.st, defs)
+		if err != nil {
+			return err
+		}
+		for _, v := range versions {
+			r.keys[v.ID] = v.Key
+		}
+	}
+	for _, item := range batch {
+		if item.def == nil {
+			trials = append(trials, store.TrialRecord{CaseKey: r.keys[item.trial.CaseID], Trial: item.trial})
+		}
+	}
+	if len(trials) == 0 {
+		return nil
+	}
+	return store.SaveTrials(context.Background(), r.st, r.runID, trials)
+}
+
+// saveCase hands the definition of a case about to run to the writer,
+// before any of its trials.
+func (r *recorder) saveCase(def store.CaseDef) {
+	r.items <- recorded{def: &def}
 }
 
 func (r *recorder) failed() bool {
@@ -120,12 +188,12 @@ func (r *recorder) fail(err error) {
 // trial hands a finished trial, or one kept from the run this one
 // carries on, to the writer; it is runner.Config.Progress's helper.
 func (r *recorder) trial(p runner.Progress) {
-	r.trials <- p.Trial
+	r.items <- recorded{trial: p.Trial}
 }
 
 // finish records how the run ended, and returns the first write error.
 func (r *recorder) finish(run *gavel.Run, code int) error {
-	close(r.trials)
+	close(r.items)
 	<-r.written
 	close(r.beating)
 	status := store.Passed
@@ -201,14 +269,18 @@ func effective[T comparable](flag, suite, def T, format func(T) string) string {
 // trialsSetting formats how many trials of each case a run makes: the
 // flag's for every case, else each case's own, else the suite's, else 1.
 func trialsSetting(flag int, s *gavel.Suite) string {
+	return trialsSettingOf(flag, s, slices.ContainsFunc(s.Cases, func(c *gavel.Case) bool { return c.Trials > 0 }))
+}
+
+// trialsSettingOf is trialsSetting, told whether a case has trials of its
+// own.
+func trialsSettingOf(flag int, s *gavel.Suite, own bool) string {
 	if flag > 0 {
 		return strconv.Itoa(flag)
 	}
 	suite := effective(0, s.Trials, 1, strconv.Itoa)
-	for _, c := range s.Cases {
-		if c.Trials > 0 {
-			return "each case's own, else " + suite
-		}
+	if own {
+		return "each case's own, else " + suite
 	}
 	return suite
 }

@@ -56,7 +56,7 @@ func TestDatabaseThatStopsTakingWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := runner.Run(t.Context(), suite, runner.Config{Concurrency: 1, Stop: d.ch, Why: d.why, Progress: rec.trial})
-	code, err := (meteredSuite{b, llm.NewMeter(nil)}).end(run, rec)
+	code, err := (meteredSuite{Built: b, meter: llm.NewMeter(nil)}).end(run, rec)
 	if code != exitInfra || err == nil {
 		t.Errorf("exit %d, error %v; want 3 and the write error", code, err)
 	}

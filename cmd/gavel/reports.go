@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
@@ -107,6 +108,24 @@ func parseOutput(arg string) (output, error) {
 // writeReport writes a report file whole or not at all: a temporary file
 // renamed into place, or, for a file added to, the report built first
 // and written in one go.
+// writeReports starts writing the report files outs of run, one after
+// the other, in a goroutine of their own: a large run's files are written
+// while the store records its end. It returns what waits for them and
+// returns their errors, in order.
+func writeReports(outs []output, run *gavel.Run, opts report.Options) (wait func() []error) {
+	done := make(chan []error, 1)
+	go func() {
+		var errs []error
+		for _, o := range outs {
+			if err := writeReport(o, run, opts); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		done <- errs
+	}()
+	return sync.OnceValue(func() []error { return <-done })
+}
+
 func writeReport(o output, run *gavel.Run, opts report.Options) error {
 	if o.append {
 		var b bytes.Buffer
@@ -131,7 +150,8 @@ func writeReport(o output, run *gavel.Run, opts report.Options) error {
 		return fmt.Errorf("report %s: %w", o.path, err)
 	}
 	defer os.Remove(tmp.Name())
-	if err := report.Write(tmp, o.format, run, opts); err != nil {
+	// Written as it renders: the file is put in place once whole.
+	if err := report.Stream(tmp, o.format, run, opts); err != nil {
 		tmp.Close()
 		return fmt.Errorf("report %s: %w", o.path, err)
 	}

@@ -154,7 +154,13 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInfra
 	}
 	defer m.Close()
-	suites, ok := loadSuites(paths, f, m, stderr)
+	load := loadStreamed
+	if f.shard.Count > 0 {
+		// A shard needs the whole selection to know its part and, ending
+		// a labelled run last, to put every shard's trials in order.
+		load = loadSuites
+	}
+	suites, ok := load(paths, f, m, stderr)
 	defer func() {
 		for _, s := range suites {
 			s.Close()
@@ -205,6 +211,10 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 type meteredSuite struct {
 	*spec.Built
 	meter *llm.Meter
+	// stream, when set, reads the suite's cases as they run (Built's
+	// Suite has none), and sel says which of them run (stream.go).
+	stream *spec.Stream
+	sel    *selection
 }
 
 // loadSuites loads and builds the suites at paths and selects their cases
@@ -231,7 +241,7 @@ func loadSuites(paths []string, f *runFlags, m *models, stderr io.Writer) (suite
 		for _, w := range b.Warnings {
 			fmt.Fprintln(stderr, w)
 		}
-		suites = append(suites, meteredSuite{b, meter})
+		suites = append(suites, meteredSuite{Built: b, meter: meter})
 		prices := llm.DefaultPrices().With(b.Prices).With(f.prices)
 		meter.SetPrices(prices)
 		if f.maxCost > 0 {
@@ -312,7 +322,7 @@ type runSession struct {
 // run runs one suite, stores it, writes its reports and returns the exit
 // code it earns.
 func (r *runSession) run(ctx context.Context, s meteredSuite) int {
-	if len(s.Suite.Cases) == 0 && r.f.shard.Count == 0 {
+	if r.f.shard.Count == 0 && (s.stream == nil && len(s.Suite.Cases) == 0 || s.sel != nil && s.sel.counted && s.sel.kept == 0) {
 		return exitPassed // --changed-since selected none (a shard still reports, for gavel merge)
 	}
 	f := r.f
@@ -320,6 +330,9 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		s.Suite.Threshold = f.minPassRate
 	}
 	info := runInfo(s.Built, f, s.Suite.Threshold)
+	if s.sel != nil && s.sel.counted {
+		info.Settings["trials"] = trialsSettingOf(f.trials, s.Suite, s.sel.own)
+	}
 	if r.prior.id != "" {
 		info.Continues, info.Settings["continues_with"] = r.prior.id, r.prior.flag
 	}
@@ -344,7 +357,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra
 	}
-	run := runner.Run(ctx, s.Suite, runner.Config{
+	config := runner.Config{
 		Concurrency: cmp.Or(f.concurrency, s.Concurrency),
 		Trials:      f.trials,
 		Timeout:     cmp.Or(f.timeout, s.Timeout),
@@ -358,10 +371,23 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		Started:     func(total, concurrency int) { r.bar.start(s.Suite.Name, total, concurrency) },
 		Replay:      replay,
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
-	})
+	}
+	var run *gavel.Run
+	var problems error
+	if s.stream != nil {
+		run, problems = s.runStreamed(ctx, f, rec, config, r.stderr)
+	} else {
+		run = runner.Run(ctx, s.Suite, config)
+	}
 	r.bar.finish()
+	opts := report.Options{Verbose: f.verbose, Version: version, Shard: sh.reportShard()}
+	written := writeReports(r.outs, run, opts) // while the store records the end
 	code, err := s.end(run, rec)
 	code = sh.exit(run, code)
+	if problems != nil {
+		fmt.Fprintln(r.stderr, problems)
+		code = worse(code, exitUsage)
+	}
 	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 	} else {
@@ -370,18 +396,15 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): %s\n", rec.runID, run.StopReason, sh.carryOn(rec.runID))
 		}
 	}
-	opts := report.Options{Verbose: f.verbose, Version: version, Shard: sh.reportShard()}
 	brief := opts
 	brief.Brief = f.quiet
 	if err := report.Write(r.stdout, r.format, run, brief); err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
 		code = worse(code, exitUnknown)
 	}
-	for _, o := range r.outs {
-		if err := writeReport(o, run, opts); err != nil {
-			fmt.Fprintln(r.stderr, "gavel run:", err)
-			code = worse(code, exitInfra)
-		}
+	for _, err := range written() {
+		fmt.Fprintln(r.stderr, "gavel run:", err)
+		code = worse(code, exitInfra)
 	}
 	return code
 }

@@ -52,6 +52,9 @@ type Fake struct {
 	requests    int
 	rateLimited int
 	bodies      []json.RawMessage
+	// first is when the first request came in, answered when the last
+	// answer was written.
+	first, answered time.Time
 }
 
 type faultKind int
@@ -141,6 +144,22 @@ func (f *Fake) RateLimited() int {
 	return f.rateLimited
 }
 
+// FirstRequest returns when the server received its first request; the
+// zero time before any.
+func (f *Fake) FirstRequest() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.first
+}
+
+// LastAnswer returns when the server finished writing its latest answer
+// (an error or a 429 included); the zero time before any.
+func (f *Fake) LastAnswer() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.answered
+}
+
 // Bodies returns the raw bodies of the requests received, in order, for
 // assertions on their wire shape.
 func (f *Fake) Bodies() []json.RawMessage {
@@ -164,7 +183,15 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 
+	defer func() {
+		f.mu.Lock()
+		f.answered = time.Now()
+		f.mu.Unlock()
+	}()
 	f.mu.Lock()
+	if f.requests == 0 {
+		f.first = time.Now()
+	}
 	f.requests++
 	id := fmt.Sprintf("req_fake_%06d", f.requests)
 	f.bodies = append(f.bodies, json.RawMessage(body))

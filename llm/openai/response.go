@@ -86,13 +86,16 @@ func checkWire(body []byte) string {
 	))
 }
 
-// toResponse maps the first choice of a chat completion.
+// toResponse maps the first choice of a chat completion. Its strings are
+// copied: the SDK's are cut from the whole body it parsed, which a string
+// kept in a transcript would keep alive (a run of many trials holds
+// every transcript until its reports are written).
 func toResponse(cc *sdk.ChatCompletion) *llm.Response {
 	choice := cc.Choices[0]
 	msg := choice.Message
 	resp := &llm.Response{
-		Text:  msg.Content,
-		Model: cc.Model,
+		Text:  strings.Clone(msg.Content),
+		Model: strings.Clone(cc.Model),
 		Usage: llm.Usage{
 			InputTokens:  cc.Usage.PromptTokens,
 			OutputTokens: cc.Usage.CompletionTokens,
@@ -104,8 +107,8 @@ func toResponse(cc *sdk.ChatCompletion) *llm.Response {
 			continue // a custom tool's call: Gavel sends no custom tools
 		}
 		resp.ToolCalls = append(resp.ToolCalls, llm.ToolCall{
-			ID:        c.ID,
-			Name:      c.Function.Name,
+			ID:        strings.Clone(c.ID),
+			Name:      strings.Clone(c.Function.Name),
 			Arguments: arguments(c.Function.Arguments),
 		})
 	}
@@ -113,7 +116,7 @@ func toResponse(cc *sdk.ChatCompletion) *llm.Response {
 	if msg.Refusal != "" {
 		resp.FinishReason = llm.FinishFiltered
 		if resp.Text == "" {
-			resp.Text = msg.Refusal
+			resp.Text = strings.Clone(msg.Refusal)
 		}
 	}
 	return resp

@@ -30,50 +30,87 @@ func (db *DB) SaveCase(ctx context.Context, c store.CaseDef) (store.CaseVersion,
 	if err != nil {
 		return store.CaseVersion{}, fmt.Errorf("store: save case %s/%s: %w", c.Suite, c.ID, err)
 	}
-	digest := caseDigest(c)
 	var out store.CaseVersion
 	err = db.write(ctx, func(tx *sql.Tx) error {
-		// Two PostgreSQL writers may both see version v and both insert
-		// v+1: one insert does nothing, and that one looks again.
-		for range 5 {
-			latest, latestDigest, err := db.latestCase(ctx, tx, c.Suite, c.ID)
-			switch {
-			case err != nil && !errors.Is(err, store.ErrNotFound):
-				return err
-			case err == nil && latestDigest == digest:
-				if latest.Source != c.Source {
-					if _, err := tx.ExecContext(ctx, db.q("UPDATE case_versions SET source = ? WHERE id = ?"), c.Source, latest.Key); err != nil {
-						return err
-					}
-					latest.Source = c.Source
-				}
-				out = latest
-				return nil
-			}
-			next := latest.Version + 1
-			created := normalTime(db.now())
-			row := tx.QueryRowContext(ctx, db.q(`INSERT INTO case_versions (suite, case_id, version, name, tags, definition, source, digest, created_us)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (suite, case_id, version) DO NOTHING
-				RETURNING id`), c.Suite, c.ID, next, c.Name, string(tags), nonNil(c.Definition), c.Source, digest, micros(created))
-			var key int64
-			switch err := row.Scan(&key); {
-			case errors.Is(err, sql.ErrNoRows):
-				continue // another writer saved this version first
-			case err != nil:
-				return err
-			}
-			out = store.CaseVersion{CaseDef: c, Version: next, Key: key, Created: created}
-			out.Tags = nonEmpty(c.Tags)
-			out.Definition = nonEmpty(c.Definition)
-			return nil
-		}
-		return errors.New("too many concurrent versions; try again")
+		var err error
+		out, err = db.saveCase(ctx, tx, c, tags)
+		return err
 	})
 	if err != nil {
 		return store.CaseVersion{}, fmt.Errorf("store: save case %s/%s: %w", c.Suite, c.ID, err)
 	}
 	return out, nil
+}
+
+// SaveCases saves case definitions in one transaction, as SaveCase saves
+// one (store.Batcher).
+func (db *DB) SaveCases(ctx context.Context, cs []store.CaseDef) ([]store.CaseVersion, error) {
+	tags := make([][]byte, len(cs))
+	for i, c := range cs {
+		if c.Suite == "" || c.ID == "" {
+			return nil, fmt.Errorf("store: save case %q of suite %q: a case needs a suite and an id", c.ID, c.Suite)
+		}
+		var err error
+		if tags[i], err = json.Marshal(nonEmpty(c.Tags)); err != nil {
+			return nil, fmt.Errorf("store: save case %s/%s: %w", c.Suite, c.ID, err)
+		}
+	}
+	out := make([]store.CaseVersion, len(cs))
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		for i, c := range cs {
+			v, err := db.saveCase(ctx, tx, c, tags[i])
+			if err != nil {
+				return fmt.Errorf("case %s/%s: %w", c.Suite, c.ID, err)
+			}
+			out[i] = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: save %d cases: %w", len(cs), err)
+	}
+	return out, nil
+}
+
+// saveCase saves a case's definition in tx: its latest version when it
+// is unchanged (its source updated), else a new version.
+func (db *DB) saveCase(ctx context.Context, tx *sql.Tx, c store.CaseDef, tags []byte) (store.CaseVersion, error) {
+	digest := caseDigest(c)
+	// Two PostgreSQL writers may both see version v and both insert
+	// v+1: one insert does nothing, and that one looks again.
+	for range 5 {
+		latest, latestDigest, err := db.latestCase(ctx, tx, c.Suite, c.ID)
+		switch {
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			return store.CaseVersion{}, err
+		case err == nil && latestDigest == digest:
+			if latest.Source != c.Source {
+				if _, err := tx.ExecContext(ctx, db.q("UPDATE case_versions SET source = ? WHERE id = ?"), c.Source, latest.Key); err != nil {
+					return store.CaseVersion{}, err
+				}
+				latest.Source = c.Source
+			}
+			return latest, nil
+		}
+		next := latest.Version + 1
+		created := normalTime(db.now())
+		row := tx.QueryRowContext(ctx, db.q(`INSERT INTO case_versions (suite, case_id, version, name, tags, definition, source, digest, created_us)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (suite, case_id, version) DO NOTHING
+			RETURNING id`), c.Suite, c.ID, next, c.Name, string(tags), nonNil(c.Definition), c.Source, digest, micros(created))
+		var key int64
+		switch err := row.Scan(&key); {
+		case errors.Is(err, sql.ErrNoRows):
+			continue // another writer saved this version first
+		case err != nil:
+			return store.CaseVersion{}, err
+		}
+		out := store.CaseVersion{CaseDef: c, Version: next, Key: key, Created: created}
+		out.Tags = nonEmpty(c.Tags)
+		out.Definition = nonEmpty(c.Definition)
+		return out, nil
+	}
+	return store.CaseVersion{}, errors.New("too many concurrent versions; try again")
 }
 
 // latestCase returns the latest version of a case and its digest.

@@ -90,6 +90,33 @@ func (db *DB) SaveTrial(ctx context.Context, runID string, r store.TrialRecord) 
 	return nil
 }
 
+// SaveTrials records finished trials of a run in one transaction, as
+// SaveTrial records one (store.Batcher): all or none.
+func (db *DB) SaveTrials(ctx context.Context, runID string, rs []store.TrialRecord) error {
+	rows := make([]trialRow, len(rs))
+	for i, r := range rs {
+		var err error
+		if rows[i], err = newTrialRow(r); err != nil {
+			return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
+		}
+	}
+	err := db.write(ctx, func(tx *sql.Tx) error {
+		if err := db.beat(ctx, tx, runID); err != nil {
+			return err
+		}
+		for _, row := range rows {
+			if err := db.saveTrial(ctx, tx, runID, row); err != nil {
+				return fmt.Errorf("%s#%d: %w", row.t.CaseID, row.t.N, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: save %d trials of run %s: %w", len(rs), runID, err)
+	}
+	return nil
+}
+
 // Heartbeat records that a running run's process is alive now.
 func (db *DB) Heartbeat(ctx context.Context, runID string) error {
 	if err := db.write(ctx, func(tx *sql.Tx) error { return db.beat(ctx, tx, runID) }); err != nil {

@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RoundTrip", testRoundTrip},
 		{"LargeTranscript", testLargeTranscript},
 		{"SaveTrialReplaces", testSaveTrialReplaces},
+		{"Batches", testBatches},
 		{"Crash", testCrash},
 		{"Liveness", testLiveness},
 		{"SoFar", testSoFar},
