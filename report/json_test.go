@@ -106,3 +106,20 @@ func TestJSONFieldsAreDocumented(t *testing.T) {
 	}
 	walk(report)
 }
+
+// A traced trial's trace id is in the JSON report, so that a reader can
+// find its spans.
+func TestJSONTraceID(t *testing.T) {
+	run := fixture(t)
+	run.Cases[0].Trials[0].TraceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	var got JSONReport
+	if err := json.Unmarshal([]byte(write(t, JSON, run, Options{})), &got); err != nil {
+		t.Fatal(err)
+	}
+	if id := got.Cases[0].Trials[0].TraceID; id != "4bf92f3577b34da6a3ce929d0e0e4736" {
+		t.Errorf("trace_id %q, want the trial's", id)
+	}
+	if !strings.Contains(write(t, JSON, run, Options{}), `"trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"`) {
+		t.Error(`no "trace_id" field in the JSON report`)
+	}
+}

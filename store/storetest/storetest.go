@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"GitDirty", testGitDirty},
+		{"TraceID", testTraceID},
 		{"Times", testTimes},
 		{"Trend", testTrend},
 		{"TrendTag", testTrendTag},
