@@ -117,6 +117,11 @@ func rejudgeCommand(args []string, stdout, stderr io.Writer) int {
 	id := fs.Arg(0)
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
+	flush, ok := startTracing("gavel rejudge", stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer flush()
 	st, err := openStore(ctx, *f.db)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel rejudge: the results database:", err)

@@ -23,6 +23,7 @@ import (
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 const runHelp = `Usage: gavel run [flags] [SUITE...]
@@ -152,6 +153,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
+	flush, ok := startTracing("gavel run", stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer flush()
 	st, err := openStore(ctx, *f.db)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run: the results database:", err)
@@ -318,6 +324,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra
 	}
+	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: s.Suite.Name, ID: rec.runID, Rejudges: info.Rejudges})
 	run := runner.Run(ctx, s.Suite, runner.Config{
 		Concurrency: cmp.Or(f.concurrency, s.Concurrency),
 		Trials:      f.trials,
@@ -333,6 +340,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		Progress:    func(p runner.Progress) { r.bar.update(p); rec.trial(p) },
 	})
 	r.bar.finish()
+	endSpan(run.Complete(), run.Passed())
 	code, err := s.end(run, rec)
 	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
