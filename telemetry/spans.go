@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -158,22 +159,42 @@ func StartTurn(ctx context.Context, sessionID string, round int) (_ context.Cont
 // call's id. end ends it with the call as made: a call the tool reported
 // failed (judge.ToolCall.IsError) is an error of type tool_error.
 func StartTool(ctx context.Context, name, callID string) (_ context.Context, end func(judge.ToolCall)) {
+	ctx, endAt := startTool(ctx, name, callID)
+	return ctx, func(call judge.ToolCall) { endAt(call) }
+}
+
+// startTool is StartTool, with options for the start and the end of the
+// span (their times).
+func startTool(ctx context.Context, name, callID string, opts ...trace.SpanStartOption) (context.Context, func(judge.ToolCall, ...trace.SpanEndOption)) {
 	t := tracer()
 	if t == nil {
-		return ctx, func(judge.ToolCall) {}
+		return ctx, func(judge.ToolCall, ...trace.SpanEndOption) {}
 	}
 	attrs := []attribute.KeyValue{attribute.String(attrOperation, opExecuteTool), attribute.String(attrToolName, name)}
 	if callID != "" {
 		attrs = append(attrs, attribute.String(attrToolCallID, callID))
 	}
-	ctx, span := t.Start(ctx, opExecuteTool+" "+name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	return ctx, func(call judge.ToolCall) {
+	opts = append(opts, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
+	ctx, span := t.Start(ctx, opExecuteTool+" "+name, opts...)
+	return ctx, func(call judge.ToolCall, opts ...trace.SpanEndOption) {
 		if call.IsError {
 			span.SetAttributes(attribute.Bool(attrToolError, true), attribute.String(attrErrorType, "tool_error"))
 			span.SetStatus(codes.Error, excerpt(call.Result))
 		}
-		span.End()
+		span.End(opts...)
 	}
+}
+
+// ToolCallEnded records a tool call that ended at ended, and took
+// call.Duration, as an execute_tool span of ctx's span, as StartTool and
+// its end function would have: for the calls a recording MCP proxy saw,
+// which reach Gavel once the agent's turn is over.
+func ToolCallEnded(ctx context.Context, call judge.ToolCall, ended time.Time) {
+	if tracer() == nil {
+		return
+	}
+	_, end := startTool(ctx, call.Name, call.ID, trace.WithTimestamp(ended.Add(-call.Duration)))
+	end(call, trace.WithTimestamp(ended))
 }
 
 // endWithError ends span, as failed with err when err is not nil.
