@@ -45,8 +45,13 @@ Exit codes:
      gavel run --resume RUN runs the rest
 With several suites, the first of 4, 2, 3, 1, 5 that one of them earns wins.
 
+With OTEL_EXPORTER_OTLP_ENDPOINT set (and the other standard OTEL_*
+variables), every run is traced to that OpenTelemetry endpoint: the run,
+each trial, turn, model call, tool call and judge (README: Traces).
+
 Examples:
   gavel run examples/support-desk
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 gavel run examples/support-desk
   gavel run --tag policy --trials 5 suite.yaml
   gavel run --out report.xml --out summary.md --max-cost-usd 2
   gavel run --changed-since origin/main --gate "go test ./..."
