@@ -159,6 +159,9 @@ func StartTurn(ctx context.Context, sessionID string, round int) (_ context.Cont
 // call's id. end ends it with the call as made: a call the tool reported
 // failed (judge.ToolCall.IsError) is an error of type tool_error.
 func StartTool(ctx context.Context, name, callID string) (_ context.Context, end func(judge.ToolCall)) {
+	if tracer() == nil {
+		return ctx, func(judge.ToolCall) {} // not a closure over startTool's: nothing allocated
+	}
 	ctx, endAt := startTool(ctx, name, callID)
 	return ctx, func(call judge.ToolCall) { endAt(call) }
 }

@@ -248,3 +248,29 @@ func TestSetupRefusesUnknownProtocol(t *testing.T) {
 		t.Errorf("Setup with http/json: %v, want an error naming the protocols Gavel sends", err)
 	}
 }
+
+// TestOffAllocatesNothing holds "no cost when off" to what can be counted
+// without a clock: with tracing off, the spans of a trial, its turn, a
+// tool call, a judge and a model call allocate nothing.
+func TestOffAllocatesNothing(t *testing.T) {
+	resp := &llm.Response{Text: "hi"}
+	model := llm.Chain(llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) { return resp, nil }),
+		telemetry.Model(llm.Ref{Provider: "openai", Model: "gpt-5-mini"}))
+	req := &llm.Request{}
+	verdict := judge.Judgment{Name: "j", Status: judge.StatusPass}
+	j := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) { return verdict, nil })
+	tr := &judge.Transcript{}
+	ctx := context.Background()
+	allocs := testing.AllocsPerRun(100, func() {
+		ctx, endTrial := telemetry.StartTrial(ctx, "case_001", 1)
+		turn, endTurn := telemetry.StartTurn(ctx, "s", 1)
+		model.Generate(turn, req)
+		_, endTool := telemetry.StartTool(turn, "lookup", "c1")
+		endTool(judge.ToolCall{})
+		endTurn(judge.Usage{}, nil)
+		endTrial(judge.Run(ctx, j, tr), tr)
+	})
+	if allocs != 0 {
+		t.Errorf("a trial's spans allocate %v times with tracing off, want 0", allocs)
+	}
+}
