@@ -34,6 +34,7 @@ var layers = map[string]int{
 	"jury":               1,
 	"rule":               1,
 	"sim":                1,
+	"telemetry":          1,
 	"rule/dbstate":       2,
 	"llm/providers":      2,
 	"agent":              2,

@@ -25,6 +25,9 @@ type Trial struct {
 	// which models it used, so it is not in it.
 	Models   map[string]judge.Usage `json:"models,omitempty"`
 	Duration time.Duration          `json:"duration_ns"`
+	// TraceID is the OpenTelemetry trace the trial's spans are in (32
+	// hexadecimal digits), when the run was traced (package telemetry).
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // Cause says what made the trial ERROR when it was the world around the

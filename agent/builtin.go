@@ -14,6 +14,7 @@ import (
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 // A Toolbox is where the builtin agent's tools come from: an MCP server
@@ -338,12 +339,14 @@ func (s *builtinSession) call(ctx context.Context, call llm.ToolCall) judge.Tool
 		return failed(fmt.Sprintf("unknown tool %q: the tools are %s", call.Name, strings.Join(names, ", ")))
 	}
 	start := time.Now()
+	ctx, end := telemetry.StartTool(ctx, call.Name, call.ID)
 	record, err := box.Call(ctx, call.Name, call.Arguments)
 	if err != nil {
 		record = failed("the tool could not be called: " + err.Error())
 		record.Duration = time.Since(start)
 	}
 	record.ID = call.ID
+	end(record)
 	return record
 }
 

@@ -3,8 +3,10 @@ package agent
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 // A ToolLog hands over the tool calls a recording MCP proxy saw since it
@@ -76,7 +78,7 @@ func (r *recordedAgent) answer(ctx context.Context, turn func() (*Reply, error))
 	defer func() { <-r.turn }()
 	r.log.Take() // calls made before this turn are not its reply's
 	reply, err := turn()
-	calls := r.log.Take()
+	calls := r.take(ctx)
 	if reply == nil && err != nil && len(calls) > 0 {
 		reply = &Reply{}
 	}
@@ -84,4 +86,26 @@ func (r *recordedAgent) answer(ctx context.Context, turn func() (*Reply, error))
 		reply.ToolCalls = calls
 	}
 	return reply, err
+}
+
+// An endedLog is a ToolLog that also says when each call ended, as
+// *mcp.Log does.
+type endedLog interface {
+	TakeEnded() ([]judge.ToolCall, []time.Time)
+}
+
+// take takes the calls the log received during a turn; when the log says
+// when they ended, each is traced as a tool call of the turn (ctx's).
+func (r *recordedAgent) take(ctx context.Context) []judge.ToolCall {
+	log, ok := r.log.(endedLog)
+	if !ok {
+		return r.log.Take()
+	}
+	calls, ended := log.TakeEnded()
+	for i, c := range calls {
+		if i < len(ended) {
+			telemetry.ToolCallEnded(ctx, c, ended[i])
+		}
+	}
+	return calls
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llmjudge"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 // A Detector decides whether the agent's last reply asks for clarification
@@ -215,7 +216,9 @@ func (d *driver) revive(ctx context.Context) error {
 // agent that failed part-way returns with its error.
 func (d *driver) send(ctx context.Context, n int, text string, origin judge.Origin, meta map[string]string) error {
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleUser, Content: text, Time: d.c.Now(), Round: n, Origin: origin})
+	ctx, end := telemetry.StartTurn(ctx, d.c.SessionID, n)
 	reply, err := d.session.Send(ctx, agent.Message{Text: text, Metadata: meta})
+	end(replyUsage(reply), err)
 	d.record(n, reply, err)
 	if err != nil {
 		return fmt.Errorf("the agent did not answer: %w", err)
@@ -233,12 +236,22 @@ func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
 		content += " " + string(e.Payload)
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleEvent, Content: content, Time: d.c.Now(), Round: n})
+	ctx, end := telemetry.StartTurn(ctx, d.c.SessionID, n)
 	reply, err := dispatcher.Dispatch(ctx, e)
+	end(replyUsage(reply), err)
 	d.record(n, reply, err)
 	if err != nil {
 		return fmt.Errorf("the agent did not take the event %q: %w", e.Name, err)
 	}
 	return nil
+}
+
+// replyUsage is what a reply, which may be nil, says the agent spent.
+func replyUsage(reply *agent.Reply) judge.Usage {
+	if reply == nil {
+		return judge.Usage{}
+	}
+	return reply.Usage
 }
 
 // record adds the agent's reply as a turn: a whole reply (err is nil), or

@@ -40,8 +40,14 @@ func (f Func) Judge(ctx context.Context, t *Transcript) (Judgment, error) {
 // without a duration gets the time Run measured.
 //
 // Composites call their parts through Run, so one broken part never hides
-// the verdicts of its siblings.
+// the verdicts of its siblings. An Observer in ctx (WithObserver) is told
+// of the judge and of the judgment Run returns.
 func Run(ctx context.Context, j Judge, t *Transcript) (out Judgment) {
+	if o := observerFrom(ctx); o != nil {
+		var end func(Judgment)
+		ctx, end = o.StartJudge(ctx)
+		defer func() { end(out) }() // deferred first, so it sees the judgment as returned
+	}
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {

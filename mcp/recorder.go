@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"sync"
+	"time"
 
 	"github.com/gavelhq/gavel/judge"
 )
@@ -24,6 +25,7 @@ func (f RecorderFunc) Record(call judge.ToolCall) { f(call) }
 type Log struct {
 	mu    sync.Mutex
 	calls []judge.ToolCall
+	ended []time.Time // when each call was recorded
 }
 
 // Record appends call to the log.
@@ -31,14 +33,23 @@ func (l *Log) Record(call judge.ToolCall) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.calls = append(l.calls, call)
+	l.ended = append(l.ended, time.Now())
 }
 
 // Take returns the calls recorded since the last Take, in the order they
 // finished, and empties the log. It returns nil when there were none.
 func (l *Log) Take() []judge.ToolCall {
+	calls, _ := l.TakeEnded()
+	return calls
+}
+
+// TakeEnded is Take, and also says when each call was recorded: when it
+// ended, for a Proxy (which records a call as it finishes), so that a
+// trace shows it where it happened.
+func (l *Log) TakeEnded() ([]judge.ToolCall, []time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	calls := l.calls
-	l.calls = nil
-	return calls
+	calls, ended := l.calls, l.ended
+	l.calls, l.ended = nil, nil
+	return calls, ended
 }

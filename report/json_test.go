@@ -110,15 +110,18 @@ func TestJSONFieldsAreDocumented(t *testing.T) {
 }
 
 // Streaming the JSON report a case at a time writes the bytes encoding
-// it whole writes: with cases, with none, and with one.
+// it whole writes: with cases, with none, with one, and of a shard.
 func TestJSONStreamIsWhole(t *testing.T) {
 	full := fixture(t)
 	one := *full
 	one.Cases = full.Cases[:1]
 	none := *full
 	none.Cases = nil
-	for name, run := range map[string]*gavel.Run{"fixture": full, "one case": &one, "no case": &none} {
+	for name, run := range map[string]*gavel.Run{"fixture": full, "one case": &one, "no case": &none, "shard": full} {
 		opts := Options{Version: "v0.1.0"}
+		if name == "shard" { // the shard's field comes before the cases
+			opts.Shard = &Shard{Index: 1, Count: 2, Selection: "sha256:00"}
+		}
 		var whole bytes.Buffer
 		enc := jsonEncoder(&whole, "")
 		if err := enc.Encode(newJSONReport(run, opts, true)); err != nil {
@@ -131,5 +134,22 @@ func TestJSONStreamIsWhole(t *testing.T) {
 		if diff := cmp.Diff(whole.String(), streamed.String()); diff != "" {
 			t.Errorf("%s: the streamed report differs from the whole one (-whole +streamed):\n%s", name, diff)
 		}
+	}
+}
+
+// A traced trial's trace id is in the JSON report, so that a reader can
+// find its spans.
+func TestJSONTraceID(t *testing.T) {
+	run := fixture(t)
+	run.Cases[0].Trials[0].TraceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	var got JSONReport
+	if err := json.Unmarshal([]byte(write(t, JSON, run, Options{})), &got); err != nil {
+		t.Fatal(err)
+	}
+	if id := got.Cases[0].Trials[0].TraceID; id != "4bf92f3577b34da6a3ce929d0e0e4736" {
+		t.Errorf("trace_id %q, want the trial's", id)
+	}
+	if !strings.Contains(write(t, JSON, run, Options{}), `"trace_id": "4bf92f3577b34da6a3ce929d0e0e4736"`) {
+		t.Error(`no "trace_id" field in the JSON report`)
 	}
 }

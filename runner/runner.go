@@ -13,6 +13,7 @@ import (
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 // Config says how to run a suite. The zero value runs every case once,
@@ -151,6 +152,10 @@ type conversedTrial struct {
 	job     job
 	trial   gavel.Trial
 	started time.Time
+	// ctx carries the trial's span (telemetry.StartTrial), which end
+	// ends once the trial is judged.
+	ctx context.Context
+	end func(judge.Judgment, *judge.Transcript)
 }
 
 // A job is one trial to run.
@@ -208,22 +213,24 @@ func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total
 					continue
 				}
 				started := c.Now()
+				tctx, end := telemetry.StartTrial(ctx, j.c.ID, j.n)
 				var t gavel.Trial
 				if j.stored != nil {
 					t = replayed(*j.stored)
 				} else {
-					t = converse(ctx, s, j, c)
+					t = converse(tctx, s, j, c)
 				}
+				t.TraceID = telemetry.TraceID(tctx)
 				if sequential { // no trial starts before this one's verdict is known
-					r.finish(j, judgeTrial(ctx, j, t, started, c), false)
+					r.finish(j, judgeTraced(tctx, end, j, t, started, c), false)
 					continue
 				}
-				conversed <- conversedTrial{j, t, started}
+				conversed <- conversedTrial{j, t, started, tctx, end}
 			}
 		})
 		judging.Go(func() {
 			for ct := range conversed {
-				r.finish(ct.job, judgeTrial(ctx, ct.job, ct.trial, ct.started, c), false)
+				r.finish(ct.job, judgeTraced(ct.ctx, ct.end, ct.job, ct.trial, ct.started, c), false)
 			}
 		})
 	}

@@ -69,6 +69,14 @@ func judgeTrial(ctx context.Context, j job, t gavel.Trial, started time.Time, c 
 	return t
 }
 
+// judgeTraced judges a trial as judgeTrial does, in the trial's traced
+// context, and ends the trial's span with its verdict.
+func judgeTraced(ctx context.Context, end func(judge.Judgment, *judge.Transcript), j job, t gavel.Trial, started time.Time, c Config) gavel.Trial {
+	t = judgeTrial(ctx, j, t, started, c)
+	end(t.Verdict, t.Transcript)
+	return t
+}
+
 // verdict judges a transcript for its case. A conversation that did not
 // complete is an ERROR and is not judged; so is a case without a judge,
 // and a verdict of ABSTAIN: no judge had anything to say, which is no

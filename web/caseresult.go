@@ -60,6 +60,7 @@ type trialView struct {
 	Open                     bool
 	Duration, Cost           string
 	Tokens, Calls, SessionID string
+	TraceID, TraceHref       string
 	Usage                    []usageRow
 	Error                    string
 	Turns                    []turnView
@@ -168,6 +169,7 @@ func (s *Server) caseResultPage(r *http.Request) (view, error) {
 	for _, t := range cr.Trials {
 		tv := newTrialView(t, len(cr.Trials))
 		tv.N, tv.Labels = t.N, labels[t.N]
+		tv.TraceID, tv.TraceHref = oneLine(t.TraceID), s.traceHref(t.TraceID)
 		var form *labelForm
 		if d.LabelAction != "" {
 			form = &labelForm{Action: d.LabelAction, CSRF: d.CSRF, Trial: t.N}

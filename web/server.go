@@ -43,6 +43,12 @@ type Config struct {
 	// TrendRuns is how many of a suite's last runs the trends show.
 	// Defaults to 100.
 	TrendRuns int
+
+	// TraceURL, when set, links each traced trial to its trace in a
+	// tracing UI: a URL with {trace_id} where the trace id goes, such as
+	// http://localhost:16686/trace/{trace_id} (Jaeger). CheckTraceURL
+	// checks one. Defaults to "": a traced trial shows its trace id.
+	TraceURL string
 }
 
 // MaxPageSize is the most runs one page of GET /api/runs returns.

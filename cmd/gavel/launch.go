@@ -14,6 +14,7 @@ import (
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/telemetry"
 	"github.com/gavelhq/gavel/web"
 )
 
@@ -94,10 +95,12 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 	l.mu.Unlock()
 	l.running.Go(func() {
 		defer b.Close()
-		run := runner.Run(context.Background(), b.Suite, runner.Config{
+		ctx, endSpan := telemetry.StartRun(context.Background(), telemetry.Run{Suite: b.Suite.Name, ID: rec.runID})
+		run := runner.Run(ctx, b.Suite, runner.Config{
 			Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
 			Stop: d.ch, Why: d.why, Progress: rec.trial,
 		})
+		endSpan(run.Complete(), run.Passed())
 		if _, err := (meteredSuite{Built: b, meter: meter}).end(run, rec); err != nil {
 			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.runID, err)
 		}

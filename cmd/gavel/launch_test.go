@@ -5,8 +5,12 @@ import (
 	"io"
 	"testing"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlite"
+	"github.com/gavelhq/gavel/telemetry"
 	"github.com/gavelhq/gavel/web"
 )
 
@@ -59,5 +63,53 @@ func TestLaunchWithWrittenCases(t *testing.T) {
 	l.Close()
 	if _, err := l.Launch(ctx, web.LaunchRequest{Suite: "elsewhere", Trials: 1}); err == nil {
 		t.Error("an unknown suite launched")
+	}
+}
+
+// A run started from the web app is traced as gavel run's are: one trace,
+// the run's span its root, whose id each stored trial keeps.
+func TestLaunchTraced(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	defer telemetry.Use(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)))()
+	dir, db := starterSuite(t)
+	st, err := sqlite.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m, _ := newModels(t.TempDir(), true, false)
+	l, err := newLauncher([]string{dir}, st, m, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := l.Launch(context.Background(), web.LaunchRequest{Suite: "my-agent", Trials: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close() // waits for the run
+	var root sdktrace.ReadOnlySpan
+	for _, s := range rec.Ended() {
+		if s.Name() == "gavel run" {
+			root = s
+		}
+	}
+	if root == nil {
+		t.Fatal("no run span")
+	}
+	for _, kv := range root.Attributes() {
+		if kv.Key == "gavel.run.id" && kv.Value.AsString() != id {
+			t.Errorf("the run span's gavel.run.id is %q, want %q", kv.Value.AsString(), id)
+		}
+	}
+	stored, err := st.Run(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cr := range stored.Run.Cases {
+		for _, tr := range cr.Trials {
+			if tr.TraceID != root.SpanContext().TraceID().String() {
+				t.Errorf("%s#%d keeps trace %q, want the run's %s", tr.CaseID, tr.N, tr.TraceID, root.SpanContext().TraceID())
+			}
+		}
 	}
 }

@@ -43,7 +43,8 @@ models.judge.
 
 Reports and exit codes are gavel run's (0 the threshold met, 1 missed,
 2 a usage or suite-file error, 3 a provider unreachable for every trial
-or the results database failed, 5 interrupted or out of budget).
+or the results database failed, 5 interrupted or out of budget). With
+OTEL_EXPORTER_OTLP_ENDPOINT set, it is traced as gavel run is.
 
 Examples:
   gavel rejudge 20261121-101500-a1b2
@@ -117,6 +118,11 @@ func rejudgeCommand(args []string, stdout, stderr io.Writer) int {
 	id := fs.Arg(0)
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
+	flush, ok := startTracing("gavel rejudge", stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer flush()
 	st, err := openStore(ctx, *f.db)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel rejudge: the results database:", err)

@@ -24,6 +24,7 @@ import (
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 const runHelp = `Usage: gavel run [flags] [SUITE...]
@@ -52,8 +53,13 @@ gate is decided on the whole run: by gavel merge of the shards' JSON
 reports, or, with --run-label in a shared database, by the shard that
 ends last, which exits as the whole run would.
 
+With OTEL_EXPORTER_OTLP_ENDPOINT set (and the other standard OTEL_*
+variables), every run is traced to that OpenTelemetry endpoint: the run,
+each trial, turn, model call, tool call and judge (README: Traces).
+
 Examples:
   gavel run examples/support-desk
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 gavel run examples/support-desk
   gavel run --tag policy --trials 5 suite.yaml
   gavel run --out report.xml --out summary.md --max-cost-usd 2
   gavel run --changed-since origin/main --gate "go test ./..."
@@ -175,6 +181,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
+	flush, ok := startTracing("gavel run", stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer flush()
 	st, err := openStore(ctx, *f.db)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run: the results database:", err)
@@ -357,6 +368,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra
 	}
+	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: s.Suite.Name, ID: rec.runID, Rejudges: info.Rejudges})
 	config := runner.Config{
 		Concurrency: cmp.Or(f.concurrency, s.Concurrency),
 		Trials:      f.trials,
@@ -380,6 +392,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		run = runner.Run(ctx, s.Suite, config)
 	}
 	r.bar.finish()
+	endSpan(run.Complete(), run.Passed())
 	opts := report.Options{Verbose: f.verbose, Version: version, Shard: sh.reportShard()}
 	written := writeReports(r.outs, run, opts) // while the store records the end
 	code, err := s.end(run, rec)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
@@ -31,6 +32,7 @@ Examples:
   gavel serve examples/support-desk
   gavel serve --addr :8080 --db postgres://gavel@db.internal/gavel
   gavel serve --addr :8443 --tls-cert cert.pem --tls-key key.pem
+  gavel serve --trace-url 'http://localhost:16686/trace/{trace_id}'
 
 Flags:
 `
@@ -44,6 +46,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	cert := fs.String("tls-cert", "", "serve HTTPS with this certificate `file` (and --tls-key)")
 	key := fs.String("tls-key", "", "the certificate's key `file`")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure: for an app behind a proxy that terminates TLS")
+	traceURL := fs.String("trace-url", os.Getenv("GAVEL_TRACE_URL"), "link traced trials to a tracing UI: a `URL` with {trace_id} where the trace id goes,\nsuch as http://localhost:16686/trace/{trace_id} (Jaeger); defaults to $GAVEL_TRACE_URL")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -51,6 +54,16 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gavel serve: give --tls-cert and --tls-key together")
 		return exitUsage
 	}
+	if err := web.CheckTraceURL(*traceURL); err != nil {
+		fmt.Fprintln(stderr, "gavel serve: --trace-url:", err)
+		return exitUsage
+	}
+	// Runs started from the app are traced as gavel run's are.
+	flush, ok := startTracing("gavel serve", stderr)
+	if !ok {
+		return exitUsage
+	}
+	defer flush()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	st, err := openStore(ctx, *db)
@@ -76,7 +89,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	cfg := web.Config{Version: version, Auth: auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})}
+	cfg := web.Config{Version: version, TraceURL: *traceURL, Auth: auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})}
 	if fs.NArg() > 0 {
 		m, err := newModels(defaultCacheDir(), false, false)
 		if err != nil {

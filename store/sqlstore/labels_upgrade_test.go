@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
@@ -36,8 +35,20 @@ func TestMigrateLabelVersions(t *testing.T) {
 				time.Now().UnixMicro(), time.Now().UnixMicro()); err != nil {
 				t.Fatal(err)
 			}
-			tr := gavel.Trial{CaseID: "case_001", N: 1, Transcript: &judge.Transcript{Goal: "hello"}, Verdict: judge.Verdict(true, "fine")}
-			if err := s.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: tr}); err != nil {
+			// And the trial's (SaveTrial writes today's columns).
+			verdict, err := compress(judge.Verdict(true, "fine"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.sql.ExecContext(ctx, s.q("INSERT INTO run_cases (run_id, case_id) VALUES ('old-run', 'case_001')")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.sql.ExecContext(ctx, s.q(`INSERT INTO trials (run_id, case_id, n, status, exec_status, duration_ns,
+				agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
+				judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
+				user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd, verdict, saved_us)
+				VALUES ('old-run', 'case_001', 1, 'PASS', 'SUCCESS', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ?, ?)`),
+				verdict, time.Now().UnixMicro()); err != nil {
 				t.Fatal(err)
 			}
 			for _, l := range []struct {

@@ -25,7 +25,7 @@ const (
 	followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
 	agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
 	agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
-	user_calls, user_cache_hits, followup_calls, followup_cache_hits, models`
+	user_calls, user_cache_hits, followup_calls, followup_cache_hits, models, trace_id`
 )
 
 // A trialRow is a trial ready to be written: compressed, with its
@@ -169,9 +169,9 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
 			agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
 			agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
-			user_calls, user_cache_hits, followup_calls, followup_cache_hits, models,
+			user_calls, user_cache_hits, followup_calls, followup_cache_hits, models, trace_id,
 			transcript, verdict, saved_us)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, case_id, n) DO UPDATE SET
 			case_key = excluded.case_key, status = excluded.status, score = excluded.score,
 			exec_status = excluded.exec_status, duration_ns = excluded.duration_ns,
@@ -189,7 +189,7 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			judge_calls = excluded.judge_calls, judge_cache_hits = excluded.judge_cache_hits,
 			user_calls = excluded.user_calls, user_cache_hits = excluded.user_cache_hits,
 			followup_calls = excluded.followup_calls, followup_cache_hits = excluded.followup_cache_hits,
-			models = excluded.models,
+			models = excluded.models, trace_id = excluded.trace_id,
 			transcript = excluded.transcript, verdict = excluded.verdict, saved_us = excluded.saved_us`),
 		runID, t.CaseID, t.N, row.caseKey, string(status), row.score, string(exec), int64(t.Duration),
 		u.Agent.InputTokens, u.Agent.OutputTokens, u.Agent.CachedTokens, u.Agent.CostUSD,
@@ -198,7 +198,7 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 		u.FollowUp.InputTokens, u.FollowUp.OutputTokens, u.FollowUp.CachedTokens, u.FollowUp.CostUSD,
 		boolInt(u.Agent.Unpriced), boolInt(u.Judge.Unpriced), boolInt(u.SimulatedUser.Unpriced), boolInt(u.FollowUp.Unpriced),
 		u.Agent.Calls, u.Agent.CacheHits, u.Judge.Calls, u.Judge.CacheHits,
-		u.SimulatedUser.Calls, u.SimulatedUser.CacheHits, u.FollowUp.Calls, u.FollowUp.CacheHits, row.models,
+		u.SimulatedUser.Calls, u.SimulatedUser.CacheHits, u.FollowUp.Calls, u.FollowUp.CacheHits, row.models, t.TraceID,
 		row.transcript, row.verdict, micros(db.now()))
 	if err != nil {
 		return err
@@ -231,7 +231,7 @@ func scanTrial(row interface{ Scan(...any) error }) (gavel.Trial, int64, error) 
 		&u.FollowUp.InputTokens, &u.FollowUp.OutputTokens, &u.FollowUp.CachedTokens, &u.FollowUp.CostUSD,
 		&u.Agent.Unpriced, &u.Judge.Unpriced, &u.SimulatedUser.Unpriced, &u.FollowUp.Unpriced,
 		&u.Agent.Calls, &u.Agent.CacheHits, &u.Judge.Calls, &u.Judge.CacheHits,
-		&u.SimulatedUser.Calls, &u.SimulatedUser.CacheHits, &u.FollowUp.Calls, &u.FollowUp.CacheHits, &models,
+		&u.SimulatedUser.Calls, &u.SimulatedUser.CacheHits, &u.FollowUp.Calls, &u.FollowUp.CacheHits, &models, &t.TraceID,
 		&transcript, &verdict)
 	if err != nil {
 		return gavel.Trial{}, 0, err

@@ -41,6 +41,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"GitDirty", testGitDirty},
 		{"Shards", testShards},
+		{"TraceID", testTraceID},
 		{"Times", testTimes},
 		{"Trend", testTrend},
 		{"TrendTag", testTrendTag},

@@ -1,3 +1,0 @@
--- Schema 9 is another branch's (this file holds its number, so that the
--- migrations stay consecutive until that branch is merged): it changes
--- nothing. Delete it when the real 0009 arrives.

@@ -1,0 +1,94 @@
+package telemetry
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// scope names the instrumentation: the tracer's name.
+const scope = "github.com/gavelhq/gavel/telemetry"
+
+// current is the tracer spans are started with, nil while tracing is off.
+var current atomic.Pointer[trace.Tracer]
+
+// tracer returns the tracer, or nil when tracing is off.
+func tracer() trace.Tracer {
+	if t := current.Load(); t != nil {
+		return *t
+	}
+	return nil
+}
+
+// Use makes Gavel trace through tp, until restore is called (which
+// turns tracing off again). Setup calls it; so do tests, with the SDK's
+// in-memory exporter, and a Go program that sets up its own SDK.
+func Use(tp trace.TracerProvider) (restore func()) {
+	t := tp.Tracer(scope)
+	old := current.Swap(&t)
+	return func() { current.Store(old) }
+}
+
+// Enabled says whether the environment asks for traces: an OTLP endpoint
+// is set (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+// and neither OTEL_SDK_DISABLED=true nor OTEL_TRACES_EXPORTER=none says
+// otherwise.
+func Enabled(getenv func(string) string) bool {
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") ||
+		strings.EqualFold(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")), "none") {
+		return false
+	}
+	return getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
+}
+
+// Setup starts tracing when the environment asks for it (Enabled): an
+// OTLP exporter (http/protobuf, or grpc as OTEL_EXPORTER_OTLP_PROTOCOL or
+// OTEL_EXPORTER_OTLP_TRACES_PROTOCOL says) behind a batching span
+// processor, for the service OTEL_SERVICE_NAME names (gavel by default)
+// at version. Otherwise it sets nothing up, and tracing stays off.
+//
+// The shutdown it returns must be called before the program exits: it
+// sends the spans not yet sent, within ctx, and turns tracing off.
+func Setup(ctx context.Context, getenv func(string) string, version string) (shutdown func(context.Context) error, err error) {
+	if !Enabled(getenv) {
+		return func(context.Context) error { return nil }, nil
+	}
+	var exporter sdktrace.SpanExporter
+	protocol := cmp.Or(getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"), getenv("OTEL_EXPORTER_OTLP_PROTOCOL"), "http/protobuf")
+	switch protocol {
+	case "http/protobuf":
+		exporter, err = otlptracehttp.New(ctx)
+	case "grpc":
+		exporter, err = otlptracegrpc.New(ctx)
+	default:
+		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%s: Gavel sends traces over http/protobuf (the default) or grpc", protocol)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the OTLP trace exporter: %w", err)
+	}
+	res, err := resource.New(ctx,
+		resource.WithAttributes(attribute.String("service.name", "gavel"), attribute.String("service.version", version)),
+		resource.WithFromEnv(), // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win
+		resource.WithTelemetrySDK())
+	if err != nil {
+		return nil, fmt.Errorf("the trace resource (OTEL_RESOURCE_ATTRIBUTES?): %w", err)
+	}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	restore := Use(tp)
+	return func(ctx context.Context) error {
+		restore()
+		if err := tp.Shutdown(ctx); err != nil {
+			return fmt.Errorf("sending the last spans: %w", err)
+		}
+		return nil
+	}, nil
+}
