@@ -77,6 +77,7 @@ type runFlags struct {
 	prices            llm.Prices // read from pricesFile
 	noCache, failFast bool
 	quiet, verbose    bool
+	queue, detach     bool // gavel run --queue (queue.go)
 }
 
 // runFlagSet returns gavel run's flags, and where they are parsed to.
@@ -102,6 +103,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.pricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask the models again instead of reusing cached answers")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting trials after the first that does not pass")
+	queueFlags(fs, &f)
 	return fs, &f
 }
 
@@ -120,6 +122,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	format, outs, err := reportsOf(f)
+	if err == nil {
+		err = f.queueConflicts()
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run:", err)
 		return exitUsage
@@ -302,6 +307,9 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 	if f.minPassRate > 0 {
 		s.Suite.Threshold = f.minPassRate
 	}
+	if f.queue {
+		return r.enqueue(ctx, s)
+	}
 	info := runInfo(s.Built, f, s.Suite.Threshold)
 	if r.prior.id != "" {
 		info.Continues, info.Settings["continues_with"] = r.prior.id, r.prior.flag
@@ -342,6 +350,13 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): gavel run --resume %s runs what did not finish\n", rec.runID, run.StopReason, rec.runID)
 		}
 	}
+	return r.write(run, code)
+}
+
+// write prints a run's report and writes its report files, and returns
+// the exit code the run earns, code, or a worse one if that failed.
+func (r *runSession) write(run *gavel.Run, code int) int {
+	f := r.f
 	opts := report.Options{Verbose: f.verbose, Version: version}
 	brief := opts
 	brief.Brief = f.quiet
