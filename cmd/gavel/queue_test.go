@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
@@ -258,5 +259,69 @@ func TestQueueSurvivesAKilledWorker(t *testing.T) {
 	}
 	if code != oneCode || info.Status != runs[0].Status || info.Status == store.Running {
 		t.Errorf("queued run: exit %d, %s; one gavel run: exit %d, %s", code, info.Status, oneCode, runs[0].Status)
+	}
+}
+
+// A worker whose suite file differs from the one a run was enqueued with
+// refuses the run's trials, saying what differs and what to do, and runs
+// none of them.
+func TestQueueWorkerRefusesAnotherSuite(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 0)
+	here, there := t.TempDir(), t.TempDir()
+	queueSuite(t, here, 2)
+	queueSuite(t, there, 3) // one case more
+	run := startQueued(t, here, fake, "run", "--queue", "--detach", "--db", dsn, "evals")
+	if code := run.wait(t, time.Minute); code != exitPassed {
+		t.Fatalf("gavel run --queue --detach: exit %d", code)
+	}
+	runID := enqueued(t, run)
+	w := startQueued(t, there, fake, "worker", "--db", dsn, "--concurrency", "1")
+	waitFor(t, time.Minute, "the worker to refuse", func() bool { return strings.Contains(w.stderr(), "refusing") })
+	msg := w.stderr()
+	for _, want := range []string{"run " + runID, "the suite evals/gavel.yaml here", "is not the one the run was enqueued with",
+		"run gavel worker from a checkout of the same suite files", "goes back to the queue"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the worker's refusal does not say %q:\n%s", want, msg)
+		}
+	}
+	if n := fake.Requests(); n != 0 {
+		t.Errorf("the refusing worker called the models %d times", n)
+	}
+	_, saved := trialVerdicts(t, openTestStore(t, dsn), runID)
+	if saved != 0 {
+		t.Errorf("the refusing worker saved %d trials", saved)
+	}
+}
+
+// A run's budget holds across workers: once the run's settled trials
+// spent it, no worker starts another, and the run ends incomplete, its
+// exit code 5, with the budget's reason.
+func TestQueueBudgetAcrossWorkers(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 50*time.Millisecond)
+	dir := t.TempDir()
+	queueSuite(t, dir, 6) // 12 trials of $0.30
+	run := startQueued(t, dir, fake, "run", "--queue", "--db", dsn, "--no-cache", "--max-cost-usd", "0.5", "evals")
+	runID := enqueued(t, run)
+	for range 2 {
+		startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
+	}
+	if code := run.wait(t, 2*time.Minute); code != exitIncomplete {
+		t.Errorf("gavel run --queue --max-cost-usd: exit %d, want %d\n%s", code, exitIncomplete, run.stderr())
+	}
+	st := openTestStore(t, dsn)
+	info, err := st.RunInfo(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, saved := trialVerdicts(t, st, runID)
+	// Two workers, one trial each at a time: at most the two in flight
+	// when the budget ran out, after the two that spent it.
+	if saved < 2 || saved > 4 {
+		t.Errorf("%d trials saved, want 2 to 4 of 12", saved)
+	}
+	if info.Status != store.Incomplete || info.Stopped != gavel.StopBudget || !strings.Contains(info.StopReason, "the budget of $0.50 was spent") {
+		t.Errorf("run: %s, stopped %q (%s); want incomplete, stopped by the budget", info.Status, info.Stopped, info.StopReason)
 	}
 }
