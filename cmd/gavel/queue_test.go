@@ -325,3 +325,40 @@ func TestQueueBudgetAcrossWorkers(t *testing.T) {
 		t.Errorf("run: %s, stopped %q (%s); want incomplete, stopped by the budget", info.Status, info.Stopped, info.StopReason)
 	}
 }
+
+// SIGTERM stops a worker gently: it takes no new trial, finishes those in
+// flight, saves them (judged, not cut short), and exits 0; the other
+// trials wait in the queue.
+func TestQueueWorkerStopsGently(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 500*time.Millisecond)
+	dir := t.TempDir()
+	queueSuite(t, dir, 4) // 8 trials
+	run := startQueued(t, dir, fake, "run", "--queue", "--detach", "--db", dsn, "--no-cache", "evals")
+	run.wait(t, time.Minute)
+	runID := enqueued(t, run)
+	w := startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "2")
+	waitFor(t, time.Minute, "a trial in flight", func() bool { return fake.Requests() > 0 })
+	if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := w.wait(t, time.Minute); code != exitPassed || !strings.Contains(w.stderr(), "those in flight finish") {
+		t.Errorf("gavel worker after SIGTERM: exit %d\n%s", code, w.stderr())
+	}
+	st := openTestStore(t, dsn)
+	got, saved := trialVerdicts(t, st, runID)
+	if saved < 1 || saved > 2 {
+		t.Errorf("%d trials saved, want the 1 or 2 in flight: %v", saved, got)
+	}
+	for trial, status := range got {
+		if status == judge.StatusError {
+			t.Errorf("%s was cut short: %s", trial, status)
+		}
+	}
+	var waiting int
+	db := st.(interface{ SQL() *sql.DB }).SQL()
+	db.QueryRow("SELECT COUNT(*) FROM river_job WHERE args->>'run' = $1 AND state = 'available'", runID).Scan(&waiting)
+	if waiting != 8-saved {
+		t.Errorf("%d trials wait in the queue, want %d", waiting, 8-saved)
+	}
+}
