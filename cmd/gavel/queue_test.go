@@ -362,3 +362,20 @@ func TestQueueWorkerStopsGently(t *testing.T) {
 		t.Errorf("%d trials wait in the queue, want %d", waiting, 8-saved)
 	}
 }
+
+// gavel migrate brings River's tables and the queue's up to date in a
+// PostgreSQL database, beside the store's, and says so.
+func TestMigrateMigratesTheQueue(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	code, out, errs := gavelCmd(t, "migrate", "--db", dsn)
+	if code != exitPassed || !strings.Contains(out, "The job queue's tables are at River's migration") {
+		t.Fatalf("gavel migrate: exit %d\n%s%s", code, out, errs)
+	}
+	db := openTestStore(t, dsn).(interface{ SQL() *sql.DB }).SQL()
+	for _, table := range []string{"river_job", "gavel_queue_runs"} {
+		var n int
+		if err := db.QueryRow("SELECT COUNT(*) FROM " + table).Scan(&n); err != nil {
+			t.Errorf("%s: %v", table, err)
+		}
+	}
+}
