@@ -19,7 +19,7 @@ import (
 // A planned run is a run's row of gavel_queue_runs: its plan, how many
 // of its trials are settled, what they spent, and what stopped it.
 type planned struct {
-	Plan
+	Plan           // without its Cases but in finish
 	total, settled int
 	spent          judge.Usage
 	stopped        gavel.StopCause
@@ -32,33 +32,55 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// planOf reads a run's plan and progress; forUpdate locks its row until
-// the transaction ends.
-func planOf(ctx context.Context, q querier, run string, forUpdate bool) (planned, error) {
-	query := `SELECT suite, digest, timeout_ns, max_cost_usd, max_tokens, cases, total, settled,
-		input_tokens, output_tokens, cost_usd, unpriced, stopped, stop_reason, finished
-		FROM gavel_queue_runs WHERE run_id = $1`
-	if forUpdate {
-		query += " FOR UPDATE"
-	}
+// planColumns are what planOf reads of gavel_queue_runs, but the cases:
+// a run's row without its plan's cases is small, and read by every job.
+const planColumns = `suite, digest, timeout_ns, max_cost_usd, max_tokens, total, settled,
+	input_tokens, output_tokens, cost_usd, unpriced, stopped, stop_reason, finished`
+
+// scanPlan scans planColumns, and then more.
+func scanPlan(row interface{ Scan(...any) error }, more ...any) (planned, error) {
 	var p planned
 	var timeout int64
-	var cases []byte
 	var stopped string
-	err := q.QueryRowContext(ctx, query, run).Scan(&p.Suite, &p.Digest, &timeout, &p.Budget.MaxCostUSD, &p.Budget.MaxTokens,
-		&cases, &p.total, &p.settled, &p.spent.InputTokens, &p.spent.OutputTokens, &p.spent.CostUSD, &p.spent.Unpriced,
-		&stopped, &p.reason, &p.finished)
-	if errors.Is(err, sql.ErrNoRows) {
-		return planned{}, fmt.Errorf("queue: run %s was not enqueued (no plan in gavel_queue_runs)", run)
-	}
-	if err != nil {
-		return planned{}, fmt.Errorf("queue: the plan of run %s: %w", run, err)
-	}
+	err := row.Scan(append([]any{&p.Suite, &p.Digest, &timeout, &p.Budget.MaxCostUSD, &p.Budget.MaxTokens,
+		&p.total, &p.settled, &p.spent.InputTokens, &p.spent.OutputTokens, &p.spent.CostUSD, &p.spent.Unpriced,
+		&stopped, &p.reason, &p.finished}, more...)...)
 	p.Timeout, p.stopped = time.Duration(timeout), gavel.StopCause(stopped)
-	if err := json.Unmarshal(cases, &p.Cases); err != nil {
-		return planned{}, fmt.Errorf("queue: the plan of run %s: %w", run, err)
+	return p, err
+}
+
+// planOf reads a run's plan and progress, without its cases, and whether
+// trial n of case caseID is settled.
+func planOf(ctx context.Context, q querier, run, caseID string, n int) (p planned, settled bool, err error) {
+	p, err = scanPlan(q.QueryRowContext(ctx, `SELECT `+planColumns+`,
+		EXISTS (SELECT 1 FROM gavel_queue_trials t WHERE t.run_id = r.run_id AND t.case_id = $2 AND t.n = $3)
+		FROM gavel_queue_runs r WHERE run_id = $1`, run, caseID, n), &settled)
+	return p, settled, planErr(run, err)
+}
+
+// planErr says what went wrong reading the plan of run.
+func planErr(run string, err error) error {
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("queue: run %s was not enqueued (no plan in gavel_queue_runs)", run)
+	case err != nil:
+		return fmt.Errorf("queue: the plan of run %s: %w", run, err)
 	}
-	return p, nil
+	return nil
+}
+
+// casesOf reads the cases of a run's plan.
+func (q *Queue) casesOf(ctx context.Context, run string) ([]PlannedCase, error) {
+	var raw []byte
+	err := q.db.QueryRowContext(ctx, "SELECT cases FROM gavel_queue_runs WHERE run_id = $1", run).Scan(&raw)
+	if err := planErr(run, err); err != nil {
+		return nil, err
+	}
+	var cases []PlannedCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		return nil, fmt.Errorf("queue: the plan of run %s: %w", run, err)
+	}
+	return cases, nil
 }
 
 // A settlement is how a trial of a run ended for the queue: saved (its
@@ -72,52 +94,26 @@ type settlement struct {
 // settle records that trial n of case caseID of run is done with, once
 // whoever does it again, and returns the run's plan and progress after it:
 // the caller whose settlement makes settled reach total finishes the run.
-// The run's row is locked meanwhile, so settlements of one run go one at
-// a time and exactly one sees the last.
+// It is one statement: the run's row is locked while it runs, so
+// settlements of one run go one at a time, and exactly one sees the last.
 func (q *Queue) settle(ctx context.Context, run, caseID string, n int, s settlement) (planned, error) {
-	tx, err := q.db.BeginTx(ctx, nil)
-	if err != nil {
-		return planned{}, fmt.Errorf("queue: settle %s trial %d of run %s: %w", caseID, n, run, err)
-	}
-	defer tx.Rollback()
-	p, err := planOf(ctx, tx, run, true)
-	if err != nil {
-		return planned{}, err
-	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO gavel_queue_trials (run_id, case_id, n, skipped) VALUES ($1, $2, $3, $4)
-		ON CONFLICT DO NOTHING`, run, caseID, n, s.skipped != "")
-	if err != nil {
-		return planned{}, fmt.Errorf("queue: settle %s trial %d of run %s: %w", caseID, n, run, err)
-	}
-	if added, err := res.RowsAffected(); err != nil || added == 0 {
-		return p, err // settled before: a job done again
-	}
-	p.settled++
-	p.spent = p.spent.Add(s.spent)
-	if p.stopped == "" && s.skipped != "" {
-		p.stopped, p.reason = s.skipped, s.reason
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE gavel_queue_runs SET settled = $2, input_tokens = $3, output_tokens = $4,
-		cost_usd = $5, unpriced = $6, stopped = $7, stop_reason = $8 WHERE run_id = $1`,
-		run, p.settled, p.spent.InputTokens, p.spent.OutputTokens, p.spent.CostUSD, p.spent.Unpriced, string(p.stopped), p.reason)
-	if err != nil {
-		return planned{}, fmt.Errorf("queue: settle %s trial %d of run %s: %w", caseID, n, run, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return planned{}, fmt.Errorf("queue: settle %s trial %d of run %s: %w", caseID, n, run, err)
+	p, err := scanPlan(q.db.QueryRowContext(ctx, `WITH added AS (
+			INSERT INTO gavel_queue_trials (run_id, case_id, n, skipped) VALUES ($1, $2, $3, $4)
+			ON CONFLICT DO NOTHING RETURNING 1),
+		k AS (SELECT COUNT(*) AS k FROM added)
+		UPDATE gavel_queue_runs SET settled = settled + k.k,
+			input_tokens = input_tokens + k.k * $5::bigint, output_tokens = output_tokens + k.k * $6::bigint,
+			cost_usd = cost_usd + k.k * $7::double precision, unpriced = unpriced OR (k.k > 0 AND $8::boolean),
+			stopped = CASE WHEN stopped = '' AND k.k > 0 THEN $9::text ELSE stopped END,
+			stop_reason = CASE WHEN stopped = '' AND k.k > 0 THEN $10::text ELSE stop_reason END
+		FROM k WHERE run_id = $1
+		RETURNING `+planColumns,
+		run, caseID, n, s.skipped != "", s.spent.InputTokens, s.spent.OutputTokens, s.spent.CostUSD, s.spent.Unpriced,
+		string(s.skipped), s.reason))
+	if err := planErr(run, err); err != nil {
+		return planned{}, fmt.Errorf("settle %s trial %d: %w", caseID, n, err)
 	}
 	return p, nil
-}
-
-// settled reports whether trial n of case caseID of run is settled.
-func (q *Queue) settled(ctx context.Context, run, caseID string, n int) (bool, error) {
-	var one int
-	err := q.db.QueryRowContext(ctx, "SELECT 1 FROM gavel_queue_trials WHERE run_id = $1 AND case_id = $2 AND n = $3",
-		run, caseID, n).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
 }
 
 // finish ends a run whose trials are all settled, in the store: its
@@ -128,6 +124,9 @@ func (q *Queue) finish(ctx context.Context, runID string, p planned, b *spec.Bui
 	stored, err := q.st.RunVerdicts(ctx, runID)
 	if err != nil {
 		return "", fmt.Errorf("queue: finish run %s: %w", runID, err)
+	}
+	if p.Cases, err = q.casesOf(ctx, runID); err != nil {
+		return "", err
 	}
 	info := stored.Info
 	got := map[string]gavel.CaseResult{}
@@ -198,6 +197,6 @@ func StatusOf(run *gavel.Run) store.Status {
 // Progress says how many of a run's trials are settled (run, skipped or
 // given up on), of how many, and whether the run is finished.
 func (q *Queue) Progress(ctx context.Context, run string) (settled, total int, finished bool, err error) {
-	p, err := planOf(ctx, q.db, run, false)
+	p, _, err := planOf(ctx, q.db, run, "", 0)
 	return p.settled, p.total, p.finished, err
 }

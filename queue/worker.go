@@ -177,16 +177,13 @@ func (tw *trialWorker) Timeout(*river.Job[TrialArgs]) time.Duration { return tw.
 // finishes the run.
 func (tw *trialWorker) Work(ctx context.Context, job *river.Job[TrialArgs]) error {
 	w, q, a := tw.w, tw.w.q, job.Args
-	p, err := planOf(ctx, q.db, a.Run, false)
-	if err != nil {
+	p, done, err := planOf(ctx, q.db, a.Run, a.Case, a.N)
+	if err != nil || p.finished {
 		return err
 	}
-	if p.finished {
-		return nil
-	}
-	if done, err := q.settled(ctx, a.Run, a.Case, a.N); err != nil || done {
+	if done {
 		// Done before, by a worker that died before River knew.
-		return errors.Join(err, w.finishIfLast(ctx, a.Run, p, nil))
+		return w.finishIfLast(ctx, a.Run, p, nil)
 	}
 	b, err := w.suite(a.Suite, a.Digest)
 	var cs *gavel.Case
