@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -55,10 +54,12 @@ type Worker struct {
 	old    []*spec.Built          // replaced, closed with the worker
 }
 
-// A loadedSuite is a suite a worker built, and its digest.
+// A loadedSuite is a suite a worker built, its digest and its cases by
+// id.
 type loadedSuite struct {
 	b      *spec.Built
 	digest string
+	cases  map[string]*gavel.Case
 }
 
 // Worker returns a worker on q, not started.
@@ -134,16 +135,16 @@ func (e *RefusedError) Error() string { return e.Why }
 // suite returns the suite at path, built once, if its digest is digest.
 // A suite whose digest differs is built again (its files may have
 // changed since), and refused if it still differs.
-func (w *Worker) suite(path, digest string) (*spec.Built, error) {
+func (w *Worker) suite(path, digest string) (loadedSuite, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if l, ok := w.suites[path]; ok && l.digest == digest {
-		return l.b, nil
+		return l, nil
 	}
 	wd, _ := os.Getwd()
 	b, err := w.cfg.Load(path)
 	if err != nil {
-		return nil, &RefusedError{fmt.Sprintf("cannot load the run's suite %s here (in %s): %v", path, wd, err)}
+		return loadedSuite{}, &RefusedError{fmt.Sprintf("cannot load the run's suite %s here (in %s): %v", path, wd, err)}
 	}
 	d, err := b.Digest()
 	if err == nil && d != digest {
@@ -152,13 +153,17 @@ func (w *Worker) suite(path, digest string) (*spec.Built, error) {
 	}
 	if err != nil {
 		b.Close()
-		return nil, err
+		return loadedSuite{}, err
 	}
 	if l, ok := w.suites[path]; ok {
 		w.old = append(w.old, l.b) // trials in flight may still use it
 	}
-	w.suites[path] = loadedSuite{b, d}
-	return b, nil
+	l := loadedSuite{b, d, make(map[string]*gavel.Case, len(b.Suite.Cases))}
+	for _, c := range b.Suite.Cases {
+		l.cases[c.ID] = c
+	}
+	w.suites[path] = l
+	return l, nil
 }
 
 // trialWorker is River's worker of trial jobs.
@@ -185,14 +190,10 @@ func (tw *trialWorker) Work(ctx context.Context, job *river.Job[TrialArgs]) erro
 		// Done before, by a worker that died before River knew.
 		return w.finishIfLast(ctx, a.Run, p, nil)
 	}
-	b, err := w.suite(a.Suite, a.Digest)
-	var cs *gavel.Case
-	if err == nil {
-		if i := slices.IndexFunc(b.Suite.Cases, func(c *gavel.Case) bool { return c.ID == a.Case }); i >= 0 {
-			cs = b.Suite.Cases[i]
-		} else {
-			err = &RefusedError{fmt.Sprintf("the suite %s here has no case %s", a.Suite, a.Case)}
-		}
+	l, err := w.suite(a.Suite, a.Digest)
+	cs, b := l.cases[a.Case], l.b
+	if err == nil && cs == nil {
+		err = &RefusedError{fmt.Sprintf("the suite %s here has no case %s", a.Suite, a.Case)}
 	}
 	if err != nil {
 		return w.refuse(ctx, job, err)

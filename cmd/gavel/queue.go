@@ -20,7 +20,7 @@ import (
 
 // queueFlags adds gavel run's flags of the job queue.
 func queueFlags(fs *flag.FlagSet, f *runFlags) {
-	fs.BoolVar(&f.queue, "queue", false, "enqueue the run's trials in the PostgreSQL database of --db, for gavel worker processes to run, then wait for the run to finish and report it as usual")
+	fs.BoolVar(&f.queue, "queue", false, "enqueue the run's trials in the PostgreSQL database of --db, for gavel worker processes to run, then wait for the run to finish and report it as usual (a signal stops the waiting, exit 5, not the run)")
 	fs.BoolVar(&f.detach, "detach", false, "with --queue: return once the trials are enqueued; the run finishes when its last trial does (gavel show RUN)")
 }
 

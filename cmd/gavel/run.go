@@ -49,6 +49,7 @@ Examples:
   gavel run --tag policy --trials 5 suite.yaml
   gavel run --out report.xml --out summary.md --max-cost-usd 2
   gavel run --changed-since origin/main --gate "go test ./..."
+  gavel run --queue --db postgres://gavel@db.internal/gavel evals   (and gavel worker)
 
 Flags:
 `
