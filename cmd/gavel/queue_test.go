@@ -288,9 +288,26 @@ func TestQueueWorkerRefusesAnotherSuite(t *testing.T) {
 	if n := fake.Requests(); n != 0 {
 		t.Errorf("the refusing worker called the models %d times", n)
 	}
-	_, saved := trialVerdicts(t, openTestStore(t, dsn), runID)
-	if saved != 0 {
+	st := openTestStore(t, dsn)
+	if _, saved := trialVerdicts(t, st, runID); saved != 0 {
 		t.Errorf("the refusing worker saved %d trials", saved)
+	}
+	// Stopped gently, so that River records the refusals (SIGKILL would
+	// leave them running until rescued).
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	w.wait(t, time.Minute)
+
+	// A worker with the run's suite takes the trials, the refused ones
+	// too once River gives them back, and finishes the run, which nobody
+	// waits for (--detach).
+	startQueued(t, here, fake, "worker", "--db", dsn, "--concurrency", "2")
+	waitFor(t, 2*time.Minute, "the run to finish", func() bool {
+		info, err := st.RunInfo(context.Background(), runID)
+		return err == nil && info.Status != store.Running
+	})
+	info, err := st.RunInfo(context.Background(), runID)
+	if _, saved := trialVerdicts(t, st, runID); err != nil || saved != 4 || info.Status != store.Passed {
+		t.Errorf("run %s: %s (%v), %d trials saved; want passed, with 4", runID, info.Status, err, saved)
 	}
 }
 
