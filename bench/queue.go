@@ -35,7 +35,7 @@ func queueFlags() *queueOptions {
 	flag.IntVar(&o.Trials, "queue", 0, "run the queue benchmark instead of the scenarios: a run of this many trials (one per case) through gavel run --queue and -workers gavel worker processes, on a fresh schema of -postgres")
 	flag.IntVar(&o.Workers, "workers", 4, "with -queue: the gavel worker processes")
 	flag.IntVar(&o.Concurrency, "worker-concurrency", 16, "with -queue: each worker's --concurrency")
-	flag.DurationVar(&o.Latency, "queue-latency", 100*time.Millisecond, "with -queue: the fake's latency")
+	flag.DurationVar(&o.Latency, "queue-latency", 200*time.Millisecond, "with -queue: the fake's latency")
 	return o
 }
 
