@@ -39,14 +39,26 @@ func (f *runFlags) queueConflicts() error {
 	return nil
 }
 
+// errNotPostgres is openQueue's error for a store that is not in
+// PostgreSQL: a usage error.
+var errNotPostgres = errors.New("the job queue lives in a PostgreSQL results database: give one with --db postgres://... (or GAVEL_DB)")
+
 // openQueue opens the job queue in st's database, which must be
 // PostgreSQL.
 func openQueue(ctx context.Context, st store.Store) (*queue.Queue, error) {
 	db, ok := st.(*sqlstore.DB)
 	if !ok || db.Dialect() != sqlstore.Postgres {
-		return nil, errors.New("the job queue lives in a PostgreSQL results database: give one with --db postgres://... (or GAVEL_DB)")
+		return nil, errNotPostgres
 	}
 	return queue.Open(ctx, db)
+}
+
+// queueExit is the exit code of openQueue's error.
+func queueExit(err error) int {
+	if errors.Is(err, errNotPostgres) {
+		return exitUsage
+	}
+	return exitInfra
 }
 
 // enqueue creates the run of s and enqueues its trials for gavel worker;
@@ -57,7 +69,7 @@ func (r *runSession) enqueue(ctx context.Context, s meteredSuite) int {
 	q, err := openQueue(ctx, r.st)
 	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
-		return exitInfra
+		return queueExit(err)
 	}
 	digest, err := s.Digest()
 	if err != nil {

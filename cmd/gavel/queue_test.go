@@ -396,3 +396,25 @@ func TestMigrateMigratesTheQueue(t *testing.T) {
 		}
 	}
 }
+
+// The queue lives in PostgreSQL: asked of another store, gavel run
+// --queue and gavel worker say so and exit 2; --queue refuses what it
+// cannot do.
+func TestQueueNeedsPostgres(t *testing.T) {
+	dir, db := starterSuite(t)
+	for _, args := range [][]string{
+		{"run", "--queue", "--db", db, dir},
+		{"worker", "--db", db},
+		{"run", "--queue", "--fail-fast", dir},
+		{"run", "--detach", dir},
+	} {
+		code, _, errs := gavelCmd(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "--") {
+			t.Errorf("gavel %s: exit %d, want %d\n%s", strings.Join(args, " "), code, exitUsage, errs)
+		}
+	}
+	_, _, errs := gavelCmd(t, "worker", "--db", db)
+	if !strings.Contains(errs, "give one with --db postgres://") {
+		t.Errorf("gavel worker on SQLite says:\n%s", errs)
+	}
+}

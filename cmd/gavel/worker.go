@@ -77,7 +77,7 @@ func workerCommand(args []string, stdout, stderr io.Writer) int {
 	q, err := openQueue(ctx, st)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel worker:", err)
-		return exitInfra
+		return queueExit(err)
 	}
 	agentStderr := stderr
 	if *quiet {
