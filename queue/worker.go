@@ -49,10 +49,22 @@ type Worker struct {
 	cfg    WorkerConfig
 	client *river.Client[*sql.Tx]
 
-	mu     sync.Mutex
-	suites map[string]loadedSuite // by path
-	old    []*spec.Built          // replaced, closed with the worker
+	mu      sync.Mutex
+	suites  map[string]loadedSuite // by path
+	old     []*spec.Built          // replaced, closed with the worker
+	refused map[[2]string]refusal  // by path and digest
 }
+
+// A refusal is a suite a worker could not run a job of, and until when
+// it says so without building it again.
+type refusal struct {
+	err   error
+	until time.Time
+}
+
+// refuseFor is how long a worker keeps refusing a suite without building
+// it again (its files may change meanwhile).
+const refuseFor = 30 * time.Second
 
 // A loadedSuite is a suite a worker built, its digest and its cases by
 // id.
@@ -74,7 +86,7 @@ func (q *Queue) Worker(cfg WorkerConfig) (*Worker, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
-	w := &Worker{q: q, cfg: cfg, suites: map[string]loadedSuite{}}
+	w := &Worker{q: q, cfg: cfg, suites: map[string]loadedSuite{}, refused: map[[2]string]refusal{}}
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, &trialWorker{w: w}); err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
@@ -141,6 +153,20 @@ func (w *Worker) suite(path, digest string) (loadedSuite, error) {
 	if l, ok := w.suites[path]; ok && l.digest == digest {
 		return l, nil
 	}
+	key := [2]string{path, digest}
+	if r, ok := w.refused[key]; ok && time.Now().Before(r.until) {
+		return loadedSuite{}, r.err
+	}
+	l, err := w.load(path, digest)
+	if err != nil {
+		w.refused[key] = refusal{err, time.Now().Add(refuseFor)}
+	}
+	return l, err
+}
+
+// load builds the suite at path, and keeps it if its digest is digest;
+// w.mu is held.
+func (w *Worker) load(path, digest string) (loadedSuite, error) {
 	wd, _ := os.Getwd()
 	b, err := w.cfg.Load(path)
 	if err != nil {
