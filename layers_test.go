@@ -52,6 +52,7 @@ var layers = map[string]int{
 	"importer":           6,
 	"store/sqlite":       7,
 	"store/postgres":     7,
+	"queue":              7,
 	"web":                7,
 	"cmd/gavel":          8,
 }

@@ -34,6 +34,13 @@
 //	go run ./bench -store both               # 10,000 runs × 100 trials on each
 //	go run ./bench -store sqlite -runs 500   # a quick try
 //
+// With -queue N, it measures gavel run --queue instead (issue 17): a run
+// of N trials enqueued in a fresh schema of -postgres and run by -workers
+// gavel worker processes against the fake, timed against the ideal.
+//
+//	go run ./bench -queue 10000              # 4 workers × 16, 200 ms calls
+//	go run ./bench -queue 10000 -queue-latency 100ms
+//
 // Everything stays on 127.0.0.1, and the temporary directories (and
 // PostgreSQL schemas) are removed at the end (-keep keeps them). See
 // bench/README.md for the columns, the targets and the figures measured.

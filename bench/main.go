@@ -43,6 +43,7 @@ func run() error {
 	flag.BoolVar(&custom.JSONL, "jsonl", false, "with -cases: the cases in a JSON Lines file")
 	flag.BoolVar(&custom.Cached, "cache", false, "with -cases: run twice with the cache on instead of once with --no-cache")
 	storeOpts := storeFlags()
+	queueOpts := queueFlags()
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -52,6 +53,20 @@ func run() error {
 	}
 	if storeOpts.enabled() {
 		return runStore(ctx, storeOpts, *keep)
+	}
+	if queueOpts.Trials > 0 {
+		tmp, err := os.MkdirTemp("", "gavel-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		if *bin == "" {
+			fmt.Fprintln(os.Stderr, "bench: building ./cmd/gavel")
+			if *bin, err = buildGavel(ctx, *repo, tmp); err != nil {
+				return err
+			}
+		}
+		return runQueue(ctx, queueOpts, storeOpts.Postgres, *bin, tmp)
 	}
 	todo, err := pick(*names, custom, *inFlight)
 	if err != nil {

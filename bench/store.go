@@ -35,7 +35,7 @@ func storeFlags() *storeOptions {
 	o := &storeOptions{storeConfig: defaultStoreConfig}
 	flag.StringVar(&o.Stores, "store", "", "run the store benchmark instead of the scenarios, on sqlite, postgres or both: seed a fresh store, time its reads and writes")
 	flag.StringVar(&o.DB, "db", "", "run the store benchmark's reads and paced run on this store (an SQLite file, or a postgres:// URL) instead of seeding a fresh one: one that -store -keep kept")
-	flag.StringVar(&o.Postgres, "postgres", os.Getenv("GAVEL_TEST_POSTGRES_URL"), "with -store: the PostgreSQL database to make a fresh schema in (default $GAVEL_TEST_POSTGRES_URL)")
+	flag.StringVar(&o.Postgres, "postgres", os.Getenv("GAVEL_TEST_POSTGRES_URL"), "with -store or -queue: the PostgreSQL database to make a fresh schema in (default $GAVEL_TEST_POSTGRES_URL)")
 	flag.IntVar(&o.Runs, "runs", o.Runs, "with -store: the runs to seed")
 	flag.IntVar(&o.TrialsPerRun, "trials-per-run", o.TrialsPerRun, "with -store: the trials of each run (two per case)")
 	flag.IntVar(&o.Writers, "writers", o.Writers, "with -store: the goroutines writing trials at once")

@@ -82,3 +82,25 @@ func TestTrialTraces(t *testing.T) {
 		})
 	}
 }
+
+// TestRunTrialTraces checks that a trial run alone (gavel worker) is
+// traced as Run traces each: its span, its turns and its judges in one
+// trace, whose id the trial keeps.
+func TestRunTrialTraces(t *testing.T) {
+	s := &gavel.Suite{Agent: echo, Cases: []*gavel.Case{prompt("a", "hello", says("hello", nil))}}
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	defer telemetry.Use(tp)()
+	tr := runner.RunTrial(context.Background(), s, s.Cases[0], 1, runner.Config{})
+	want := map[string]bool{"gavel trial": true, "invoke_agent": true, "judge says hello": true}
+	var names []string
+	for _, sp := range rec.Ended() {
+		if sp.SpanContext().TraceID().String() == tr.TraceID {
+			names = append(names, sp.Name())
+			delete(want, sp.Name())
+		}
+	}
+	if tr.TraceID == "" || len(want) > 0 {
+		t.Errorf("trace id %q has spans %v, missing %v", tr.TraceID, names, want)
+	}
+}

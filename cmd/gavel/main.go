@@ -107,6 +107,8 @@ func commands() []command {
 			func(args []string, std stdio) int { return judgesCommand(args, std.out, std.err) }, nil},
 		{"mcp-proxy", "URL", "bridge stdio to a run's recording MCP proxy, for agents that start MCP servers as commands",
 			mcpProxyCommand, nil},
+		{"worker", "--db URL [flags]", "run the trials gavel run --queue enqueued, on any number of machines",
+			func(args []string, std stdio) int { return workerCommand(args, std.out, std.err) }, nil},
 		{"completion", "bash|zsh|fish", "print a shell completion script",
 			func(args []string, std stdio) int { return completionCommand(args, std.out, std.err) }, nil},
 		{"version", "", "print the version",

@@ -7,14 +7,18 @@ import (
 	flag "github.com/spf13/pflag"
 	"io"
 
+	"github.com/gavelhq/gavel/queue"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlstore"
 )
 
 const migrateHelp = `Usage: gavel migrate [flags]
 
 Brings the results database's schema up to this Gavel's version. Every
 command does so by itself when it opens the database; migrate does it
-explicitly (before a deploy, say) and prints the versions. A database
+explicitly (before a deploy, say) and prints the versions. In PostgreSQL
+it also migrates the job queue's tables (River's, for gavel run --queue
+and gavel worker, which migrate them by themselves too). A database
 written by a newer Gavel is refused, never changed.
 
 Example:
@@ -49,5 +53,17 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInfra
 	}
 	fmt.Fprintf(stdout, "The schema is at version %d of %d: up to date.\n", current, latest)
+	if db, ok := st.(*sqlstore.DB); ok && db.Dialect() == sqlstore.Postgres {
+		q, err := queue.Open(ctx, db) // opening migrates
+		if err == nil {
+			var v int
+			v, err = q.Migrate(ctx)
+			fmt.Fprintf(stdout, "The job queue's tables are at River's migration %d: up to date.\n", v)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel migrate:", err)
+			return exitInfra
+		}
+	}
 	return exitPassed
 }

@@ -65,6 +65,7 @@ Examples:
   gavel run --changed-since origin/main --gate "go test ./..."
   gavel run --shard 2/4 --out shard-2.json            # then gavel merge shard-*.json
   gavel run --shard 2/4 --run-label "$GITHUB_RUN_ID" --db "$GAVEL_DB"
+  gavel run --queue --db postgres://gavel@db.internal/gavel evals   (and gavel worker)
 
 Flags:
 `
@@ -95,6 +96,7 @@ type runFlags struct {
 	quiet, verbose    bool
 	shard             shard  // --shard K/N; zero for a whole run
 	runLabel          string // --run-label: the run the shards join
+	queue, detach     bool   // gavel run --queue (queue.go)
 }
 
 // runFlagSet returns gavel run's flags, and where they are parsed to.
@@ -122,6 +124,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.StringVar(&f.pricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")
 	fs.BoolVar(&f.noCache, "no-cache", false, "ask the models again instead of reusing cached answers")
 	fs.BoolVar(&f.failFast, "fail-fast", false, "stop starting trials after the first that does not pass")
+	queueFlags(fs, &f)
 	return fs, &f
 }
 
@@ -140,6 +143,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	format, outs, err := reportsOf(f)
+	if err == nil {
+		err = f.queueConflicts()
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel run:", err)
 		return exitUsage
@@ -161,9 +167,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	defer m.Close()
 	load := loadStreamed
-	if f.shard.Count > 0 {
+	if f.shard.Count > 0 || f.queue {
 		// A shard needs the whole selection to know its part and, ending
-		// a labelled run last, to put every shard's trials in order.
+		// a labelled run last, to put every shard's trials in order; a
+		// queued run enqueues every trial at once, with the suite's
+		// digest over all its cases.
 		load = loadSuites
 	}
 	suites, ok := load(paths, f, m, stderr)
@@ -340,6 +348,9 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 	if f.minPassRate > 0 {
 		s.Suite.Threshold = f.minPassRate
 	}
+	if f.queue {
+		return r.enqueue(ctx, s)
+	}
 	info := runInfo(s.Built, f, s.Suite.Threshold)
 	if s.sel != nil && s.sel.counted {
 		info.Settings["trials"] = trialsSettingOf(f.trials, s.Suite, s.sel.own)
@@ -409,8 +420,15 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 			fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s): %s\n", rec.runID, run.StopReason, sh.carryOn(rec.runID))
 		}
 	}
+	return r.write(run, code, opts, written)
+}
+
+// write prints a run's report, waits for its report files (written,
+// started by writeReports with opts), and returns the exit code the run
+// earns: code, or a worse one if printing or a file failed.
+func (r *runSession) write(run *gavel.Run, code int, opts report.Options, written func() []error) int {
 	brief := opts
-	brief.Brief = f.quiet
+	brief.Brief = r.f.quiet
 	if err := report.Write(r.stdout, r.format, run, brief); err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
 		code = worse(code, exitUnknown)

@@ -25,6 +25,14 @@ const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_bra
 // were zero). Times are kept in UTC to the microsecond, as they are
 // returned.
 func (db *DB) CreateRun(ctx context.Context, r store.RunInfo) (store.RunInfo, error) {
+	return db.CreateRunWith(ctx, r, nil)
+}
+
+// CreateRunWith is CreateRun, and then, unless nil, runs then in the
+// transaction that writes the run, with the run as created: what then
+// writes is committed with the run, and when then fails, neither is
+// (gavel run --queue enqueues a run's trials so).
+func (db *DB) CreateRunWith(ctx context.Context, r store.RunInfo, then func(ctx context.Context, tx *sql.Tx, created store.RunInfo) error) (store.RunInfo, error) {
 	if r.Started.IsZero() {
 		r.Started = db.now()
 	}
@@ -39,8 +47,10 @@ func (db *DB) CreateRun(ctx context.Context, r store.RunInfo) (store.RunInfo, er
 		return store.RunInfo{}, fmt.Errorf("store: create run of suite %s: %w", r.Suite, err)
 	}
 	err = db.write(ctx, func(tx *sql.Tx) error {
-		r.ID, err = db.insertRun(ctx, tx, r, filters, models, settings)
-		return err
+		if r.ID, err = db.insertRun(ctx, tx, r, filters, models, settings); err != nil || then == nil {
+			return err
+		}
+		return then(ctx, tx, r)
 	})
 	if err != nil {
 		return store.RunInfo{}, fmt.Errorf("store: create run of suite %s: %w", r.Suite, err)

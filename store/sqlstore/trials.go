@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -78,12 +79,20 @@ func (db *DB) SaveTrial(ctx context.Context, runID string, r store.TrialRecord) 
 	if err != nil {
 		return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
 	}
+	// The run's heartbeat is written last, so that its row is locked only
+	// until the commit: processes saving trials of one run at once (gavel
+	// worker) wait that long for each other, not through every insert.
 	err = db.write(ctx, func(tx *sql.Tx) error {
-		if err := db.beat(ctx, tx, runID); err != nil {
+		if err := db.saveTrial(ctx, tx, runID, row); err != nil {
 			return err
 		}
-		return db.saveTrial(ctx, tx, runID, row)
+		return db.beat(ctx, tx, runID)
 	})
+	if err != nil {
+		if missing := db.runExists(ctx, db.sql, runID); errors.Is(missing, store.ErrNotFound) {
+			err = missing // why the trial's rows were refused
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
 	}

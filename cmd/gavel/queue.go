@@ -1,0 +1,185 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	flag "github.com/spf13/pflag"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gavelhq/gavel/queue"
+	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/runner"
+	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlstore"
+)
+
+// queueFlags adds gavel run's flags of the job queue.
+func queueFlags(fs *flag.FlagSet, f *runFlags) {
+	fs.BoolVar(&f.queue, "queue", false, "enqueue the run's trials in the PostgreSQL database of --db, for gavel worker processes to run, then wait for the run to finish and report it as usual (a signal stops the waiting, exit 5, not the run)")
+	fs.BoolVar(&f.detach, "detach", false, "with --queue: return once the trials are enqueued; the run finishes when its last trial does (gavel show RUN)")
+}
+
+// queueConflicts refuses what --queue cannot do.
+func (f *runFlags) queueConflicts() error {
+	switch {
+	case f.detach && !f.queue:
+		return errors.New("--detach goes with --queue")
+	case !f.queue:
+		return nil
+	case f.resume != "" || f.retry != "":
+		return errors.New("--queue cannot carry on a run (--resume, --retry-errors): run those without --queue")
+	case f.failFast:
+		return errors.New("--queue cannot stop at the first failure (--fail-fast): workers run the trials independently")
+	}
+	return nil
+}
+
+// errNotPostgres is openQueue's error for a store that is not in
+// PostgreSQL: a usage error.
+var errNotPostgres = errors.New("the job queue lives in a PostgreSQL results database: give one with --db postgres://... (or GAVEL_DB)")
+
+// openQueue opens the job queue in st's database, which must be
+// PostgreSQL.
+func openQueue(ctx context.Context, st store.Store) (*queue.Queue, error) {
+	db, ok := st.(*sqlstore.DB)
+	if !ok || db.Dialect() != sqlstore.Postgres {
+		return nil, errNotPostgres
+	}
+	return queue.Open(ctx, db)
+}
+
+// queueExit is the exit code of openQueue's error.
+func queueExit(err error) int {
+	if errors.Is(err, errNotPostgres) {
+		return exitUsage
+	}
+	return exitInfra
+}
+
+// enqueue creates the run of s and enqueues its trials for gavel worker;
+// unless --detach, it then waits for the run to finish and reports it as
+// gavel run does.
+func (r *runSession) enqueue(ctx context.Context, s meteredSuite) int {
+	f := r.f
+	q, err := openQueue(ctx, r.st)
+	if err != nil {
+		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
+		return queueExit(err)
+	}
+	digest, err := s.Digest()
+	if err != nil {
+		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
+		return exitInfra
+	}
+	plan := queue.Plan{
+		Suite:   workerPath(s.Suite.File),
+		Digest:  digest,
+		Timeout: cmp.Or(f.timeout, s.Timeout, runner.DefaultTimeout),
+		Budget:  runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
+	}
+	trials := runner.Config{Trials: f.trials}
+	plan.Cases = make([]queue.PlannedCase, len(s.Suite.Cases))
+	// The cases' definitions are saved several at a time: one at a time,
+	// 1,000 cases took 7 s on PostgreSQL (a transaction each).
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(saveCasesAtOnce)
+	for i, c := range s.Suite.Cases {
+		g.Go(func() error {
+			v, err := r.st.SaveCase(gctx, store.CaseDef{Suite: s.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
+				Definition: s.Definition(c.ID), Source: c.Source})
+			plan.Cases[i] = queue.PlannedCase{ID: c.ID, Trials: trials.TrialsOf(s.Suite, c), CaseKey: v.Key}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
+		return exitInfra
+	}
+	info := runInfo(s.Built, f, s.Suite.Threshold)
+	// No one process runs the run: the workers' trials and heartbeats
+	// say it is alive.
+	info.PID, info.Machine = 0, ""
+	info.Settings["queue"] = plan.Suite
+	delete(info.Settings, "concurrency") // each worker's own
+	created, err := q.Enqueue(ctx, info, plan)
+	if err != nil {
+		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
+		return exitInfra
+	}
+	fmt.Fprintf(r.stderr, "gavel: run %s: %d trials of %s enqueued for gavel worker (gavel show %s)\n",
+		created.ID, plan.Trials(), plan.Suite, created.ID)
+	if f.detach {
+		return exitPassed
+	}
+	return r.await(ctx, q, created.ID)
+}
+
+// workerPath is the path workers load a suite file from: relative to
+// the working directory when the file is under it, else absolute.
+func workerPath(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return abs
+}
+
+// saveCasesAtOnce is how many case definitions gavel run --queue saves
+// at once.
+const saveCasesAtOnce = 8
+
+// awaitPoll is how often gavel run --queue looks at its run's progress.
+const awaitPoll = 250 * time.Millisecond
+
+// await waits for a queued run to finish, saying how far it got, then
+// reports it and returns the exit code it earns. A signal stops the
+// waiting, not the run.
+func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string) int {
+	tick := time.NewTicker(awaitPoll)
+	defer tick.Stop()
+	shown, said := -1, time.Time{}
+	for {
+		settled, total, finished, err := q.Progress(ctx, runID)
+		if err != nil {
+			fmt.Fprintln(r.stderr, "gavel run --queue:", err)
+			return exitInfra
+		}
+		if finished {
+			break
+		}
+		if !r.f.quiet && settled != shown && time.Since(said) >= 2*time.Second {
+			fmt.Fprintf(r.stderr, "gavel: run %s: %d of %d trials done\n", runID, settled, total)
+			shown, said = settled, time.Now()
+		}
+		select {
+		case <-tick.C:
+		case <-r.stop.ch:
+			fmt.Fprintf(r.stderr, "gavel: stopped waiting for run %s (%s); the workers carry on with it (gavel show %s)\n",
+				runID, r.stop.why(), runID)
+			return exitIncomplete
+		}
+	}
+	stored, err := r.st.Run(context.WithoutCancel(ctx), runID)
+	if err != nil {
+		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
+		return exitInfra
+	}
+	run := stored.Run
+	fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", runID, runID)
+	if !run.Complete() {
+		fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s)\n", runID, run.StopReason)
+	}
+	opts := report.Options{Verbose: r.f.verbose, Version: version}
+	return r.write(run, exitCode(run), opts, writeReports(r.outs, run, opts))
+}
