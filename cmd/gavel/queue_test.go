@@ -418,3 +418,35 @@ func TestQueueNeedsPostgres(t *testing.T) {
 		t.Errorf("gavel worker on SQLite says:\n%s", errs)
 	}
 }
+
+// Two workers started in one directory share the files the suite's runs
+// write there: the second to load the suite says so, and a worker in a
+// directory of its own says nothing.
+func TestWorkersSharingADirectoryAreWarned(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 200*time.Millisecond)
+	dir, alone := t.TempDir(), t.TempDir()
+	queueSuite(t, dir, 4)
+	queueSuite(t, alone, 4)
+	run := startQueued(t, dir, fake, "run", "--queue", "--db", dsn, "--no-cache", "evals")
+	enqueued(t, run)
+	a := startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
+	b := startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
+	c := startQueued(t, alone, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
+	if code := run.wait(t, 2*time.Minute); code != exitPassed {
+		t.Fatalf("gavel run --queue: exit %d\n%s", code, run.stderr())
+	}
+	const warning = "another gavel worker runs suites from"
+	warned := 0
+	for _, w := range []*gavelProc{a, b} {
+		if strings.Contains(w.stderr(), warning) {
+			warned++
+		}
+	}
+	if warned != 1 {
+		t.Errorf("%d of the two workers in one directory warned, want 1:\n%s\n%s", warned, a.stderr(), b.stderr())
+	}
+	if strings.Contains(c.stderr(), warning) {
+		t.Errorf("the worker in a directory of its own warned:\n%s", c.stderr())
+	}
+}

@@ -33,6 +33,11 @@ before a trial starts, the run's spend so far is checked. A worker killed
 mid-trial loses that trial only: once it has run for --rescue-after, it
 goes back to the queue and another worker redoes it.
 
+Workers of one machine started in one directory share the files a
+suite's runs write there (a database its MCP server resets, a workspace):
+a worker warns when another holds a suite's directory. Give each worker a
+checkout of its own when a suite writes files.
+
 SIGINT or SIGTERM stops taking trials and lets those in flight finish and
 be saved; a second one cancels them (they go back to the queue).
 
@@ -99,6 +104,7 @@ func workerCommand(args []string, stdout, stderr io.Writer) int {
 			if err != nil {
 				return nil, err
 			}
+			warnSharedDir(path, stderr)
 			meter.SetPrices(llm.DefaultPrices().With(b.Prices))
 			return b, nil
 		},
