@@ -239,6 +239,26 @@ func (r *Run) Met() bool {
 // stopped it.
 func (r *Run) Complete() bool { return r.Stopped == "" }
 
+// Unreachable reports whether trials ran and every one of them (but those
+// cut short by a cancellation) was an ERROR because a service could not
+// be reached: the agent, or a model it, a simulated user or a judge
+// needed (Trial.Cause). A service that answered badly was reached.
+func (r *Run) Unreachable() bool {
+	ran, unreachable := 0, 0
+	for _, c := range r.Cases {
+		for _, t := range c.Trials {
+			switch t.Cause() {
+			case judge.CauseCancelled:
+				continue
+			case judge.CauseUnreachable:
+				unreachable++
+			}
+			ran++
+		}
+	}
+	return ran > 0 && unreachable == ran
+}
+
 // Passed reports whether the run passes its gate: it is complete and met
 // its threshold. An incomplete run never passes, whatever its pass rate:
 // the trials that did not run might have failed.

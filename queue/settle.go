@@ -171,20 +171,8 @@ func (q *Queue) finish(ctx context.Context, runID string, p planned, b *spec.Bui
 // stopped before every trial ran; failed when it missed its threshold;
 // else passed.
 func StatusOf(run *gavel.Run) store.Status {
-	ran, unreachable := 0, 0
-	for _, c := range run.Cases {
-		for _, t := range c.Trials {
-			switch t.Cause() {
-			case judge.CauseCancelled:
-				continue
-			case judge.CauseUnreachable:
-				unreachable++
-			}
-			ran++
-		}
-	}
 	switch {
-	case ran > 0 && unreachable == ran:
+	case run.Unreachable():
 		return store.Errored
 	case !run.Complete():
 		return store.Incomplete

@@ -17,7 +17,6 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
-	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/report"
@@ -495,20 +494,8 @@ func runGate(command string, stderr io.Writer) error {
 //     have failed, so it does not pass, whatever its pass rate.
 //   - 0 (exitPassed) when it is complete and met its threshold.
 func exitCode(run *gavel.Run) int {
-	ran, unreachable := 0, 0
-	for _, c := range run.Cases {
-		for _, t := range c.Trials {
-			switch t.Cause() {
-			case judge.CauseCancelled:
-				continue
-			case judge.CauseUnreachable:
-				unreachable++
-			}
-			ran++
-		}
-	}
 	switch {
-	case ran > 0 && unreachable == ran:
+	case run.Unreachable():
 		return exitInfra
 	case run.Stopped == gavel.StopFailFast:
 		return exitFailed
