@@ -27,6 +27,9 @@ type TrialArgs struct {
 	// directory unless absolute; Digest is its spec.Built.Digest.
 	Suite  string `json:"suite"`
 	Digest string `json:"digest"`
+	// Trace is the trace context of the run's span (telemetry.Carrier),
+	// which the trial's spans join; nil when the run is not traced.
+	Trace map[string]string `json:"trace,omitempty"`
 }
 
 // Kind names the jobs of trials in River's table.
@@ -48,6 +51,9 @@ type Plan struct {
 	// Budget caps the run's spend across workers: it is checked before a
 	// trial starts, against what the run's settled trials spent.
 	Budget runner.Budget
+	// Trace is the trace context of the run's span (telemetry.Carrier),
+	// given to every trial's job; nil when the run is not traced.
+	Trace map[string]string
 	// Cases are the selected cases in suite order, each with its number
 	// of trials (runner.Config.TrialsOf) and its stored version.
 	Cases []PlannedCase
@@ -110,7 +116,7 @@ func (q *Queue) insert(ctx context.Context, tx *sql.Tx, run string, p Plan) erro
 	for _, c := range p.Cases {
 		for n := 1; n <= c.Trials; n++ {
 			jobs = append(jobs, river.InsertManyParams{InsertOpts: opts,
-				Args: TrialArgs{Run: run, Case: c.ID, N: n, CaseKey: c.CaseKey, Suite: p.Suite, Digest: p.Digest}})
+				Args: TrialArgs{Run: run, Case: c.ID, N: n, CaseKey: c.CaseKey, Suite: p.Suite, Digest: p.Digest, Trace: p.Trace}})
 		}
 	}
 	// In batches: a statement's parameters are limited.

@@ -19,6 +19,7 @@ import (
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 // WorkerConfig says how a Worker works.
@@ -232,7 +233,7 @@ func (tw *trialWorker) Work(ctx context.Context, job *river.Job[TrialArgs]) erro
 		return w.finishIfLast(ctx, a.Run, after, b)
 	}
 	beating := w.heartbeat(a.Run)
-	t := runner.RunTrial(ctx, b.Suite, cs, a.N, runner.Config{Timeout: p.Timeout, FollowUps: b.FollowUps})
+	t := runner.RunTrial(telemetry.FromCarrier(ctx, a.Trace), b.Suite, cs, a.N, runner.Config{Timeout: p.Timeout, FollowUps: b.FollowUps})
 	close(beating)
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):

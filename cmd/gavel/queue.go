@@ -17,6 +17,7 @@ import (
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlstore"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 // queueFlags adds gavel run's flags of the job queue.
@@ -107,17 +108,24 @@ func (r *runSession) enqueue(ctx context.Context, s meteredSuite) int {
 	info.PID, info.Machine = 0, ""
 	info.Settings["queue"] = plan.Suite
 	delete(info.Settings, "concurrency") // each worker's own
+	// The run's span is carried in the jobs: the workers' trials join
+	// its trace. It ends when the waiting does (at once with --detach).
+	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: s.Suite.Name})
+	plan.Trace = telemetry.Carrier(ctx)
 	created, err := q.Enqueue(ctx, info, plan)
 	if err != nil {
+		endSpan(false, false)
 		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
 		return exitInfra
 	}
+	telemetry.SetRunID(ctx, created.ID)
 	fmt.Fprintf(r.stderr, "gavel: run %s: %d trials of %s enqueued for gavel worker (gavel show %s)\n",
 		created.ID, plan.Trials(), plan.Suite, created.ID)
 	if f.detach {
+		endSpan(false, false)
 		return exitPassed
 	}
-	return r.await(ctx, q, created.ID)
+	return r.await(ctx, q, created.ID, endSpan)
 }
 
 // workerPath is the path workers load a suite file from: relative to
@@ -145,13 +153,14 @@ const awaitPoll = 250 * time.Millisecond
 // await waits for a queued run to finish, saying how far it got, then
 // reports it and returns the exit code it earns. A signal stops the
 // waiting, not the run.
-func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string) int {
+func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string, endSpan func(complete, passed bool)) int {
 	tick := time.NewTicker(awaitPoll)
 	defer tick.Stop()
 	shown, said := -1, time.Time{}
 	for {
 		settled, total, finished, err := q.Progress(ctx, runID)
 		if err != nil {
+			endSpan(false, false)
 			fmt.Fprintln(r.stderr, "gavel run --queue:", err)
 			return exitInfra
 		}
@@ -165,6 +174,7 @@ func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string) in
 		select {
 		case <-tick.C:
 		case <-r.stop.ch:
+			endSpan(false, false)
 			fmt.Fprintf(r.stderr, "gavel: stopped waiting for run %s (%s); the workers carry on with it (gavel show %s)\n",
 				runID, r.stop.why(), runID)
 			return exitIncomplete
@@ -172,10 +182,12 @@ func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string) in
 	}
 	stored, err := r.st.Run(context.WithoutCancel(ctx), runID)
 	if err != nil {
+		endSpan(false, false)
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra
 	}
 	run := stored.Run
+	endSpan(run.Complete(), run.Passed())
 	fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", runID, runID)
 	if !run.Complete() {
 		fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s)\n", runID, run.StopReason)

@@ -450,3 +450,53 @@ func TestWorkersSharingADirectoryAreWarned(t *testing.T) {
 		t.Errorf("the worker in a directory of its own warned:\n%s", c.stderr())
 	}
 }
+
+// A queued run is one trace: gavel run --queue's run span is carried in
+// the jobs, and the trials the workers run join it, as a real Jaeger
+// shows.
+func TestQueuedRunIsOneTrace(t *testing.T) {
+	j := startJaeger(t)
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 50*time.Millisecond)
+	dir := t.TempDir()
+	queueSuite(t, dir, 2) // 4 trials
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", j.otlp)
+	run := startQueued(t, dir, fake, "run", "--queue", "--db", dsn, "--no-cache", "evals")
+	runID := enqueued(t, run)
+	for range 2 {
+		startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
+	}
+	if code := run.wait(t, 2*time.Minute); code != exitPassed {
+		t.Fatalf("gavel run --queue: exit %d\n%s", code, run.stderr())
+	}
+	ids := storedTraceIDs(t, dsn, runID)
+	traces := map[string]bool{}
+	for _, id := range ids {
+		traces[id] = true
+	}
+	if len(ids) != 4 || len(traces) != 1 || traces[""] {
+		t.Fatalf("the run's trials have trace ids %v, want one trace for the 4", ids)
+	}
+	id := ids["case_01#1"]
+	// The workers send their spans in batches, a few seconds apart.
+	var tr jaegerTrace
+	var trials int
+	waitFor(t, time.Minute, "the four trials' spans in the run's trace", func() bool {
+		tr = j.trace(t, id, "gavel run")
+		trials = 0
+		for _, s := range tr.Spans {
+			if s.OperationName == "gavel trial" {
+				trials++
+			}
+		}
+		return trials == 4
+	})
+	for _, s := range tr.Spans {
+		if s.OperationName == "gavel run" && s.tag("gavel.run.id") != runID {
+			t.Errorf("the run span's gavel.run.id %q, want %s:\n%s", s.tag("gavel.run.id"), runID, drawTree(tr.Spans))
+		}
+	}
+	if tree := drawTree(tr.Spans); !strings.HasPrefix(tree, "gavel run\n  gavel trial\n") {
+		t.Errorf("the trials are not under the run span:\n%s", tree)
+	}
+}
