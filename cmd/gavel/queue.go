@@ -37,6 +37,10 @@ func (f *runFlags) queueConflicts() error {
 		return errors.New("--queue cannot carry on a run (--resume, --retry-errors): run those without --queue")
 	case f.failFast:
 		return errors.New("--queue cannot stop at the first failure (--fail-fast): workers run the trials independently")
+	case f.shard.Count > 0:
+		return errors.New("--queue spreads the whole run over the workers: give no --shard (shards are for machines that each run a part without a queue)")
+	case f.pricesFile != "":
+		return errors.New("--queue cannot take --prices: workers price the models from the suite file; put the prices under prices: in it")
 	}
 	return nil
 }

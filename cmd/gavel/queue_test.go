@@ -500,3 +500,27 @@ func TestQueuedRunIsOneTrace(t *testing.T) {
 		t.Errorf("the trials are not under the run span:\n%s", tree)
 	}
 }
+
+// What workers would not honour is refused with --queue, by name: a
+// shard (the queue spreads the whole run), and prices given on the
+// command line (workers price models from the suite file).
+func TestQueueRefusesWhatWorkersCannotHonour(t *testing.T) {
+	dir, db := starterSuite(t)
+	prices := filepath.Join(t.TempDir(), "prices.yaml")
+	if err := os.WriteFile(prices, []byte("my-model: {input: 0.5, output: 1.5}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"run", "--queue", "--db", db, "--shard", "1/2", dir}, "--queue spreads the whole run over the workers: give no --shard"},
+		{[]string{"run", "--queue", "--db", db, "--shard", "1/2", "--run-label", "x", dir}, "give no --shard"},
+		{[]string{"run", "--queue", "--db", db, "--prices", prices, dir}, "--queue cannot take --prices"},
+	} {
+		code, _, errs := gavelCmd(t, c.args...)
+		if code != exitUsage || !strings.Contains(errs, c.says) {
+			t.Errorf("gavel %s: exit %d, want %d and %q:\n%s", strings.Join(c.args, " "), code, exitUsage, c.says, errs)
+		}
+	}
+}
