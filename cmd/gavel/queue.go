@@ -10,7 +10,6 @@ import (
 	"time"
 
 	flag "github.com/spf13/pflag"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/gavelhq/gavel/queue"
 	"github.com/gavelhq/gavel/report"
@@ -89,22 +88,18 @@ func (r *runSession) enqueue(ctx context.Context, s meteredSuite) int {
 		Budget:  runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
 	}
 	trials := runner.Config{Trials: f.trials}
-	plan.Cases = make([]queue.PlannedCase, len(s.Suite.Cases))
-	// The cases' definitions are saved several at a time: one at a time,
-	// 1,000 cases took 7 s on PostgreSQL (a transaction each).
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(saveCasesAtOnce)
+	defs := make([]store.CaseDef, len(s.Suite.Cases))
 	for i, c := range s.Suite.Cases {
-		g.Go(func() error {
-			v, err := r.st.SaveCase(gctx, store.CaseDef{Suite: s.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
-				Definition: s.Definition(c.ID), Source: c.Source})
-			plan.Cases[i] = queue.PlannedCase{ID: c.ID, Trials: trials.TrialsOf(s.Suite, c), CaseKey: v.Key}
-			return err
-		})
+		defs[i] = caseDef(s.Suite.Name, c, s.Definition(c.ID))
 	}
-	if err := g.Wait(); err != nil {
+	versions, err := store.SaveCases(ctx, r.st, defs)
+	if err != nil {
 		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
 		return exitInfra
+	}
+	plan.Cases = make([]queue.PlannedCase, len(s.Suite.Cases))
+	for i, c := range s.Suite.Cases {
+		plan.Cases[i] = queue.PlannedCase{ID: c.ID, Trials: trials.TrialsOf(s.Suite, c), CaseKey: versions[i].Key}
 	}
 	info := runInfo(s.Built, f, s.Suite.Threshold)
 	// No one process runs the run: the workers' trials and heartbeats
@@ -146,10 +141,6 @@ func workerPath(file string) string {
 	}
 	return abs
 }
-
-// saveCasesAtOnce is how many case definitions gavel run --queue saves
-// at once.
-const saveCasesAtOnce = 8
 
 // awaitPoll is how often gavel run --queue looks at its run's progress.
 const awaitPoll = 250 * time.Millisecond
