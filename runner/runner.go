@@ -416,5 +416,6 @@ func (r *runState) skip(jobs []job, cause gavel.StopCause, why string) {
 		if cr := &r.run.Cases[j.index]; cr.SkipReason == "" {
 			cr.SkipReason = why
 		}
+		r.done(j.index)
 	}
 }

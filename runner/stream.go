@@ -104,9 +104,9 @@ func (r *runState) add(cs *gavel.Case) (jobs, reused []job) {
 	return jobs, reused
 }
 
-// done notes that a trial of the case at index i finished, and once its
-// trials are all done, lets go of the case's judge and agent (see
-// RunCases); r.mu is held.
+// done notes that a trial of the case at index i finished or was
+// skipped, and once its trials are all done, lets go of the case's judge
+// and agent (see RunCases); r.mu is held.
 func (r *runState) done(i int) {
 	if r.left == nil {
 		return

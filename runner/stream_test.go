@@ -90,3 +90,24 @@ func TestRunCasesSkipsTheRestWhenStopped(t *testing.T) {
 		t.Errorf("stopped %q, the last case's skip reason %q; want fail-fast and a reason", run.Stopped, run.Cases[5].SkipReason)
 	}
 }
+
+// The cases a stopped run skips are let go of as the ones it ran are:
+// their judges are not kept to the end of a long streamed suite.
+func TestRunCasesLetsGoOfSkippedCases(t *testing.T) {
+	var asked atomic.Int32
+	cases := func(yield func(*gavel.Case) bool) {
+		if !yield(prompt("fails", "hello", says("bye", nil))) {
+			return
+		}
+		pulled(3, &asked)(yield)
+	}
+	run := runner.RunCases(t.Context(), &gavel.Suite{Name: "stream", Agent: echo}, cases, 0, runner.Config{Concurrency: 1, FailFast: true})
+	for _, cr := range run.Cases {
+		if cr.Case.Judge != nil {
+			t.Errorf("case %s (%s): judge %v; want it let go", cr.Case.ID, cr.Outcome, cr.Case.Judge)
+		}
+		if cr.Outcome == gavel.Skipped && cr.Case.Input() != cr.Case.ID {
+			t.Errorf("skipped case %s: input %q; want it kept", cr.Case.ID, cr.Case.Input())
+		}
+	}
+}
