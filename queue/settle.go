@@ -12,7 +12,6 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
-	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -118,9 +117,10 @@ func (q *Queue) settle(ctx context.Context, run, caseID string, n int, s settlem
 
 // finish ends a run whose trials are all settled, in the store: its
 // cases in the plan's order with the trials saved, those the run skipped
-// and why, its statistics, and its status as gavel run decides it. b, if
-// not nil, is the run's suite, whose cases the results then show whole.
-func (q *Queue) finish(ctx context.Context, runID string, p planned, b *spec.Built) (store.Status, error) {
+// and why, its statistics, and its status as gavel run decides it.
+// cases, if not nil, are the run's suite's by id (a worker's
+// loadedSuite.cases), which the results then show whole.
+func (q *Queue) finish(ctx context.Context, runID string, p planned, cases map[string]*gavel.Case) (store.Status, error) {
 	stored, err := q.st.RunVerdicts(ctx, runID)
 	if err != nil {
 		return "", fmt.Errorf("queue: finish run %s: %w", runID, err)
@@ -137,10 +137,8 @@ func (q *Queue) finish(ctx context.Context, runID string, p planned, b *spec.Bui
 		Started: info.Started, Stopped: p.stopped, StopReason: p.reason}
 	for _, pc := range p.Cases {
 		cr := got[pc.ID]
-		if b != nil {
-			if i := slices.IndexFunc(b.Suite.Cases, func(c *gavel.Case) bool { return c.ID == pc.ID }); i >= 0 {
-				cr.Case = b.Suite.Cases[i]
-			}
+		if c, ok := cases[pc.ID]; ok {
+			cr.Case = c
 		}
 		if cr.Case == nil {
 			cr.Case = &gavel.Case{ID: pc.ID}

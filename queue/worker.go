@@ -230,7 +230,7 @@ func (tw *trialWorker) Work(ctx context.Context, job *river.Job[TrialArgs]) erro
 		if err != nil {
 			return err
 		}
-		return w.finishIfLast(ctx, a.Run, after, b)
+		return w.finishIfLast(ctx, a.Run, after, l.cases)
 	}
 	beating := w.heartbeat(a.Run)
 	t := runner.RunTrial(telemetry.FromCarrier(ctx, a.Trace), b.Suite, cs, a.N, runner.Config{Timeout: p.Timeout, FollowUps: b.FollowUps})
@@ -246,12 +246,12 @@ func (tw *trialWorker) Work(ctx context.Context, job *river.Job[TrialArgs]) erro
 		// another worker, without counting as an attempt.
 		return river.JobSnooze(0)
 	}
-	return w.save(ctx, a, t, b)
+	return w.save(ctx, a, t, l.cases)
 }
 
 // save saves a trial, settles it, and finishes the run if it was its
-// last.
-func (w *Worker) save(ctx context.Context, a TrialArgs, t gavel.Trial, b *spec.Built) error {
+// last; cases are its suite's by id, or nil (see finish).
+func (w *Worker) save(ctx context.Context, a TrialArgs, t gavel.Trial, cases map[string]*gavel.Case) error {
 	ctx = context.WithoutCancel(ctx) // what ran is kept, whatever stops the worker now
 	if err := w.q.st.SaveTrial(ctx, a.Run, store.TrialRecord{CaseKey: a.CaseKey, Trial: t}); err != nil {
 		return fmt.Errorf("queue: save %s trial %d of run %s: %w", a.Case, a.N, a.Run, err)
@@ -260,7 +260,7 @@ func (w *Worker) save(ctx context.Context, a TrialArgs, t gavel.Trial, b *spec.B
 	if err != nil {
 		return err
 	}
-	return w.finishIfLast(ctx, a.Run, after, b)
+	return w.finishIfLast(ctx, a.Run, after, cases)
 }
 
 // refuse says why the worker cannot run a job, and returns the error
@@ -286,12 +286,13 @@ func (w *Worker) refuse(ctx context.Context, job *river.Job[TrialArgs], err erro
 }
 
 // finishIfLast finishes the run when p says every trial is settled and
-// nobody finished it yet.
-func (w *Worker) finishIfLast(ctx context.Context, run string, p planned, b *spec.Built) error {
+// nobody finished it yet; cases are its suite's by id, or nil (see
+// finish).
+func (w *Worker) finishIfLast(ctx context.Context, run string, p planned, cases map[string]*gavel.Case) error {
 	if p.finished || p.settled < p.total {
 		return nil
 	}
-	status, err := w.q.finish(ctx, run, p, b)
+	status, err := w.q.finish(ctx, run, p, cases)
 	if err != nil {
 		return err
 	}
