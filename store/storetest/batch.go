@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -65,7 +66,7 @@ func testBatches(t *testing.T, s store.Store) {
 	check(t, "Run", err)
 	diff(t, "case results", viewResults(got.Run.Cases), viewResults(run.Cases))
 
-	if err := store.SaveTrials(ctx, s, "no-such-run", records[:1]); err == nil {
-		t.Error("SaveTrials to a run that does not exist: no error")
+	if err := store.SaveTrials(ctx, s, "no-such-run", records[:1]); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("SaveTrials to a run that does not exist: %v, want an ErrNotFound", err)
 	}
 }
