@@ -109,18 +109,20 @@ func (db *DB) SaveTrials(ctx context.Context, runID string, rs []store.TrialReco
 			return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
 		}
 	}
+	// The heartbeat is written last, as SaveTrial writes it: shards of one
+	// run saving batches at once wait for each other's commits only.
 	err := db.write(ctx, func(tx *sql.Tx) error {
-		if err := db.beat(ctx, tx, runID); err != nil {
-			return err
-		}
 		for _, row := range rows {
 			if err := db.saveTrial(ctx, tx, runID, row); err != nil {
 				return fmt.Errorf("%s#%d: %w", row.t.CaseID, row.t.N, err)
 			}
 		}
-		return nil
+		return db.beat(ctx, tx, runID)
 	})
 	if err != nil {
+		if missing := db.runExists(ctx, db.sql, runID); errors.Is(missing, store.ErrNotFound) {
+			err = missing // why the trials' rows were refused
+		}
 		return fmt.Errorf("store: save %d trials of run %s: %w", len(rs), runID, err)
 	}
 	return nil
