@@ -23,12 +23,9 @@ const caseColumns = "id, suite, case_id, version, name, tags, definition, source
 // SaveCase records a case's definition and returns its version: the
 // latest one if the definition is unchanged, else a new one.
 func (db *DB) SaveCase(ctx context.Context, c store.CaseDef) (store.CaseVersion, error) {
-	if c.Suite == "" || c.ID == "" {
-		return store.CaseVersion{}, fmt.Errorf("store: save case %q of suite %q: a case needs a suite and an id", c.ID, c.Suite)
-	}
-	tags, err := json.Marshal(nonEmpty(c.Tags))
+	tags, err := caseTags(c)
 	if err != nil {
-		return store.CaseVersion{}, fmt.Errorf("store: save case %s/%s: %w", c.Suite, c.ID, err)
+		return store.CaseVersion{}, err
 	}
 	var out store.CaseVersion
 	err = db.write(ctx, func(tx *sql.Tx) error {
@@ -47,12 +44,9 @@ func (db *DB) SaveCase(ctx context.Context, c store.CaseDef) (store.CaseVersion,
 func (db *DB) SaveCases(ctx context.Context, cs []store.CaseDef) ([]store.CaseVersion, error) {
 	tags := make([][]byte, len(cs))
 	for i, c := range cs {
-		if c.Suite == "" || c.ID == "" {
-			return nil, fmt.Errorf("store: save case %q of suite %q: a case needs a suite and an id", c.ID, c.Suite)
-		}
 		var err error
-		if tags[i], err = json.Marshal(nonEmpty(c.Tags)); err != nil {
-			return nil, fmt.Errorf("store: save case %s/%s: %w", c.Suite, c.ID, err)
+		if tags[i], err = caseTags(c); err != nil {
+			return nil, err
 		}
 	}
 	out := make([]store.CaseVersion, len(cs))
@@ -70,6 +64,19 @@ func (db *DB) SaveCases(ctx context.Context, cs []store.CaseDef) ([]store.CaseVe
 		return nil, fmt.Errorf("store: save %d cases: %w", len(cs), err)
 	}
 	return out, nil
+}
+
+// caseTags checks that a case definition names its suite and id, and
+// returns its tags as stored.
+func caseTags(c store.CaseDef) ([]byte, error) {
+	if c.Suite == "" || c.ID == "" {
+		return nil, fmt.Errorf("store: save case %q of suite %q: a case needs a suite and an id", c.ID, c.Suite)
+	}
+	tags, err := json.Marshal(nonEmpty(c.Tags))
+	if err != nil {
+		return nil, fmt.Errorf("store: save case %s/%s: %w", c.Suite, c.ID, err)
+	}
+	return tags, nil
 }
 
 // saveCase saves a case's definition in tx: its latest version when it
