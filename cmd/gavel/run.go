@@ -335,6 +335,9 @@ type runSession struct {
 	outs   []output
 	stdout io.Writer
 	stderr io.Writer
+	// command names the command in what write says of a failure: gavel
+	// run when empty.
+	command string
 }
 
 // run runs one suite, stores it, writes its reports and returns the exit
@@ -428,12 +431,13 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 func (r *runSession) write(run *gavel.Run, code int, opts report.Options, written func() []error) int {
 	brief := opts
 	brief.Brief = r.f.quiet
+	command := cmp.Or(r.command, "gavel run")
 	if err := report.Write(r.stdout, r.format, run, brief); err != nil {
-		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
+		fmt.Fprintf(r.stderr, "%s: writing the report: %v\n", command, err)
 		code = worse(code, exitUnknown)
 	}
 	for _, err := range written() {
-		fmt.Fprintln(r.stderr, "gavel run:", err)
+		fmt.Fprintf(r.stderr, "%s: %v\n", command, err)
 		code = worse(code, exitInfra)
 	}
 	return code
