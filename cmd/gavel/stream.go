@@ -129,10 +129,7 @@ func firstPass(st *spec.Stream, sel *selection, f *runFlags, stderr io.Writer) b
 // what is wrong with the selection.
 func (s meteredSuite) cases(f *runFlags, rec *recorder) (iter.Seq[*gavel.Case], func() error) {
 	var err error
-	sel := s.sel
-	if !sel.counted {
-		*sel = selection{tags: sel.tags, ids: sel.ids, changed: sel.changed, shared: sel.shared, since: sel.since, found: map[string]bool{}}
-	}
+	sel := s.sel // fresh from newSelection: for a pipe, nothing counted yet
 	trials := runner.Config{Trials: f.trials}
 	seq := func(yield func(*gavel.Case) bool) {
 		err = s.stream.Each(func(c *gavel.Case, lc spec.LoadedCase) bool {
@@ -175,7 +172,7 @@ func loadStreamed(paths []string, f *runFlags, m *models, stderr io.Writer) (sui
 			ok = false
 			continue
 		}
-		s := meteredSuite{Built: st.Built, meter: meter, stream: st, sel: &selection{found: map[string]bool{}}}
+		s := meteredSuite{Built: st.Built, meter: meter, stream: st, sel: new(selection)}
 		suites = append(suites, s)
 		if *s.sel, err = newSelection(st.Suite, f); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)
