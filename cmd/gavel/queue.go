@@ -96,8 +96,7 @@ func (r *runSession) enqueue(ctx context.Context, s meteredSuite) int {
 	g.SetLimit(saveCasesAtOnce)
 	for i, c := range s.Suite.Cases {
 		g.Go(func() error {
-			v, err := r.st.SaveCase(gctx, store.CaseDef{Suite: s.Suite.Name, ID: c.ID, Name: c.Name, Tags: c.Tags,
-				Definition: s.Definition(c.ID), Source: c.Source})
+			v, err := r.st.SaveCase(gctx, caseDef(s.Suite.Name, c, s.Definition(c.ID)))
 			plan.Cases[i] = queue.PlannedCase{ID: c.ID, Trials: trials.TrialsOf(s.Suite, c), CaseKey: v.Key}
 			return err
 		})
