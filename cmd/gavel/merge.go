@@ -82,19 +82,8 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	opts := report.Options{Verbose: f.verbose, Version: version}
-	brief := opts
-	brief.Brief = f.quiet
-	if err := report.Write(stdout, format, run, brief); err != nil {
-		fmt.Fprintln(stderr, "gavel merge: writing the report:", err)
-		code = worse(code, exitUnknown)
-	}
-	for _, o := range outs {
-		if err := writeReport(o, run, opts); err != nil {
-			fmt.Fprintln(stderr, "gavel merge:", err)
-			code = worse(code, exitInfra)
-		}
-	}
-	return code
+	r := &runSession{f: f, format: format, outs: outs, stdout: stdout, stderr: stderr, command: "gavel merge"}
+	return r.write(run, code, opts, writeReports(outs, run, opts))
 }
 
 // mergeFlagSet returns gavel merge's flags: gavel run's report flags,

@@ -196,14 +196,9 @@ func (r *recorder) finish(run *gavel.Run, code int) error {
 	close(r.items)
 	<-r.written
 	close(r.beating)
-	status := store.Passed
-	switch {
-	case code == exitInfra && r.err == nil:
-		status = store.Errored
-	case !run.Complete() || r.err != nil:
-		status = store.Incomplete
-	case code == exitFailed:
-		status = store.Failed
+	status := statusOf(run, code)
+	if r.err != nil {
+		status = store.Incomplete // trials are missing from the store
 	}
 	err := r.st.FinishRun(context.Background(), r.runID, store.RunEnd{Status: status, Ended: time.Now(), Run: run})
 	r.mu.Lock()

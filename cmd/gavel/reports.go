@@ -105,9 +105,6 @@ func parseOutput(arg string) (output, error) {
 	return output{}, fmt.Errorf("the name says no format: give it as FORMAT=FILE (markdown=%s), or use .json, .xml (JUnit), .md, .html or .txt", arg)
 }
 
-// writeReport writes a report file whole or not at all: a temporary file
-// renamed into place, or, for a file added to, the report built first
-// and written in one go.
 // writeReports starts writing the report files outs of run, one after
 // the other, in a goroutine of their own: a large run's files are written
 // while the store records its end. It returns what waits for them and
@@ -126,6 +123,9 @@ func writeReports(outs []output, run *gavel.Run, opts report.Options) (wait func
 	return sync.OnceValue(func() []error { return <-done })
 }
 
+// writeReport writes a report file whole or not at all: a temporary file
+// renamed into place, or, for a file added to, the report built first
+// and written in one go.
 func writeReport(o output, run *gavel.Run, opts report.Options) error {
 	if o.append {
 		var b bytes.Buffer

@@ -335,6 +335,9 @@ type runSession struct {
 	outs   []output
 	stdout io.Writer
 	stderr io.Writer
+	// command names the command in what write says of a failure: gavel
+	// run when empty.
+	command string
 }
 
 // run runs one suite, stores it, writes its reports and returns the exit
@@ -428,12 +431,13 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 func (r *runSession) write(run *gavel.Run, code int, opts report.Options, written func() []error) int {
 	brief := opts
 	brief.Brief = r.f.quiet
+	command := cmp.Or(r.command, "gavel run")
 	if err := report.Write(r.stdout, r.format, run, brief); err != nil {
-		fmt.Fprintln(r.stderr, "gavel run: writing the report:", err)
+		fmt.Fprintf(r.stderr, "%s: writing the report: %v\n", command, err)
 		code = worse(code, exitUnknown)
 	}
 	for _, err := range written() {
-		fmt.Fprintln(r.stderr, "gavel run:", err)
+		fmt.Fprintf(r.stderr, "%s: %v\n", command, err)
 		code = worse(code, exitInfra)
 	}
 	return code
@@ -444,19 +448,39 @@ func (r *runSession) write(run *gavel.Run, code int, opts report.Options, writte
 func selectCases(s *gavel.Suite, tags, ids []string) error {
 	for _, id := range ids {
 		if !slices.ContainsFunc(s.Cases, func(c *gavel.Case) bool { return c.ID == id }) {
-			return fmt.Errorf("suite %s has no case %s (asked for by id)", s.Name, id)
+			return errNoCase(s, id)
 		}
 	}
-	s.Cases = slices.DeleteFunc(s.Cases, func(c *gavel.Case) bool {
-		if len(ids) > 0 && !slices.Contains(ids, c.ID) {
-			return true
-		}
-		return len(tags) > 0 && !slices.ContainsFunc(c.Tags, func(t string) bool { return slices.Contains(tags, t) })
-	})
+	s.Cases = slices.DeleteFunc(s.Cases, func(c *gavel.Case) bool { return !matches(c, tags, ids) })
 	if len(s.Cases) == 0 {
-		return fmt.Errorf("no case of suite %s matches the tags %v and ids %v asked for", s.Name, tags, ids)
+		return errNoMatch(s, tags, ids)
 	}
 	return nil
+}
+
+// matches reports whether case c has one of ids and one of tags (an
+// empty list matches every case).
+func matches(c *gavel.Case, tags, ids []string) bool {
+	if len(ids) > 0 && !slices.Contains(ids, c.ID) {
+		return false
+	}
+	return len(tags) == 0 || slices.ContainsFunc(c.Tags, func(t string) bool { return slices.Contains(tags, t) })
+}
+
+// errNoCase is the error of --id asking for a case suite s has not.
+func errNoCase(s *gavel.Suite, id string) error {
+	return fmt.Errorf("suite %s has no case %s (asked for by id)", s.Name, id)
+}
+
+// errNoMatch is the error of --tag and --id keeping no case of suite s.
+func errNoMatch(s *gavel.Suite, tags, ids []string) error {
+	return fmt.Errorf("no case of suite %s matches the tags %v and ids %v asked for", s.Name, tags, ids)
+}
+
+// sayAffected says what --changed-since selected: affected of the cases
+// of suite s, by the files changed since ref.
+func sayAffected(stderr io.Writer, s *gavel.Suite, affected, cases, files int, ref string) {
+	fmt.Fprintf(stderr, "gavel: %s: %d of %d cases affected by the %d files changed since %s\n", s.Name, affected, cases, files, ref)
 }
 
 // selectChanged keeps the cases that files changed since ref affect; the
@@ -467,7 +491,7 @@ func selectChanged(s *gavel.Suite, ref string, own func(path string) bool, stder
 		return err
 	}
 	affected := s.Affected(files)
-	fmt.Fprintf(stderr, "gavel: %s: %d of %d cases affected by the %d files changed since %s\n", s.Name, len(affected), len(s.Cases), len(files), ref)
+	sayAffected(stderr, s, len(affected), len(s.Cases), len(files), ref)
 	s.Cases = affected
 	return nil
 }

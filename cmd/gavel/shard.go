@@ -10,6 +10,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/runner"
 )
 
 // A shard is one of the N parts of a run's trials (gavel run --shard
@@ -75,17 +76,9 @@ type plan struct {
 // once), as the runner runs them.
 func planOf(s *gavel.Suite, trials int) plan {
 	p := plan{Suite: s.Name}
-	for _, c := range s.Cases {
-		n := 1
-		switch {
-		case trials > 0:
-			n = trials
-		case c.Trials > 0:
-			n = c.Trials
-		case s.Trials > 0:
-			n = s.Trials
-		}
-		p.Cases = append(p.Cases, report.ShardCase{ID: c.ID, Trials: n})
+	c := runner.Config{Trials: trials}
+	for _, cs := range s.Cases {
+		p.Cases = append(p.Cases, report.ShardCase{ID: cs.ID, Trials: c.TrialsOf(s, cs)})
 	}
 	return p
 }

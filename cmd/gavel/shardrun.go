@@ -170,8 +170,9 @@ func percent(r float64) string {
 	return strings.TrimSuffix(strconv.FormatFloat(r*100, 'f', 1, 64), ".0") + "%"
 }
 
-// statusOf is the stored status of a run that earned code, as the
-// recorder gives it.
+// statusOf is the stored status of a run that earned code: the
+// recorder's (unless its writes failed), a merged run's and a labelled
+// run's.
 func statusOf(run *gavel.Run, code int) store.Status {
 	switch {
 	case code == exitInfra:

@@ -63,13 +63,7 @@ func newSelection(s *gavel.Suite, f *runFlags) (selection, error) {
 
 // keeps reports whether the run keeps case c of suite s.
 func (sel *selection) keeps(s *gavel.Suite, c *gavel.Case) bool {
-	if len(sel.ids) > 0 && !slices.Contains(sel.ids, c.ID) {
-		return false
-	}
-	if len(sel.tags) > 0 && !slices.ContainsFunc(c.Tags, func(t string) bool { return slices.Contains(sel.tags, t) }) {
-		return false
-	}
-	return sel.since == "" || sel.shared || s.AffectedCase(c, sel.changed)
+	return matches(c, sel.tags, sel.ids) && (sel.since == "" || sel.shared || s.AffectedCase(c, sel.changed))
 }
 
 // count counts case c, kept or not, with its trials.
@@ -85,25 +79,26 @@ func (sel *selection) count(c *gavel.Case, kept bool, trials int) {
 	}
 }
 
-// check returns what is wrong with the cases kept, as selectCases says
-// it: an id asked for that the suite has not, or no case at all kept by
+// check returns what is wrong with the cases kept, as selectCases does:
+// an id asked for that the suite has not, or no case at all kept by
 // --tag or --id.
 func (sel *selection) check(s *gavel.Suite) error {
 	for _, id := range sel.ids {
 		if !sel.found[id] {
-			return fmt.Errorf("suite %s has no case %s (asked for by id)", s.Name, id)
+			return errNoCase(s, id)
 		}
 	}
 	if sel.kept == 0 && len(sel.tags)+len(sel.ids) > 0 {
-		return fmt.Errorf("no case of suite %s matches the tags %v and ids %v asked for", s.Name, sel.tags, sel.ids)
+		return errNoMatch(s, sel.tags, sel.ids)
 	}
 	return nil
 }
 
-// sayChanged says what --changed-since selected, as selectChanged does.
+// sayChanged says what --changed-since selected, as selectChanged does
+// (sayAffected).
 func (sel *selection) sayChanged(s *gavel.Suite, stderr io.Writer) {
 	if sel.since != "" {
-		fmt.Fprintf(stderr, "gavel: %s: %d of %d cases affected by the %d files changed since %s\n", s.Name, sel.kept, sel.cases, len(sel.changed), sel.since)
+		sayAffected(stderr, s, sel.kept, sel.cases, len(sel.changed), sel.since)
 	}
 }
 
@@ -134,10 +129,7 @@ func firstPass(st *spec.Stream, sel *selection, f *runFlags, stderr io.Writer) b
 // what is wrong with the selection.
 func (s meteredSuite) cases(f *runFlags, rec *recorder) (iter.Seq[*gavel.Case], func() error) {
 	var err error
-	sel := s.sel
-	if !sel.counted {
-		*sel = selection{tags: sel.tags, ids: sel.ids, changed: sel.changed, shared: sel.shared, since: sel.since, found: map[string]bool{}}
-	}
+	sel := s.sel // fresh from newSelection: for a pipe, nothing counted yet
 	trials := runner.Config{Trials: f.trials}
 	seq := func(yield func(*gavel.Case) bool) {
 		err = s.stream.Each(func(c *gavel.Case, lc spec.LoadedCase) bool {
@@ -180,7 +172,7 @@ func loadStreamed(paths []string, f *runFlags, m *models, stderr io.Writer) (sui
 			ok = false
 			continue
 		}
-		s := meteredSuite{Built: st.Built, meter: meter, stream: st, sel: &selection{found: map[string]bool{}}}
+		s := meteredSuite{Built: st.Built, meter: meter, stream: st, sel: new(selection)}
 		suites = append(suites, s)
 		if *s.sel, err = newSelection(st.Suite, f); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", path, err)
