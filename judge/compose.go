@@ -188,7 +188,7 @@ func Weighted(threshold float64, parts ...Weight) (Judge, error) {
 		out.Score = Unit(mean)
 		out.Threshold = AtLeast(mean, threshold)
 		out.Threshold.Of = "weighted mean"
-		if mean >= threshold {
+		if out.Threshold.Met() { // with its slack, as every judge compares a number with its threshold
 			out.Status, out.Reasoning = StatusPass, fmt.Sprintf("weighted mean %.3f ≥ threshold %.3f", mean, threshold)
 		} else {
 			out.Status, out.Reasoning = StatusFail, fmt.Sprintf("weighted mean %.3f < threshold %.3f", mean, threshold)

@@ -180,6 +180,11 @@ func TestNamed(t *testing.T) {
 
 func TestWeighted(t *testing.T) {
 	w := func(j judge.Judge, weight float64) judge.Weight { return judge.Weight{Judge: j, Weight: weight} }
+	scored := func(v float64) judge.Judge {
+		return judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+			return judge.Judgment{Name: "scored", Status: judge.StatusPass, Score: judge.Unit(v)}, nil
+		})
+	}
 	tests := []struct {
 		name       string
 		threshold  float64
@@ -190,6 +195,8 @@ func TestWeighted(t *testing.T) {
 		{"heavy pass outweighs light fail", 0.7, []judge.Weight{w(pass, 3), w(fail, 1)}, judge.StatusPass, 0.75},
 		{"light pass loses", 0.5, []judge.Weight{w(pass, 1), w(fail, 3)}, judge.StatusFail, 0.25},
 		{"exactly at threshold passes", 0.5, []judge.Weight{w(pass, 1), w(fail, 1)}, judge.StatusPass, 0.5},
+		// 0.1*0.7 + 0.1*0.7 over 0.1 + 0.1 is 0.6999999999999998 in floating point.
+		{"at threshold up to rounding passes", 0.7, []judge.Weight{w(scored(0.7), 0.1), w(scored(0.7), 0.1)}, judge.StatusPass, 0.7},
 		{"abstention left out", 0.5, []judge.Weight{w(abstain, 10), w(pass, 1)}, judge.StatusPass, 1},
 		{"error makes the mean unknown", 0.5, []judge.Weight{w(pass, 1), w(broken, 1)}, judge.StatusError, -1},
 		{"all abstain", 0.5, []judge.Weight{w(abstain, 1)}, judge.StatusAbstain, -1},

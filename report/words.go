@@ -134,11 +134,8 @@ func scoreValue(s judge.Score, v float64) string {
 // formatMeasure writes v in its unit: "4s", "$0.042", "0.55" (at most
 // three decimals; dollars to four significant digits).
 func formatMeasure(v float64, unit string) string {
-	switch unit {
-	case "USD":
+	if unit == "USD" {
 		return "$" + strconv.FormatFloat(v, 'g', 4, 64)
-	case "":
-		return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64) + oneLine(unit)
 }

@@ -63,14 +63,18 @@ func Setup(ctx context.Context, getenv func(string) string, version string) (shu
 		return func(context.Context) error { return nil }, nil
 	}
 	var exporter sdktrace.SpanExporter
-	protocol := cmp.Or(getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"), getenv("OTEL_EXPORTER_OTLP_PROTOCOL"), "http/protobuf")
+	protocolVar := "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" // the variable that set it, for the error
+	if getenv(protocolVar) == "" {
+		protocolVar = "OTEL_EXPORTER_OTLP_PROTOCOL"
+	}
+	protocol := cmp.Or(getenv(protocolVar), "http/protobuf")
 	switch protocol {
 	case "http/protobuf":
 		exporter, err = otlptracehttp.New(ctx)
 	case "grpc":
 		exporter, err = otlptracegrpc.New(ctx)
 	default:
-		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%s: Gavel sends traces over http/protobuf (the default) or grpc", protocol)
+		return nil, fmt.Errorf("%s=%s: Gavel sends traces over http/protobuf (the default) or grpc", protocolVar, protocol)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("the OTLP trace exporter: %w", err)

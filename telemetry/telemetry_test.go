@@ -249,6 +249,14 @@ func TestSetupRefusesUnknownProtocol(t *testing.T) {
 	}
 }
 
+func TestSetupNamesTheProtocolVariableSet(t *testing.T) {
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json"}
+	_, err := telemetry.Setup(context.Background(), func(k string) string { return env[k] }, "test")
+	if err == nil || !strings.Contains(err.Error(), "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/json") {
+		t.Errorf("Setup with OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=http/json: %v, want an error naming that variable", err)
+	}
+}
+
 // TestOffAllocatesNothing holds "no cost when off" to what can be counted
 // without a clock: with tracing off, the spans of a trial, its turn, a
 // tool call, a judge and a model call allocate nothing.

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -25,7 +24,7 @@ func CheckTraceURL(template string) error {
 		return fmt.Errorf("trace URL %q: %w", template, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return errors.New("trace URL " + fmt.Sprintf("%q", template) + ": want an http:// or https:// URL")
+		return fmt.Errorf("trace URL %q: want an http:// or https:// URL", template)
 	}
 	return nil
 }

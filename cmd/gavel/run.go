@@ -36,7 +36,8 @@ finished is stored and reported, and the run is incomplete.
 Exit codes:
   0  every run is complete and reached its threshold
   1  a threshold was missed, --gate failed, or --fail-fast stopped a run
-  2  a usage or suite-file error: nothing ran
+  2  a usage or suite-file error: nothing ran; for cases read from a pipe
+     (a FIFO), which run as they come, a problem stops the run there
   3  the agent or a provider could not be reached for the whole run (every
      trial that ran was an ERROR for it), or the results database failed
   4  a bug in Gavel: please report it

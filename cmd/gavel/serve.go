@@ -26,7 +26,9 @@ edit, trends, comparisons, and the JSON API scripts use (see web/api.md).
 Editors may start runs of the SUITEs given (with the cases written in the
 app added). On 127.0.0.1 (the default) anyone on this machine is an admin
 without logging in; on any other address everyone logs in, with the
-accounts of gavel users.
+accounts of gavel users. With OTEL_EXPORTER_OTLP_ENDPOINT set, the runs
+started there are traced as gavel run's are; --trace-url links each
+traced trial to its trace.
 
 Examples:
   gavel serve examples/support-desk
