@@ -95,7 +95,7 @@ func (a *Authenticator) Login(ctx context.Context, name, password, addr string) 
 	if err := a.c.Accounts.CreateSession(ctx, s); err != nil {
 		return nil, fmt.Errorf("start a session: %w", err)
 	}
-	return a.cookie(sessionCookie, token, s.Expires), nil
+	return a.cookie(sessionCookie, token, now, a.c.SessionTTL), nil
 }
 
 // dummyHash is checked against for unknown names; made on first use, so
@@ -113,11 +113,22 @@ func (a *Authenticator) Logout(r *http.Request) (*http.Cookie, error) {
 			return nil, err
 		}
 	}
-	return a.cookie(sessionCookie, "", time.Unix(0, 0)), nil
+	return a.cookie(sessionCookie, "", time.Time{}, 0), nil
 }
 
-func (a *Authenticator) cookie(name, value string, expires time.Time) *http.Cookie {
-	return &http.Cookie{Name: name, Value: value, Path: "/", Expires: expires, HttpOnly: true, Secure: a.c.Secure, SameSite: http.SameSiteLaxMode}
+// cookie makes a cookie that lives for ttl from now, or, when ttl is not
+// positive, one that deletes the cookie of that name. It says its lifetime
+// twice: Max-Age, which a browser counts on its own clock (so a browser
+// whose clock is wrong still keeps it as long as meant), and Expires, for
+// the browsers that know no Max-Age.
+func (a *Authenticator) cookie(name, value string, now time.Time, ttl time.Duration) *http.Cookie {
+	c := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, Secure: a.c.Secure, SameSite: http.SameSiteLaxMode}
+	if ttl <= 0 {
+		c.Expires, c.MaxAge = time.Unix(0, 0), -1
+	} else {
+		c.Expires, c.MaxAge = now.Add(ttl), int(ttl/time.Second)
+	}
+	return c
 }
 
 // A Visitor is who sends a request.
@@ -206,7 +217,7 @@ func (a *Authenticator) visitor(w http.ResponseWriter, r *http.Request) (*Visito
 		csrf = c.Value
 	} else {
 		csrf, _ = NewToken()
-		http.SetCookie(w, a.cookie(csrfCookie, csrf, a.c.Now().Add(365*24*time.Hour)))
+		http.SetCookie(w, a.cookie(csrfCookie, csrf, a.c.Now(), 365*24*time.Hour))
 	}
 	return &Visitor{User: store.User{Name: "local", Role: store.Admin}, Local: true, CSRF: csrf}, nil
 }

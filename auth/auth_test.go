@@ -290,3 +290,39 @@ func TestLoginThrottles(t *testing.T) {
 		t.Errorf("after a success, a failure is free again: %v", err)
 	}
 }
+
+// TestCookiesLastWhateverTheBrowsersClock: every cookie the Authenticator
+// sets says how long it lives (Max-Age) as well as until when (Expires),
+// so a browser whose clock disagrees with the server's keeps it as long
+// as the server means it to. A cookie jar on the machine's clock is such
+// a browser for a server on a clock stopped years ago.
+func TestCookiesLastWhateverTheBrowsersClock(t *testing.T) {
+	stopped := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	a := auth.New(auth.Config{Accounts: accounts(t), Required: true, Now: func() time.Time { return stopped }})
+	session, err := a.Login(context.Background(), "ed", "a long password", "192.0.2.1:1234")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	a.LoginForm(w, httptest.NewRequest("GET", "/login", nil))
+	local := auth.New(auth.Config{Accounts: accounts(t), Now: func() time.Time { return stopped }})
+	lw := httptest.NewRecorder()
+	local.Middleware(http.NotFoundHandler(), "/login").ServeHTTP(lw, httptest.NewRequest("GET", "/", nil))
+	cookies := append([]*http.Cookie{session}, w.Result().Cookies()...)
+	cookies = append(cookies, lw.Result().Cookies()...)
+	if len(cookies) != 3 {
+		t.Fatalf("got %d cookies, want the session's, the login form's and the local user's CSRF", len(cookies))
+	}
+	for _, c := range cookies {
+		if want := int(c.Expires.Sub(stopped).Seconds()); c.MaxAge != want {
+			t.Errorf("cookie %s: Max-Age %d, want %d (Expires %v)", c.Name, c.MaxAge, want, c.Expires)
+		}
+	}
+	gone, err := a.Logout(httptest.NewRequest("GET", "/logout", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gone.MaxAge >= 0 {
+		t.Errorf("the logout cookie: Max-Age %d, want it deleted now (negative)", gone.MaxAge)
+	}
+}

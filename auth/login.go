@@ -31,7 +31,7 @@ func (a *Authenticator) LoginForm(w http.ResponseWriter, r *http.Request) string
 		return c.Value
 	}
 	token, _ := NewToken()
-	c := a.cookie(loginCookie, token, a.c.Now().Add(24*time.Hour))
+	c := a.cookie(loginCookie, token, a.c.Now(), 24*time.Hour)
 	c.SameSite = http.SameSiteStrictMode // never sent with another site's post
 	http.SetCookie(w, c)
 	return token

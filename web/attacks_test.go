@@ -16,6 +16,7 @@ import (
 
 	"github.com/gavelhq/gavel/auth"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlstore"
 )
 
 // The attacks tried on a Gavel served beyond loopback, where everyone
@@ -23,7 +24,8 @@ import (
 // it was fixed (issue 16).
 
 // attackServer serves the fixture with login required, with one viewer
-// (vera) and one editor (eddie), on a clock the test moves.
+// (vera) and one editor (eddie), on a clock the test moves. The clients'
+// cookie jars keep the machine's clock, as browsers do.
 type attackServer struct {
 	*httptest.Server
 	clock *fakeClock
@@ -57,6 +59,7 @@ func newAttackServer(t *testing.T) *attackServer {
 		}
 	}
 	clock := newFakeClock()
+	f.store.(*sqlstore.DB).SetClock(clock.Now) // sessions expire by the server's clock
 	srv := httptest.NewServer(New(f.store, Config{Auth: auth.New(auth.Config{Accounts: accounts, Required: true, Now: clock.Now})}))
 	t.Cleanup(srv.Close)
 	return &attackServer{Server: srv, clock: clock}

@@ -21,7 +21,7 @@ type DB struct {
 	// writer is a one-slot semaphore that writes hold when the dialect
 	// takes one writer at a time; nil otherwise.
 	writer chan struct{}
-	// now returns the current time; tests may stop it.
+	// now returns the current time (SetClock).
 	now func() time.Time
 }
 
@@ -54,6 +54,12 @@ func Open(ctx context.Context, db *sql.DB, d Dialect) (*DB, error) {
 	}
 	return s, nil
 }
+
+// SetClock makes now the store's clock, by which it stamps what it writes
+// and decides what has expired or been abandoned (sessions, heartbeats).
+// It defaults to time.Now; a test that runs a server on a clock of its own
+// gives the store the same one. Call it before the store is used.
+func (db *DB) SetClock(now func() time.Time) { db.now = now }
 
 // SQL returns the database the store works on, for tools and tests.
 func (db *DB) SQL() *sql.DB { return db.sql }
