@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -61,11 +62,31 @@ func Connect(path string) (*sql.DB, error) {
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
 	// SQLite opens the file with the first connection.
-	if err := db.Ping(); err != nil {
+	if err := ping(db); err != nil {
 		db.Close()
 		return nil, explain(path, err)
 	}
 	return db, nil
+}
+
+// busyTimeout is how long a connection waits for a lock; DSN sets it.
+const busyTimeout = 10 * time.Second
+
+// ping opens the first connection. A connection that asks for WAL while
+// another process is turning a new file to WAL is answered SQLITE_BUSY
+// at once, whatever the busy timeout (four shards starting together on
+// one new file were seen failing so): ping tries again, for as long as
+// the busy timeout would have waited.
+func ping(db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := db.Ping()
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
 }
 
 // DSN returns the modernc.org/sqlite data source name of the file at the
@@ -76,7 +97,7 @@ func Connect(path string) (*sql.DB, error) {
 // reader became a writer).
 func DSN(abs string) string {
 	q := url.Values{}
-	q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(NORMAL)"}
+	q["_pragma"] = []string{fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()), "journal_mode(WAL)", "foreign_keys(ON)", "synchronous(NORMAL)"}
 	q.Set("_txlock", "immediate")
 	u := url.URL{Scheme: "file", Path: abs, OmitHost: true, RawQuery: q.Encode()}
 	return u.String()

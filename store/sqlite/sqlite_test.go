@@ -140,6 +140,33 @@ func TestTwoWriters(t *testing.T) {
 	}
 }
 
+// TestManyOpenANewFileAtOnce connects to one new file from eight pools
+// at once, as the shards of a run starting together do, 150 times: every
+// one connects. SQLite answers SQLITE_BUSY at once, whatever the busy
+// timeout, to a connection that asks for WAL while another is turning
+// the new file to WAL; the shards of TestShardsJoinOneStoredRun were
+// seen failing so.
+func TestManyOpenANewFileAtOnce(t *testing.T) {
+	for round := range 150 {
+		path := filepath.Join(t.TempDir(), "gavel.db")
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for i := range errs {
+			wg.Go(func() {
+				db, err := sqlite.Connect(path)
+				if err == nil {
+					err = db.Close()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+}
+
 // TestNewerSchema opens a file a newer Gavel wrote: it is refused, with
 // what to do, and left as it was.
 func TestNewerSchema(t *testing.T) {
