@@ -352,3 +352,26 @@ func TestMergeRefusesImpossibleValues(t *testing.T) {
 		t.Errorf("a refused merge stored a run:\n%s", after)
 	}
 }
+
+// The shards of two versions of a suite, whose case definitions differ,
+// are not one run: gavel merge refuses them, naming the cases that
+// differ, and a shard of another version may not join a labelled run.
+func TestShardsOfTwoVersionsOfASuite(t *testing.T) {
+	v1, v2 := trustSuite(t), trustSuite(t, "c4", "c7")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "results.db")
+	s1 := trustReport(t, v1, db, "shard-1", "--shard", "1/2")
+	s2 := trustReport(t, v2, db, "shard-2", "--shard", "2/2")
+	code, out, errs := gavelCmd(t, "merge", "--quiet", "--db", db, s1, s2)
+	if want := "cases c4, c7 are defined otherwise in " + s2 + " than in " + s1; code != exitUsage || !strings.Contains(errs, want) {
+		t.Errorf("merge of two versions: exit %d, want 2 saying %q\n%s%s", code, want, out, errs)
+	}
+
+	if code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--shard", "1/2", "--run-label", "v", v1); code != exitPassed {
+		t.Fatalf("shard 1/2 of version 1: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--shard", "2/2", "--run-label", "v", v2)
+	if code != exitUsage || !strings.Contains(errs, "selected other cases or trials") {
+		t.Errorf("shard 2/2 of version 2 joining version 1's run: exit %d, want 2\n%s%s", code, out, errs)
+	}
+}
