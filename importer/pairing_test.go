@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// otlpSpan is a span of an OTLP JSON file made for a test: its
-// operation, times (in seconds) and string attributes; status says
-// ERROR with that message when not "".
+// A testSpan is a span of an OTLP JSON file made for a test: its
+// operation, times (in seconds) and string attributes; status, when not
+// "", makes it an ERROR with that message.
 type testSpan struct {
 	op         string
 	start, end int64

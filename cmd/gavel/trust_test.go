@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func trustSuite(t *testing.T, edited ...string) string {
 	for i := 1; i <= 10; i++ {
 		id := fmt.Sprintf("c%d", i)
 		input := "say hello"
-		if slicesContain(edited, id) {
+		if slices.Contains(edited, id) {
 			input = "please say hello"
 		}
 		switch id {
@@ -49,15 +50,6 @@ func trustSuite(t *testing.T, edited ...string) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-func slicesContain(s []string, v string) bool {
-	for _, e := range s {
-		if e == v {
-			return true
-		}
-	}
-	return false
 }
 
 // trustReport runs the suite (with more args, --shard K/N say) and
@@ -89,7 +81,7 @@ func readDoc(t *testing.T, path string) jsonDoc {
 	return d
 }
 
-// writeDoc writes d to a new file named name beside the test's others.
+// writeDoc writes d, indented, to path.
 func writeDoc(t *testing.T, d jsonDoc, path string) {
 	t.Helper()
 	data, err := json.MarshalIndent(d, "", "  ")
