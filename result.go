@@ -58,6 +58,36 @@ func (t Trial) Cause() judge.Cause {
 	return found
 }
 
+// TrialVerdict is the verdict a trial gets of its case's judgment: the
+// judgment, unless no judge had anything to say (ABSTAIN), which is no
+// pass: an ERROR then.
+func TrialVerdict(v judge.Judgment) judge.Judgment {
+	if v.Status == judge.StatusAbstain {
+		v.Status = judge.StatusError
+		v.Reasoning = "no judge gave a verdict: " + v.Reasoning
+	}
+	return v
+}
+
+// Recompute sets the trial's verdict to what its judgments make of it
+// (judge.Judgment.Recomputed), as the runner gives it (TrialVerdict), for
+// a trial read from a file that may have been edited by hand: a shard's
+// report to merge, a report to import. A verdict whose status comes out
+// as written is kept as written (its parts recomputed); a verdict
+// written as an ABSTAIN, a trial imported without one, stays so unless
+// its parts say otherwise.
+func (t *Trial) Recompute() {
+	written := t.Verdict
+	v := written.Recomputed()
+	if v.Status != written.Status && written.Status != judge.StatusAbstain {
+		v = TrialVerdict(v)
+	}
+	if v.Status == written.Status {
+		v.Reasoning, v.Score = written.Reasoning, written.Score
+	}
+	t.Verdict = v
+}
+
 // RoleUsage is what a trial spent, by who spent it.
 type RoleUsage struct {
 	// Agent is what the agent under test spent (as its replies report it).

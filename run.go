@@ -72,6 +72,15 @@ const (
 	StopNotJudged StopCause = "not-judged"
 )
 
+// Known reports whether c is one of the causes above.
+func (c StopCause) Known() bool {
+	switch c {
+	case StopInterrupted, StopBudget, StopFailFast, StopRunning, StopNotJudged:
+		return true
+	}
+	return false
+}
+
 // Stats are a run's numbers.
 type Stats struct {
 	// Cases counts the cases by outcome.

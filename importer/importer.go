@@ -59,10 +59,12 @@ type Case struct {
 	Source   string
 	Expected string
 	// Trials hold the transcripts, numbered from 1. Their verdicts are
-	// the source's (a Gavel report), or NotJudged.
+	// the source's (a Gavel report's, computed again from their
+	// judgments), or NotJudged.
 	Trials []gavel.Trial
-	// Outcome and SkipReason are the source's, for a Gavel report; ""
-	// for a case that nothing judged.
+	// Outcome is the case's outcome, for a Gavel report, computed from
+	// its trials; "" for a case that nothing judged. SkipReason is the
+	// report's, for a case it skipped.
 	Outcome    gavel.Outcome
 	SkipReason string
 }

@@ -145,6 +145,7 @@ func openAICase(path string, n int, line []byte) (Case, Problems) {
 	}
 
 	t := &judge.Transcript{Metadata: meta}
+	done := answered{}
 	var problems Problems
 	for i, m := range l.Messages {
 		p := fmt.Sprintf("messages[%d]", i)
@@ -172,7 +173,7 @@ func openAICase(path string, n int, line []byte) (Case, Problems) {
 			}
 			t.Turns = append(t.Turns, judge.Turn{Role: judge.RoleAgent, Content: text, ToolCalls: calls, Usage: m.Usage.usage()})
 		case "tool", "function":
-			problems = append(problems, openAIResult(t, m, text, p, at)...)
+			problems = append(problems, openAIResult(t, done, m, text, p, at)...)
 		case "":
 			problems = append(problems, at(p, "the message has no role: want system, developer, user, assistant or tool")...)
 		default:
@@ -275,36 +276,35 @@ func arguments(raw json.RawMessage) (json.RawMessage, error) {
 	return compact.Bytes(), nil
 }
 
-// openAIResult pairs a tool message with the call it answers: by
-// tool_call_id, or, without one, the one call of the reply still
-// unanswered (a legacy function message, by name).
-func openAIResult(t *judge.Transcript, m openAIMessage, text, p string, at func(p, format string, args ...any) Problems) Problems {
+// openAIResult pairs a tool message with the call of the reply it
+// answers: by tool_call_id the latest call of that id still waiting for
+// its result (see answered), or, without an id, the one call still
+// waiting (a legacy function message, by name).
+func openAIResult(t *judge.Transcript, done answered, m openAIMessage, text, p string, at func(p, format string, args ...any) Problems) Problems {
 	last := len(t.Turns) - 1
 	if last < 0 || t.Turns[last].Role != judge.RoleAgent {
 		return at(p, "a tool result must follow the assistant message that called the tool")
 	}
-	calls := t.Turns[last].ToolCalls
-	i := -1
-	for j := range calls {
-		if m.ToolCallID != "" && calls[j].ID == m.ToolCallID {
-			i = j
-			break
+	var call *judge.ToolCall
+	switch id := m.ToolCallID; {
+	case id != "":
+		if call = done.latest(t, last, id); call == nil && hasID(t, last, id) {
+			return at(p+".tool_call_id", "every call of id %q before this result has its result already", id)
+		} else if call == nil {
+			return at(p+".tool_call_id", "no tool call of the assistant's reply has the id %q", id)
 		}
-		if m.ToolCallID == "" && calls[j].Result == "" && !calls[j].IsError && (m.Name == "" || calls[j].Name == m.Name) {
-			if i >= 0 {
-				return at(p+".tool_call_id", "several calls wait for a result: say which this one answers with tool_call_id")
-			}
-			i = j
+	default:
+		switch refs := done.waiting(t, last, named(m.Name)); len(refs) {
+		case 0:
+			return at(p, "no tool call of the assistant's reply waits for this result")
+		case 1:
+			call = done.answer(t, refs[0])
+		default:
+			return at(p+".tool_call_id", "several calls wait for a result: say which this one answers with tool_call_id")
 		}
 	}
-	if i < 0 {
-		if m.ToolCallID != "" {
-			return at(p+".tool_call_id", "no tool call of the assistant's reply has the id %q", m.ToolCallID)
-		}
-		return at(p, "no tool call of the assistant's reply waits for this result")
-	}
-	calls[i].Result = text
-	calls[i].IsError = m.IsError || errorResult(text)
+	call.Result = text
+	call.IsError = m.IsError || errorResult(text)
 	return nil
 }
 

@@ -303,6 +303,9 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 		end   otlpTime
 	}
 	var outputs []output
+	// made[i] is when msgs[i] was said: the end of the model call whose
+	// output it was, or the start of the first whose input it was in.
+	var made []otlpTime
 	var tools []*span
 	var usageTotal, agentUsage judge.Usage
 	meta := map[string]string{}
@@ -349,8 +352,10 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 		}
 		usageTotal = usageTotal.Add(u)
 		msgs = appendHistory(msgs, in)
+		made = stamp(made, len(msgs), s.Start)
 		outputs = append(outputs, output{at: len(msgs), usage: u, end: s.End})
 		msgs = append(msgs, out...)
+		made = stamp(made, len(msgs), s.End)
 	}
 	if len(problems) > 0 {
 		return Case{}, problems
@@ -366,9 +371,15 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 		t.Duration = time.Duration(ended - started)
 	}
 	turnOf := make([]int, len(msgs)+1)
+	answers := answered{}
+	callMade := map[callRef]otlpTime{}
 	for i, m := range msgs {
-		if err := addMessage(t, m); err != nil {
+		refs, err := addMessage(t, answers, m)
+		if err != nil {
 			problems = append(problems, Problem{File: path, Line: first.line, Path: first.path, Message: fmt.Sprintf("%s: message %d: %v", key, i+1, err)})
+		}
+		for _, ref := range refs {
+			callMade[ref] = made[i]
 		}
 		turnOf[i] = len(t.Turns) - 1
 	}
@@ -383,8 +394,10 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 		}
 	}
 	// Tool spans: their results, errors and durations go to the call of
-	// the same id; a call the messages did not hold joins the reply of
-	// the model call that ended before it started.
+	// the same id they ran for (spanCall); a call the messages did not
+	// hold joins the reply of the model call that ended before it
+	// started.
+	spanned := answered{}
 	for _, s := range tools {
 		call := judge.ToolCall{ID: s.attrs.str("gen_ai.tool.call.id"), Name: s.attrs.str("gen_ai.tool.name"),
 			Result: s.attrs.str("gen_ai.tool.call.result"), IsError: s.failed()}
@@ -402,7 +415,7 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 		if call.IsError && call.Result == "" {
 			call.Result = s.Status.Message
 		}
-		if c := findCall(t, call.ID); c != nil {
+		if c := spanCall(t, spanned, callMade, call.ID, s.Start); c != nil {
 			c.Result = cmp.Or(c.Result, call.Result)
 			c.IsError = c.IsError || call.IsError
 			c.Duration = call.Duration
@@ -427,6 +440,7 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 			outputs = append(outputs, output{at: len(msgs), end: s.Start})
 			turnOf[len(msgs)] = turn
 		}
+		spanned[callRef{turn, len(t.Turns[turn].ToolCalls)}] = true
 		t.Turns[turn].ToolCalls = append(t.Turns[turn].ToolCalls, call)
 	}
 	if len(problems) > 0 {
@@ -445,20 +459,34 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 	return Case{ID: id, Metadata: meta, Source: source, Trials: []gavel.Trial{trialOf(t, source+" (otlp)")}}, nil
 }
 
-// findCall returns the transcript's call of that id, nil when none (or
-// when id is "").
-func findCall(t *judge.Transcript, id string) *judge.ToolCall {
+// stamp gives the messages from len(made) up to n the time at.
+func stamp(made []otlpTime, n int, at otlpTime) []otlpTime {
+	for len(made) < n {
+		made = append(made, at)
+	}
+	return made
+}
+
+// spanCall returns the call a tool span of the call id, started at
+// start, ran for: the latest call of the id made before the span started
+// that no other span ran for (an id may be reused: see answered), else,
+// when the clocks disagree, the first that none ran for; nil when every
+// call of the id has its span, or id is "".
+func spanCall(t *judge.Transcript, spanned answered, made map[callRef]otlpTime, id string, start otlpTime) *judge.ToolCall {
 	if id == "" {
 		return nil
 	}
-	for i := range t.Turns {
-		for j := range t.Turns[i].ToolCalls {
-			if t.Turns[i].ToolCalls[j].ID == id {
-				return &t.Turns[i].ToolCalls[j]
-			}
+	refs := spanned.waiting(t, 0, func(c judge.ToolCall) bool { return c.ID == id })
+	if len(refs) == 0 {
+		return nil
+	}
+	pick := refs[0]
+	for _, ref := range refs {
+		if made[ref] <= start {
+			pick = ref
 		}
 	}
-	return nil
+	return spanned.answer(t, pick)
 }
 
 // appendHistory adds a model call's input to the conversation so far:
@@ -480,8 +508,10 @@ func appendHistory(msgs, in []message) []message {
 
 // addMessage adds one message to a transcript: the way OpenAI's format
 // is read (an assistant's messages up to the next user message are one
-// reply, tool results go to their calls).
-func addMessage(t *judge.Transcript, m message) error {
+// reply, tool results go to their calls: see answered). It returns the
+// places of the calls it added.
+func addMessage(t *judge.Transcript, answers answered, m message) ([]callRef, error) {
+	var added []callRef
 	switch m.role {
 	case "system", "developer":
 		t.Turns = append(t.Turns, judge.Turn{Role: judge.RoleSystem, Content: m.text})
@@ -490,35 +520,52 @@ func addMessage(t *judge.Transcript, m message) error {
 			t.Turns = append(t.Turns, judge.Turn{Role: judge.RoleUser, Content: m.text})
 		}
 	case "assistant", "model", "ai":
-		if last := len(t.Turns) - 1; last >= 0 && t.Turns[last].Role == judge.RoleAgent {
+		last := len(t.Turns) - 1
+		if last >= 0 && t.Turns[last].Role == judge.RoleAgent {
 			turn := &t.Turns[last]
 			turn.Content = joinText(turn.Content, m.text)
-			turn.ToolCalls = append(turn.ToolCalls, m.calls...)
 		} else {
-			t.Turns = append(t.Turns, judge.Turn{Role: judge.RoleAgent, Content: m.text, ToolCalls: m.calls})
+			t.Turns = append(t.Turns, judge.Turn{Role: judge.RoleAgent, Content: m.text})
+			last++
 		}
+		for range m.calls {
+			added = append(added, callRef{last, len(t.Turns[last].ToolCalls) + len(added)})
+		}
+		t.Turns[last].ToolCalls = append(t.Turns[last].ToolCalls, m.calls...)
 	case "tool":
 	default:
-		return fmt.Errorf("unknown role %q: want system, user, assistant or tool", m.role)
+		return nil, fmt.Errorf("unknown role %q: want system, user, assistant or tool", m.role)
 	}
 	for _, r := range m.results {
-		c := findCall(t, r.id)
-		if c == nil && r.id == "" {
-			if last := len(t.Turns) - 1; last >= 0 {
-				for j := range t.Turns[last].ToolCalls {
-					if cc := &t.Turns[last].ToolCalls[j]; cc.Result == "" && (r.name == "" || cc.Name == r.name) {
-						c = cc
-						break
-					}
-				}
-			}
-		}
-		if c == nil {
-			return fmt.Errorf("a tool result for call %q, which no assistant message before it made", r.id)
+		c, err := resultCall(t, answers, r)
+		if err != nil {
+			return added, err
 		}
 		c.Result, c.IsError = r.text, c.IsError || r.isError || errorResult(r.text)
 	}
-	return nil
+	return added, nil
+}
+
+// resultCall returns the call a tool result answers: the latest call of
+// its id still waiting for one, or, for a result without an id, the
+// first call of the last turn still waiting (by name, when it says).
+func resultCall(t *judge.Transcript, answers answered, r toolResult) (*judge.ToolCall, error) {
+	if r.id != "" {
+		c := answers.latest(t, 0, r.id)
+		if c == nil && hasID(t, 0, r.id) {
+			return nil, fmt.Errorf("a second tool result for call %q: every call of that id before it has its result already", r.id)
+		}
+		if c == nil {
+			return nil, fmt.Errorf("a tool result for call %q, which no assistant message before it made", r.id)
+		}
+		return c, nil
+	}
+	if last := len(t.Turns) - 1; last >= 0 {
+		if refs := answers.waiting(t, last, named(r.name)); len(refs) > 0 {
+			return answers.answer(t, refs[0]), nil
+		}
+	}
+	return nil, fmt.Errorf("a tool result for call %q, which no assistant message before it made", r.id)
 }
 
 // spanMessages reads a model call's messages: gen_ai.input.messages and

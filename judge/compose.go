@@ -40,29 +40,34 @@ func Any(judges ...Judge) Judge {
 		if err != nil {
 			return spent("any", parts), err
 		}
-		out := Judgment{Name: "any", Parts: parts}
-		best, counted := 0.0, false
-		for _, p := range parts {
-			out.Usage = out.Usage.Add(p.Usage)
-			if v, ok := p.Normalized(); ok && (!counted || v > best) {
-				best, counted = v, true
-			}
-		}
-		switch failed, errored, passed := sortParts(parts); {
-		case len(passed) > 0:
-			out.Status, out.Reasoning = StatusPass, "passed: "+passed[0].Summary()
-		case len(errored) > 0:
-			out.Status, out.Reasoning = StatusError, "no judge passed and some could not judge: "+describeAll(errored)
-		case len(failed) > 0:
-			out.Status, out.Reasoning = StatusFail, fmt.Sprintf("none of %d passed: %s", len(failed), describeAll(failed))
-		default:
-			out.Status, out.Reasoning = StatusAbstain, abstainReason(len(parts))
-		}
-		if counted && judged(out.Status) {
-			out.Score = Unit(best)
-		}
-		return out, nil
+		return anyOf("any", parts), nil
 	})
+}
+
+// anyOf combines parts under Any's rule.
+func anyOf(name string, parts []Judgment) Judgment {
+	out := Judgment{Name: name, Composite: CompositeAny, Parts: parts}
+	best, counted := 0.0, false
+	for _, p := range parts {
+		out.Usage = out.Usage.Add(p.Usage)
+		if v, ok := p.Normalized(); ok && (!counted || v > best) {
+			best, counted = v, true
+		}
+	}
+	switch failed, errored, passed := sortParts(parts); {
+	case len(passed) > 0:
+		out.Status, out.Reasoning = StatusPass, "passed: "+passed[0].Summary()
+	case len(errored) > 0:
+		out.Status, out.Reasoning = StatusError, "no judge passed and some could not judge: "+describeAll(errored)
+	case len(failed) > 0:
+		out.Status, out.Reasoning = StatusFail, fmt.Sprintf("none of %d passed: %s", len(failed), describeAll(failed))
+	default:
+		out.Status, out.Reasoning = StatusAbstain, abstainReason(len(parts))
+	}
+	if counted && judged(out.Status) {
+		out.Score = Unit(best)
+	}
+	return out
 }
 
 // Not inverts a judge: PASS becomes FAIL and FAIL becomes PASS, with the
@@ -73,21 +78,26 @@ func Not(j Judge) Judge {
 		if err != nil {
 			return spent("not "+inner.Name, []Judgment{inner}), err
 		}
-		out := Judgment{Name: "not " + inner.Name, Status: inner.Status, Reasoning: inner.Reasoning, Parts: []Judgment{inner}, Usage: inner.Usage}
-		switch inner.Status {
-		case StatusPass:
-			out.Status, out.Reasoning = StatusFail, "expected the opposite of: "+inner.Reasoning
-		case StatusFail:
-			out.Status, out.Reasoning = StatusPass, "as expected, "+inner.Reasoning
-		}
-		switch v, counted := inner.Normalized(); {
-		case inner.Score.Kind == Boolean:
-			out.Score = Bool(!inner.Score.Bool)
-		case counted:
-			out.Score = Unit(1 - v)
-		}
-		return out, nil
+		return notOf(inner), nil
 	})
+}
+
+// notOf inverts inner under Not's rule.
+func notOf(inner Judgment) Judgment {
+	out := Judgment{Name: "not " + inner.Name, Composite: CompositeNot, Status: inner.Status, Reasoning: inner.Reasoning, Parts: []Judgment{inner}, Usage: inner.Usage}
+	switch inner.Status {
+	case StatusPass:
+		out.Status, out.Reasoning = StatusFail, "expected the opposite of: "+inner.Reasoning
+	case StatusFail:
+		out.Status, out.Reasoning = StatusPass, "as expected, "+inner.Reasoning
+	}
+	switch v, counted := inner.Normalized(); {
+	case inner.Score.Kind == Boolean:
+		out.Score = Bool(!inner.Score.Bool)
+	case counted:
+		out.Score = Unit(1 - v)
+	}
+	return out
 }
 
 // Named gives a judge the name that reports show for it.
@@ -112,18 +122,28 @@ func Named(name string, j Judge) Judge {
 func Soft(j Judge) Judge {
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		inner, err := j.Judge(ctx, t)
-		if err != nil || inner.Status != StatusFail {
+		if err != nil {
 			return inner, err
 		}
-		return Judgment{
-			Name:      inner.Name,
-			Status:    StatusPass,
-			Reasoning: "soft finding: " + inner.Reasoning,
-			Findings:  []Finding{{Judge: inner.Name, Message: inner.Reasoning}},
-			Parts:     []Judgment{inner},
-			Usage:     inner.Usage,
-		}, nil
+		return softOf(inner), nil
 	})
+}
+
+// softOf turns inner's FAIL into a finding under Soft's rule, and
+// returns any other judgment as it is.
+func softOf(inner Judgment) Judgment {
+	if inner.Status != StatusFail {
+		return inner
+	}
+	return Judgment{
+		Name:      inner.Name,
+		Composite: CompositeSoft,
+		Status:    StatusPass,
+		Reasoning: "soft finding: " + inner.Reasoning,
+		Findings:  []Finding{{Judge: inner.Name, Message: inner.Reasoning}},
+		Parts:     []Judgment{inner},
+		Usage:     inner.Usage,
+	}
 }
 
 // A Weight pairs a judge with its weight in Weighted.
@@ -228,7 +248,7 @@ func spent(name string, parts []Judgment) Judgment {
 
 // allOf combines parts under All's rule.
 func allOf(name string, parts []Judgment) Judgment {
-	out := Judgment{Name: name, Parts: parts}
+	out := Judgment{Name: name, Composite: CompositeAll, Parts: parts}
 	var sum float64
 	counted := 0
 	for _, p := range parts {

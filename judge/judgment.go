@@ -31,6 +31,14 @@ type Judgment struct {
 
 	// Parts are the judgments a composite or a jury was computed from.
 	Parts []Judgment `json:"parts,omitempty"`
+	// Composite names the rule by which a composite's status was
+	// computed from its Parts, so that it can be computed again from them
+	// (see Recomputed): All's, Any's, Not's or Soft's (Tiered and
+	// EachTurn follow All's). It is "" for a judgment that is no
+	// composite, and for one whose rule needs more than its parts (a
+	// weighted mean's weights, a jury's policies: its Threshold records
+	// the comparison that decided).
+	Composite Composite `json:"composite,omitempty"`
 	// DecidedBy says which rule produced the verdict of a composite: a
 	// jury's strategy, or the tier that stopped a Tiered judge.
 	DecidedBy string `json:"decided_by,omitempty"`
@@ -95,6 +103,27 @@ func (s *Status) UnmarshalJSON(data []byte) error {
 	}
 	*s = Status(str)
 	return nil
+}
+
+// A Composite names the rule by which a composite judgment's status is
+// computed from its parts.
+type Composite string
+
+// The rules of composites.
+const (
+	CompositeAll  Composite = "all"  // All's rule (Tiered's and EachTurn's too)
+	CompositeAny  Composite = "any"  // Any's rule
+	CompositeNot  Composite = "not"  // Not's rule, of its one part
+	CompositeSoft Composite = "soft" // Soft's rule, of its one part
+)
+
+// Valid reports whether c is "" or one of the rules.
+func (c Composite) Valid() bool {
+	switch c {
+	case "", CompositeAll, CompositeAny, CompositeNot, CompositeSoft:
+		return true
+	}
+	return false
 }
 
 // A Check is one named sub-assertion of a judgment.
@@ -186,16 +215,51 @@ func (j Judgment) Summary() string {
 
 // Validate reports why j is not a valid judgment, or nil.
 func (j Judgment) Validate() error {
-	if !j.Status.Valid() {
-		return fmt.Errorf("status %q is not one of PASS, FAIL, ABSTAIN, ERROR", j.Status)
+	field, err := j.invalid()
+	switch {
+	case err == nil:
+		return nil
+	case field == "status":
+		return fmt.Errorf("status %w", err)
 	}
-	if err := j.Score.Validate(); err != nil {
-		return fmt.Errorf("score: %w", err)
+	return fmt.Errorf("%s: %w", field, err)
+}
+
+// ValidateTree reports why j or any of its parts, at any depth, is not a
+// valid judgment (see Validate), after the JSON path of the field at
+// fault below j: "parts[1].score: ...". It is nil when every one is
+// valid. A judgment read from a file is checked so before it is trusted.
+func (j Judgment) ValidateTree() error {
+	if field, err := j.invalid(); err != nil {
+		return fmt.Errorf("%s: %w", field, err)
 	}
-	if j.Threshold != nil {
-		if err := j.Threshold.Validate(); err != nil {
-			return fmt.Errorf("threshold: %w", err)
+	for i, p := range j.Parts {
+		if err := p.ValidateTree(); err != nil {
+			return fmt.Errorf("parts[%d].%w", i, err)
 		}
 	}
 	return nil
+}
+
+// invalid returns the field that makes j invalid, and why; nil when j is
+// valid (its parts are not looked at).
+func (j Judgment) invalid() (field string, err error) {
+	if !j.Status.Valid() {
+		return "status", fmt.Errorf("%q is not one of PASS, FAIL, ABSTAIN, ERROR", j.Status)
+	}
+	if err := j.Score.Validate(); err != nil {
+		return "score", err
+	}
+	if j.Threshold != nil {
+		if err := j.Threshold.Validate(); err != nil {
+			return "threshold", err
+		}
+	}
+	if !j.Composite.Valid() {
+		return "composite", fmt.Errorf("%q is not one of all, any, not, soft", j.Composite)
+	}
+	if (j.Composite == CompositeNot || j.Composite == CompositeSoft) && len(j.Parts) != 1 {
+		return "parts", fmt.Errorf("a composite %s has one part, not %d", j.Composite, len(j.Parts))
+	}
+	return "", nil
 }

@@ -32,6 +32,10 @@ type Shard struct {
 type ShardCase struct {
 	ID     string `json:"id"`
 	Trials int    `json:"trials"`
+	// Definition is a digest of the case as written ("sha256:..."), so
+	// that shards of two versions of a suite are told apart; "" when
+	// the case was not read from a definition.
+	Definition string `json:"definition,omitempty"`
 }
 
 // String is "shard 2/4".

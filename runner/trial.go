@@ -92,12 +92,7 @@ func verdict(ctx context.Context, cs *gavel.Case, t *judge.Transcript, timeout t
 	// Judges get their own time: the conversation's may be spent.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	v := judge.Run(ctx, cs.Judge, t)
-	if v.Status == judge.StatusAbstain {
-		v.Status = judge.StatusError
-		v.Reasoning = "no judge gave a verdict: " + v.Reasoning
-	}
-	return v
+	return gavel.TrialVerdict(judge.Run(ctx, cs.Judge, t))
 }
 
 // addModels adds what more models spent to a trial's Models.

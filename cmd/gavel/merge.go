@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,10 +28,12 @@ machine:
 
   - as report files: each wrote its JSON report (--out shard-K.json), and
     gavel merge reads them all, checks that they are the N shards of one
-    run (the same suite, run label and selection, each shard once, each
-    with its own trials), stores the merged run, prints its report, and
-    writes --out files as gavel run does ($GITHUB_STEP_SUMMARY too, in
-    GitHub Actions);
+    run (the same suite, version of it, run label and selection, each
+    shard once, each with its own trials), computes every verdict,
+    outcome and number again from the trials' judgments (what a report
+    says its trials came to is not taken on trust), stores the merged
+    run, prints its report, and writes --out files as gavel run does
+    ($GITHUB_STEP_SUMMARY too, in GitHub Actions);
   - in a shared database: each joined the run labelled LABEL
     (--run-label), and gavel merge --run-label LABEL reports that run.
 
@@ -40,8 +41,9 @@ Exit codes, as gavel run's, on the whole run:
   0  the run is complete and reached its threshold
   1  it missed its threshold, or --fail-fast stopped a shard
   2  a usage error, or files that are not the shards of one run (shards of
-     other suites, runs or selections, or of another N; a shard given
-     twice or missing; a trial in the wrong shard): nothing is stored
+     other suites, runs or selections, of another N, or of two versions
+     of the suite; a shard given twice or missing; a trial in the wrong
+     shard), or that hold values no run writes: nothing is stored
   3  the agent or a provider could not be reached for the whole run (every
      trial was an ERROR for it), or the results database failed
   4  a bug in Gavel: please report it
@@ -192,36 +194,24 @@ func mergeFiles(ctx context.Context, db string, paths []string, stderr io.Writer
 }
 
 // readShardFile reads a shard's JSON report: its head, and its cases as
-// the importer checks them.
+// the importer reads a report, checked and computed again from their
+// judgments (importer.ReadReport).
 func readShardFile(path string) (shardFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return shardFile{}, err
 	}
-	var head report.JSONReport
-	if err := json.Unmarshal(data, &head); err != nil {
-		return shardFile{}, fmt.Errorf("%s: not a JSON report of gavel run: %v", path, err)
+	head, cases, err := importer.ReadReport(path, data)
+	if err != nil {
+		if format, derr := importer.Detect(path, data); derr != nil || format != importer.FormatGavel {
+			return shardFile{}, fmt.Errorf("%s: not a JSON report of gavel run: %w", path, err)
+		}
+		return shardFile{}, err
 	}
 	if head.Shard == nil {
 		return shardFile{}, fmt.Errorf("%s: the report of a whole run, not of a shard: merge the JSON reports of gavel run --shard K/N", path)
 	}
-	if len(head.Cases) == 0 {
-		return shardFile{path: path, head: head}, nil // a shard of no case: nothing to import
-	}
-	head.Cases = nil
-	batch, err := importer.Read([]string{path}, importer.FormatGavel)
-	if err != nil {
-		var problems importer.Problems
-		if errors.As(err, &problems) {
-			msgs := make([]string, len(problems))
-			for i, p := range problems {
-				msgs[i] = p.Error()
-			}
-			return shardFile{}, errors.New(strings.Join(msgs, "\n"))
-		}
-		return shardFile{}, err
-	}
-	return shardFile{path: path, head: head, cases: batch.Cases}, nil
+	return shardFile{path: path, head: head, cases: cases}, nil
 }
 
 // mergeShards checks that files are the N shards of one run, each once
@@ -235,6 +225,7 @@ func mergeShards(files []shardFile) (*gavel.Run, error) {
 	for i := range files {
 		f := &files[i]
 		s := f.head.Shard
+		edited := plan{Cases: s.Cases}.otherDefinitions(plan{Cases: s0.Cases})
 		switch {
 		case f.head.Suite.Name != first.head.Suite.Name:
 			return nil, fmt.Errorf("%s is of suite %q and %s of suite %q: give the shards of one run", f.path, f.head.Suite.Name, first.path, first.head.Suite.Name)
@@ -242,6 +233,12 @@ func mergeShards(files []shardFile) (*gavel.Run, error) {
 			return nil, fmt.Errorf("%s is of run %q and %s of run %q (their --run-label): give the shards of one run", f.path, s.Label, first.path, s0.Label)
 		case s.Count != s0.Count:
 			return nil, fmt.Errorf("%s is %s and %s %s: the shards of one run have the same N", f.path, s, first.path, s0)
+		case len(edited) > 0:
+			what := "case " + edited[0] + " is"
+			if len(edited) > 1 {
+				what = "cases " + strings.Join(edited, ", ") + " are"
+			}
+			return nil, fmt.Errorf("%s defined otherwise in %s than in %s: the shards of one run run one version of the suite (one commit)", what, f.path, first.path)
 		case s.Selection != s0.Selection:
 			return nil, fmt.Errorf("%s and %s selected other cases or trials (another commit, --tag, --id, --changed-since or --trials?): they are not the shards of one run", f.path, first.path)
 		case f.head.Suite.Threshold != first.head.Suite.Threshold:

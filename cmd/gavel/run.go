@@ -366,7 +366,7 @@ func (r *runSession) run(ctx context.Context, s meteredSuite) int {
 		info.Rejudges, replay = r.replay.source, r.replay.stored
 		delete(info.Settings, "trials") // the trials are the stored ones
 	}
-	sh := newSharding(f, s.Suite, r.stderr)
+	sh := newSharding(f, s.Built, r.stderr)
 	var rec *recorder
 	st, err := sh.store(r.st)
 	if err == nil {

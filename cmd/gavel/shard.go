@@ -73,12 +73,21 @@ type plan struct {
 
 // planOf is the plan of a suite whose cases are selected, each run as
 // many times as trials says (0: each case's own, else the suite's, else
-// once), as the runner runs them.
-func planOf(s *gavel.Suite, trials int) plan {
+// once), as the runner runs them. definition, when not nil, gives each
+// case's definition as written (spec.Built.Definition), whose digest the
+// plan holds: shards of two versions of a suite are not one run.
+func planOf(s *gavel.Suite, trials int, definition func(id string) []byte) plan {
 	p := plan{Suite: s.Name}
 	c := runner.Config{Trials: trials}
 	for _, cs := range s.Cases {
-		p.Cases = append(p.Cases, report.ShardCase{ID: cs.ID, Trials: c.TrialsOf(s, cs)})
+		sc := report.ShardCase{ID: cs.ID, Trials: c.TrialsOf(s, cs)}
+		if definition != nil {
+			if def := definition(cs.ID); len(def) > 0 {
+				sum := sha256.Sum256(def)
+				sc.Definition = "sha256:" + hex.EncodeToString(sum[:])
+			}
+		}
+		p.Cases = append(p.Cases, sc)
 	}
 	return p
 }
@@ -109,14 +118,36 @@ func (p plan) selects(s shard) func(caseID string, n int) bool {
 	return func(caseID string, n int) bool { return mine[trialKey{caseID, n}] }
 }
 
-// digest identifies the plan: shards of one run have the same.
+// digest identifies the plan: shards of one run have the same. It holds
+// the cases' definitions too, so that a shard of another version of the
+// suite may not join a labelled run.
 func (p plan) digest() string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%q\n", p.Suite)
 	for _, c := range p.Cases {
-		fmt.Fprintf(h, "%q %d\n", c.ID, c.Trials)
+		fmt.Fprintf(h, "%q %d", c.ID, c.Trials)
+		if c.Definition != "" {
+			fmt.Fprintf(h, " %s", c.Definition)
+		}
+		fmt.Fprintln(h)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// otherDefinitions returns the ids of the cases that p and q both select
+// and define otherwise, in p's order.
+func (p plan) otherDefinitions(q plan) []string {
+	theirs := map[string]string{}
+	for _, c := range q.Cases {
+		theirs[c.ID] = c.Definition
+	}
+	var out []string
+	for _, c := range p.Cases {
+		if def, ok := theirs[c.ID]; ok && def != c.Definition {
+			out = append(out, c.ID)
+		}
+	}
+	return out
 }
 
 // reportShard is what the reports of shard s of the plan say of it.

@@ -46,7 +46,7 @@ func TestShardPartition(t *testing.T) {
 		}
 		s.Cases = append(s.Cases, c)
 	}
-	p := planOf(s, 0)
+	p := planOf(s, 0, nil)
 	total := 0
 	for _, c := range p.Cases {
 		total += c.Trials
@@ -85,7 +85,7 @@ func TestShardPartition(t *testing.T) {
 		}
 	}
 	// --trials overrides every case's number, and the digest says so.
-	if q := planOf(s, 3); q.Cases[0].Trials != 3 || q.digest() == p.digest() {
+	if q := planOf(s, 3, nil); q.Cases[0].Trials != 3 || q.digest() == p.digest() {
 		t.Errorf("--trials 3: %v, digest %s (without: %s)", q.Cases[:1], q.digest(), p.digest())
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -56,11 +57,11 @@ type sharding struct {
 
 // newSharding returns the sharding of a suite whose cases are selected,
 // nil when f asks for none.
-func newSharding(f *runFlags, s *gavel.Suite, stderr io.Writer) *sharding {
+func newSharding(f *runFlags, b *spec.Built, stderr io.Writer) *sharding {
 	if f.shard.Count == 0 {
 		return nil
 	}
-	return &sharding{shard: f.shard, label: f.runLabel, plan: planOf(s, f.trials), suite: s, stderr: stderr}
+	return &sharding{shard: f.shard, label: f.runLabel, plan: planOf(b.Suite, f.trials, b.Definition), suite: b.Suite, stderr: stderr}
 }
 
 // reportShard is what the shard's reports say of it; nil for no shard.
