@@ -170,6 +170,15 @@ func TestFailedCalls(t *testing.T) {
 			Transcript: failedCalls("cancel_reservation", `{}`, true), WantStatus: fail, WantIn: []string{"(called: none; failed: cancel_reservation)"}},
 		{Name: "forbidden_tools ignores a failed call", Build: func() (judge.Judge, error) { return rule.ForbiddenTools("cancel_reservation") },
 			Transcript: failedCalls("cancel_reservation", `{}`, true), WantStatus: pass},
+		{Name: "expected_tools: an error result counts as failed", Build: func() (judge.Judge, error) {
+			return rule.ExpectedToolsWith([]string{"book"}, rule.CallOpts{ErrorResult: regexp.MustCompile(`^Error:`)})
+		}, Transcript: withResult("book", `{}`, "Error: no seat"), WantStatus: fail, WantIn: []string{"missing book (called: none; failed: book)"}},
+		{Name: "forbidden_tools: an error result counts as failed", Build: func() (judge.Judge, error) {
+			return rule.ForbiddenToolsWith([]string{"cancel"}, rule.CallOpts{ErrorResult: regexp.MustCompile(`^Error:`)})
+		}, Transcript: withResult("cancel", `{}`, "Error: not allowed"), WantStatus: pass, WantIn: []string{"called none of cancel (1 failed attempt(s) not counted)"}},
+		{Name: "forbidden_tools: a result that does not match is a call made", Build: func() (judge.Judge, error) {
+			return rule.ForbiddenToolsWith([]string{"cancel"}, rule.CallOpts{ErrorResult: regexp.MustCompile(`^Error:`)})
+		}, Transcript: withResult("cancel", `{}`, "cancelled; Error: none"), WantStatus: fail, WantIn: []string{"called forbidden tool cancel (call 1)"}},
 	})
 }
 
