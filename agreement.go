@@ -179,7 +179,7 @@ func ScoredJudgment(j judge.Judgment) (judge.Judgment, bool) {
 	}
 	// A model made the judgments whose usage is their own, not their
 	// parts' (a composite's usage is the sum of its parts').
-	spent := func(j judge.Judgment) bool { return j.Usage.InputTokens+j.Usage.OutputTokens > 0 }
+	spent := ModelJudged
 	var made []judge.Judgment
 	var walk func(j judge.Judgment)
 	walk = func(j judge.Judgment) {
@@ -196,6 +196,15 @@ func ScoredJudgment(j judge.Judgment) (judge.Judgment, bool) {
 		return judge.Judgment{}, false
 	}
 	return made[0], true
+}
+
+// ModelJudged reports whether a model took part in judgment j: a model
+// was called for it (Usage.Calls), or it spent tokens (a judgment
+// recorded before calls were counted). An answer from Gavel's cache is a
+// call (Usage.CacheHits among Calls) that spends no tokens: the model's
+// judgment, replayed. Rules call no model.
+func ModelJudged(j judge.Judgment) bool {
+	return j.Usage.Calls > 0 || j.Usage.InputTokens > 0 || j.Usage.OutputTokens > 0
 }
 
 // isJury reports whether j is a jury's judgment: decided by one of the

@@ -48,10 +48,15 @@ type LabelCheck struct {
 	// its parts), when there is one.
 	Status judge.Status
 	Score  *float64
-	// ModelJudged is true when a model took part in the verdict (it cost
-	// tokens): a verdict of deterministic rules alone, such as a forbidden
-	// tool call, needs no calibration.
+	// ModelJudged is true when a model took part in the verdict (see
+	// ModelJudged: answered from Gavel's cache or not): a verdict of
+	// deterministic rules alone, such as a forbidden tool call, needs no
+	// calibration.
 	ModelJudged bool
+	// OffScale is true when HumanCategory is not on the judgment's scale
+	// (see CheckLabel): a label stored before such labels were refused.
+	// It can never agree, so it counts nowhere.
+	OffScale bool
 	// Correct is the person's word: the verdict was correct (true) or
 	// wrong. HumanScore is their own score, 0..1, when they gave one.
 	Correct    bool
@@ -62,11 +67,11 @@ type LabelCheck struct {
 }
 
 // Counts reports whether the check counts in the agreement: only pass
-// and fail verdicts a model took part in do. One that abstained or
-// errored passed no judgment a person could agree with, and rules alone
-// are not what a calibration measures.
+// and fail verdicts a model took part in do, labelled on their scale.
+// One that abstained or errored passed no judgment a person could agree
+// with, and rules alone are not what a calibration measures.
 func (c LabelCheck) Counts() bool {
-	return c.ModelJudged && c.Judged() != ""
+	return c.ModelJudged && c.Judged() != "" && !c.OffScale
 }
 
 // Judged is the judge's category: JudgeCategory, or the status as pass
@@ -197,14 +202,15 @@ type RaterAgreement struct {
 }
 
 // Raters measures the agreement of every two people over the judgments
-// both labelled with a known category (see LabelCheck.Human), whether a
-// model judged them or not: a pair that shares none is left out. A
+// both labelled with a known category (see LabelCheck.Human) on the
+// judgment's scale, whether a model judged them or not: a pair that
+// shares none is left out. A
 // person's later check of one judgment stands for their earlier ones.
 func Raters(checks []LabelCheck) []RaterAgreement {
 	said := map[string]map[[4]string]string{}
 	for _, ch := range checks {
 		h := ch.Human()
-		if h == "" {
+		if h == "" || ch.OffScale {
 			continue
 		}
 		if said[ch.Author] == nil {

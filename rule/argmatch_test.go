@@ -3,6 +3,7 @@ package rule_test
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -169,6 +170,15 @@ func TestFailedCalls(t *testing.T) {
 			Transcript: failedCalls("cancel_reservation", `{}`, true), WantStatus: fail, WantIn: []string{"(called: none; failed: cancel_reservation)"}},
 		{Name: "forbidden_tools ignores a failed call", Build: func() (judge.Judge, error) { return rule.ForbiddenTools("cancel_reservation") },
 			Transcript: failedCalls("cancel_reservation", `{}`, true), WantStatus: pass},
+		{Name: "expected_tools: an error result counts as failed", Build: func() (judge.Judge, error) {
+			return rule.ExpectedToolsWith([]string{"book"}, rule.CallOpts{ErrorResult: regexp.MustCompile(`^Error:`)})
+		}, Transcript: withResult("book", `{}`, "Error: no seat"), WantStatus: fail, WantIn: []string{"missing book (called: none; failed: book)"}},
+		{Name: "forbidden_tools: an error result counts as failed", Build: func() (judge.Judge, error) {
+			return rule.ForbiddenToolsWith([]string{"cancel"}, rule.CallOpts{ErrorResult: regexp.MustCompile(`^Error:`)})
+		}, Transcript: withResult("cancel", `{}`, "Error: not allowed"), WantStatus: pass, WantIn: []string{"called none of cancel (1 failed attempt(s) not counted)"}},
+		{Name: "forbidden_tools: a result that does not match is a call made", Build: func() (judge.Judge, error) {
+			return rule.ForbiddenToolsWith([]string{"cancel"}, rule.CallOpts{ErrorResult: regexp.MustCompile(`^Error:`)})
+		}, Transcript: withResult("cancel", `{}`, "cancelled; Error: none"), WantStatus: fail, WantIn: []string{"called forbidden tool cancel (call 1)"}},
 	})
 }
 
@@ -217,5 +227,33 @@ func TestToolCallF1SetsFailedCallsAside(t *testing.T) {
 	got := judge.Run(context.Background(), j, failedCalls("a", `{}`, false, "c", `{}`, true, "b", `{}`, false))
 	if got.Status != judge.StatusPass || got.Score.Normalized() != 1 {
 		t.Errorf("got %s F1 %v, want PASS 1 (%s)", got.Status, got.Score.Normalized(), got.Reasoning)
+	}
+}
+
+// TestToolCallF1CountsFailedCallsItMatches checks that a failed call an
+// expected call with MatchFailed takes is a call made: it counts in
+// precision's denominator as in its numerator.
+func TestToolCallF1CountsFailedCallsItMatches(t *testing.T) {
+	expected := []rule.ExpectedCall{{Name: "a", MatchFailed: true}, {Name: "b"}}
+	for _, tc := range []struct {
+		name       string
+		transcript *judge.Transcript
+		wantF1     float64
+		wantIn     string
+	}{
+		{"the failed call matched, nothing else", failedCalls("a", `{}`, true, "b", `{}`, false), 1, "precision 1.00: 2 of 2 calls expected"},
+		{"the failed call matched, one extra", failedCalls("a", `{}`, true, "b", `{}`, false, "c", `{}`, false), 0.8, "precision 0.67: 2 of 3 calls expected"},
+		{"a failed call not matched is set aside", failedCalls("a", `{}`, true, "b", `{}`, false, "c", `{}`, true), 1, "precision 1.00: 2 of 2 calls expected"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := rule.ToolCallF1(expected, 0.5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := judge.Run(t.Context(), j, tc.transcript)
+			if math.Abs(got.Score.Normalized()-tc.wantF1) > 1e-9 || !strings.Contains(got.Reasoning, tc.wantIn) {
+				t.Errorf("got F1 %v %q, want F1 %v with %q", got.Score.Normalized(), got.Reasoning, tc.wantF1, tc.wantIn)
+			}
+		})
 	}
 }

@@ -58,8 +58,10 @@
 // A call that failed (judge.ToolCall.IsError, or a result matching
 // CallOpts.ErrorResult) changed nothing, as τ-bench sees it: it satisfies
 // no expected call, is never an extra call, and is not a forbidden call
-// made, unless the expectation has MatchFailed. ExpectedTools and
-// ForbiddenTools ignore failed calls too; MaxToolCalls counts them.
+// made, unless the expectation has MatchFailed. ExpectedToolsWith and
+// ForbiddenToolsWith ignore failed calls too, by the same notion of a
+// failed call (ExpectedTools and ForbiddenTools: IsError alone);
+// MaxToolCalls counts them.
 //
 // # Limits
 //

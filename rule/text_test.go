@@ -38,6 +38,8 @@ func TestTextRules(t *testing.T) {
 		{Name: "regex folds case", Build: func() (judge.Judge, error) { return rule.Regex(`YOUR ORDER`, fold) }, Transcript: order, WantStatus: pass},
 		{Name: "not regex", Build: func() (judge.Judge, error) { return rule.Regex(`(?i)sorry`, not) }, Transcript: order, WantStatus: pass},
 		{Name: "starts with", Build: func() (judge.Judge, error) { return rule.StartsWith("Your order", rule.Opts{}) }, Transcript: order, WantStatus: pass},
+		{Name: "starts with is case-sensitive", Build: func() (judge.Judge, error) { return rule.StartsWith("YOUR ORDER", rule.Opts{}) }, Transcript: order, WantStatus: fail},
+		{Name: "starts with folds case", Build: func() (judge.Judge, error) { return rule.StartsWith("YOUR ORDER", fold) }, Transcript: order, WantStatus: pass},
 		{Name: "starts with misses", Build: func() (judge.Judge, error) { return rule.StartsWith("Hello", rule.Opts{}) }, Transcript: order, WantStatus: fail, WantIn: []string{`does not start with "Hello"`}},
 		{Name: "final scope reads the last agent turn", Build: func() (judge.Judge, error) { return rule.Contains("?", rule.Opts{}) }, Transcript: two, WantStatus: fail},
 		{Name: "each turn checks every agent turn", Build: func() (judge.Judge, error) { return rule.Contains("?", each) }, Transcript: two, WantStatus: fail, WantIn: []string{`turn 4 does not contain "?"`}},

@@ -14,14 +14,20 @@ import (
 
 // ExpectedTools passes when the agent called every one of the named tools
 // at least once, successfully: a failed call (IsError) does not count. The
-// reasoning names the missing ones.
+// reasoning names the missing ones, and the failed calls.
 func ExpectedTools(names ...string) (judge.Judge, error) {
+	return ExpectedToolsWith(names, CallOpts{})
+}
+
+// ExpectedToolsWith is ExpectedTools with settings: only ErrorResult is
+// read, so a call whose result says it failed does not count either.
+func ExpectedToolsWith(names []string, o CallOpts) (judge.Judge, error) {
 	if err := checkToolNames(names); err != nil {
 		return nil, fmt.Errorf("expected_tools: %w", err)
 	}
 	name := "expected_tools " + strings.Join(names, ", ")
 	return toolRule(name, func(calls []judge.ToolCall) judge.Judgment {
-		ok, failed := splitToolCalls(calls)
+		ok, failed := splitToolCalls(calls, o)
 		called := calledNames(ok)
 		var missing []string
 		checks := make([]judge.Check, len(names))
@@ -47,21 +53,36 @@ func ExpectedTools(names ...string) (judge.Judge, error) {
 // failed call (IsError) is not counted: the tool did nothing. Forbid the
 // attempt with ForbiddenCalls and MatchFailed.
 func ForbiddenTools(names ...string) (judge.Judge, error) {
+	return ForbiddenToolsWith(names, CallOpts{})
+}
+
+// ForbiddenToolsWith is ForbiddenTools with settings: only ErrorResult is
+// read, so a call whose result says it failed is not counted either.
+func ForbiddenToolsWith(names []string, o CallOpts) (judge.Judge, error) {
 	if err := checkToolNames(names); err != nil {
 		return nil, fmt.Errorf("forbidden_tools: %w", err)
 	}
 	name := "forbidden_tools " + strings.Join(names, ", ")
 	return toolRule(name, func(calls []judge.ToolCall) judge.Judgment {
 		var found []string
+		failedAttempts := 0
 		for i, c := range calls {
-			if slices.Contains(names, c.Name) && !c.IsError {
+			switch {
+			case !slices.Contains(names, c.Name):
+			case o.failed(c):
+				failedAttempts++
+			default:
 				found = append(found, fmt.Sprintf("%s (call %d)", c.Name, i+1))
 			}
 		}
 		if len(found) > 0 {
 			return verdict(name, false, "called forbidden tool "+strings.Join(found, ", "))
 		}
-		return verdict(name, true, "called none of "+strings.Join(names, ", "))
+		msg := "called none of " + strings.Join(names, ", ")
+		if failedAttempts > 0 {
+			msg += fmt.Sprintf(" (%d failed attempt(s) not counted)", failedAttempts)
+		}
+		return verdict(name, true, msg)
 	}), nil
 }
 
@@ -144,6 +165,13 @@ type CallOpts struct {
 	ErrorResult *regexp.Regexp
 }
 
+// failed says whether call c failed: the agent reported an error
+// (IsError), or its result matches ErrorResult. It is the one notion of a
+// failed call every tool rule that sets failed calls aside reads.
+func (o CallOpts) failed(c judge.ToolCall) bool {
+	return c.IsError || (o.ErrorResult != nil && o.ErrorResult.MatchString(c.Result))
+}
+
 // unbounded is a Max without bound.
 const unbounded = math.MaxInt
 
@@ -173,7 +201,7 @@ func ToolCalls(expected []ExpectedCall, o CallOpts) (judge.Judge, error) {
 		general = general || w.counted || w.matchFailed
 	}
 	return toolRule(name, func(calls []judge.ToolCall) judge.Judgment {
-		all := decodeCalls(calls, o.ErrorResult)
+		all := decodeCalls(calls, o)
 		got, failed := all, []gotCall(nil)
 		if !general {
 			got, failed = splitFailed(all)
@@ -231,7 +259,7 @@ func ForbiddenCalls(forbidden []ExpectedCall, o CallOpts) (judge.Judge, error) {
 	return toolRule(name, func(calls []judge.ToolCall) judge.Judgment {
 		var found []string
 		failedMatches := 0
-		for _, g := range decodeCalls(calls, o.ErrorResult) {
+		for _, g := range decodeCalls(calls, o) {
 			for _, w := range want {
 				if mismatch(w, g) == "" {
 					found = append(found, fmt.Sprintf("%s (call %d%s)", g, g.index+1, map[bool]string{true: ", failed"}[g.failed]))
@@ -275,7 +303,7 @@ func ToolCallF1With(expected []ExpectedCall, threshold float64, o CallOpts) (jud
 	}
 	name := "tool_call_f1"
 	return toolRule(name, func(calls []judge.ToolCall) judge.Judgment {
-		got := decodeCalls(calls, o.ErrorResult)
+		got := decodeCalls(calls, o)
 		wantToGot, matched := matchCalls(want, got)
 		used := make([]bool, len(got))
 		for _, j := range wantToGot {
@@ -365,7 +393,7 @@ type gotCall struct {
 	name    string
 	args    map[string]any
 	argsErr error // the arguments are not a JSON object
-	failed  bool
+	failed  bool  // CallOpts.failed
 }
 
 func (g gotCall) String() string {
@@ -426,12 +454,13 @@ func compileCalls(expected []ExpectedCall) ([]wantCall, error) {
 	return want, nil
 }
 
-func decodeCalls(calls []judge.ToolCall, errorResult *regexp.Regexp) []gotCall {
+// decodeCalls decodes the calls' arguments and marks the failed ones.
+func decodeCalls(calls []judge.ToolCall, o CallOpts) []gotCall {
 	got := make([]gotCall, len(calls))
 	for i, c := range calls {
 		got[i].index = i
 		got[i].name = c.Name
-		got[i].failed = c.IsError || (errorResult != nil && errorResult.MatchString(c.Result))
+		got[i].failed = o.failed(c)
 		if len(c.Arguments) == 0 {
 			continue
 		}
@@ -806,10 +835,10 @@ func maxProblems(want []wantCall, got []gotCall) []string {
 	return problems
 }
 
-// splitToolCalls separates the calls that failed (IsError).
-func splitToolCalls(calls []judge.ToolCall) (ok, failed []judge.ToolCall) {
+// splitToolCalls separates the calls that failed.
+func splitToolCalls(calls []judge.ToolCall, o CallOpts) (ok, failed []judge.ToolCall) {
 	for _, c := range calls {
-		if c.IsError {
+		if o.failed(c) {
 			failed = append(failed, c)
 		} else {
 			ok = append(ok, c)

@@ -224,6 +224,16 @@ func TestOpenProblems(t *testing.T) {
 			want:  []string{"gavel.yaml:4: case a: the case: tool_call_order without expected_tool_calls"},
 		},
 		{
+			name:  "tool_error_result invalid beside forbidden_tools",
+			files: map[string]string{"gavel.yaml": header + "  - {id: a, input: hi, forbidden_tools: [x], tool_error_result: '('}\n"},
+			want:  []string{"gavel.yaml:4: case a: the case: tool_error_result: error parsing regexp"},
+		},
+		{
+			name:  "tool_error_result without a tool rule",
+			files: map[string]string{"gavel.yaml": header + "  - {id: a, input: hi, tool_error_result: '^Error:', rules: [{contains: x}]}\n"},
+			want:  []string{"gavel.yaml:4: case a: the case: tool_error_result without expected_tools, forbidden_tools, expected_tool_calls or forbidden_tool_calls"},
+		},
+		{
 			name:  "args and arguments",
 			files: map[string]string{"gavel.yaml": header + "  - {id: a, input: hi, expected_tool_calls: [{name: x, args: {a: 1}, arguments: {a: 1}}]}\n"},
 			want:  []string{"gavel.yaml:4: case a: the case: expected_tool_calls: call 1 gives both args and arguments"},

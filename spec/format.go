@@ -233,8 +233,8 @@ type PersonaSpec struct {
 // ones run first; LLM judges run only when they all pass.
 type Expectations struct {
 	ToolCallExpectations   `yaml:",inline"` // expected_tool_calls and the like: spec/toolcalls.go
-	ExpectedTools          []string         `yaml:"expected_tools" doc:"Tools the agent must call, any arguments. A failed call (MCP isError) does not count."`
-	ForbiddenTools         []string         `yaml:"forbidden_tools" doc:"Tools the agent must not call. A failed call (MCP isError) is not counted: the tool did nothing; forbidden_tool_calls with must_succeed: false forbids the attempt."`
+	ExpectedTools          []string         `yaml:"expected_tools" doc:"Tools the agent must call, any arguments. A failed call (MCP isError, or a result matching tool_error_result) does not count."`
+	ForbiddenTools         []string         `yaml:"forbidden_tools" doc:"Tools the agent must not call. A failed call (MCP isError, or a result matching tool_error_result) is not counted: the tool did nothing; forbidden_tool_calls with must_succeed: false forbids the attempt."`
 	ExpectedResponseTraits []string         `yaml:"expected_response_traits" doc:"Traits of the response an LLM judge checks one by one."`
 	JudgePrompt            string           `yaml:"judge_prompt" doc:"Criteria an LLM judge scores the response against (a rubric)."`
 	JudgeThreshold         *float64         `yaml:"judge_threshold" doc:"The rubric's passing score, 0..1 (0: every score passes; the score is recorded). Defaults to 0.7."`

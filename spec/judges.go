@@ -65,15 +65,14 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 			say("%s", w)
 		}
 	}
-	if len(e.ExpectedTools) > 0 {
-		j, err := rule.ExpectedTools(e.ExpectedTools...)
-		addHard("expected_tools", j, err)
-		say("calls %s", strings.Join(e.ExpectedTools, ", "))
+	js, ws, err := toolRules(e)
+	hard = append(hard, js...)
+	for _, w := range ws {
+		say("%s", w)
 	}
-	if len(e.ForbiddenTools) > 0 {
-		j, err := rule.ForbiddenTools(e.ForbiddenTools...)
-		addHard("forbidden_tools", j, err)
-		say("never calls %s", strings.Join(e.ForbiddenTools, ", "))
+	if err != nil {
+		b.fail("%s: %v", where, err)
+		b.badItems++
 	}
 	if e.JudgeThreshold != nil && e.JudgePrompt == "" {
 		b.fail("%s: judge_threshold without judge_prompt", where)
@@ -112,6 +111,37 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 		}
 	}
 	return hard, llm, words
+}
+
+// toolRules builds expected_tools and forbidden_tools, which read the
+// tool_error_result beside them as expected_tool_calls does, and says
+// what they expect.
+func toolRules(e Expectations) (js []judge.Judge, words []string, err error) {
+	if len(e.ExpectedTools) == 0 && len(e.ForbiddenTools) == 0 {
+		if _, ok := e.ToolCallExpectations.Spec(); !ok && e.ToolErrorResult != "" {
+			return nil, nil, errors.New("tool_error_result without expected_tools, forbidden_tools, expected_tool_calls or forbidden_tool_calls beside it: it says which of their calls failed (a round gives its own)")
+		}
+		return nil, nil, nil
+	}
+	o, err := failedCallOpts("tool_error_result", e.ToolErrorResult)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(e.ExpectedTools) > 0 {
+		j, err := rule.ExpectedToolsWith(e.ExpectedTools, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		js, words = append(js, j), append(words, "calls "+strings.Join(e.ExpectedTools, ", "))
+	}
+	if len(e.ForbiddenTools) > 0 {
+		j, err := rule.ForbiddenToolsWith(e.ForbiddenTools, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		js, words = append(js, j), append(words, "never calls "+strings.Join(e.ForbiddenTools, ", "))
+	}
+	return js, words, nil
 }
 
 func oneLine(s string) string {

@@ -16,19 +16,29 @@ import (
 // tools called, files written, builds, commands and databases.
 
 type expectedToolsRule struct {
-	ExpectedTools []string `yaml:"expected_tools" doc:"Tools the agent must call, with any arguments."`
+	ExpectedTools []string `yaml:"expected_tools" doc:"Tools the agent must call, with any arguments. A failed call (MCP isError, or a result matching error_result) does not count."`
+	ErrorResult   string   `yaml:"error_result" doc:"A regular expression: a call whose result it matches has failed (see tool_error_result)."`
 }
 
 func (c *expectedToolsRule) build(*builder) (judge.Judge, error) {
-	return rule.ExpectedTools(c.ExpectedTools...)
+	o, err := failedCallOpts("error_result", c.ErrorResult)
+	if err != nil {
+		return nil, err
+	}
+	return rule.ExpectedToolsWith(c.ExpectedTools, o)
 }
 
 type forbiddenToolsRule struct {
-	ForbiddenTools []string `yaml:"forbidden_tools" doc:"Tools the agent must not call."`
+	ForbiddenTools []string `yaml:"forbidden_tools" doc:"Tools the agent must not call. A failed call (MCP isError, or a result matching error_result) is not counted: the tool did nothing."`
+	ErrorResult    string   `yaml:"error_result" doc:"A regular expression: a call whose result it matches has failed (see tool_error_result)."`
 }
 
 func (c *forbiddenToolsRule) build(*builder) (judge.Judge, error) {
-	return rule.ForbiddenTools(c.ForbiddenTools...)
+	o, err := failedCallOpts("error_result", c.ErrorResult)
+	if err != nil {
+		return nil, err
+	}
+	return rule.ForbiddenToolsWith(c.ForbiddenTools, o)
 }
 
 type maxToolCallsRule struct {
@@ -200,11 +210,11 @@ func (c *sqlCheck) words() string {
 }
 
 var (
-	_ = register[expectedToolsRule](kind{name: "expected_tools", group: "Tool calls", library: []string{"rule.ExpectedTools"},
-		doc:     "The agent calls every one of these tools at least once, with any arguments. A case's expected_tools: field is the same.",
+	_ = register[expectedToolsRule](kind{name: "expected_tools", group: "Tool calls", library: []string{"rule.ExpectedTools", "rule.ExpectedToolsWith"},
+		doc:     "The agent calls every one of these tools at least once, successfully, with any arguments. A case's expected_tools: field is the same, with the case's tool_error_result as error_result.",
 		example: "expected_tools: [lookup_order]"})
-	_ = register[forbiddenToolsRule](kind{name: "forbidden_tools", group: "Tool calls", library: []string{"rule.ForbiddenTools"},
-		doc:     "The agent calls none of these tools. A case's forbidden_tools: field is the same.",
+	_ = register[forbiddenToolsRule](kind{name: "forbidden_tools", group: "Tool calls", library: []string{"rule.ForbiddenTools", "rule.ForbiddenToolsWith"},
+		doc:     "The agent calls none of these tools, failed calls aside. A case's forbidden_tools: field is the same, with the case's tool_error_result as error_result.",
 		example: "forbidden_tools: [issue_refund]"})
 	_ = register[maxToolCallsRule](kind{name: "max_tool_calls", group: "Tool calls", library: []string{"rule.MaxToolCalls"},
 		doc:     "The agent makes at most so many tool calls, of every tool or of the ones named.",

@@ -45,7 +45,7 @@ type ToolCallExpectations struct {
 	ToolCallOrder      string         `yaml:"tool_call_order" doc:"strict (the order listed, nothing else: the default), any (any order, nothing else), or subset (in order, others allowed)."`
 	ForbiddenToolCalls []ToolCallSpec `yaml:"forbidden_tool_calls" doc:"Calls the agent must not make: a tool, and when args are given only calls whose arguments match them (cancel_reservation of reservation ABC, not every cancellation). A failed call is not counted unless must_succeed is false."`
 	ToolCallF1         *float64       `yaml:"tool_call_f1" doc:"Partial credit: score the expected_tool_calls by F1 (precision: the share of calls made that were expected; recall: the share of expected calls made; any order, each expected call once) and pass at this score, 0..1, instead of all or nothing. The score is recorded."`
-	ToolErrorResult    string         `yaml:"tool_error_result" doc:"A regular expression: a call whose result it matches has failed, for agents that report a tool's error only in its result (tau-bench's tools answer \"Error: ...\"): '^Error:'. A call the agent reports as an error (MCP isError) has failed whatever its result."`
+	ToolErrorResult    string         `yaml:"tool_error_result" doc:"A regular expression: a call whose result it matches has failed, for agents that report a tool's error only in its result (tau-bench's tools answer \"Error: ...\"): '^Error:'. A call the agent reports as an error (MCP isError) has failed whatever its result. It holds for every tool rule beside it: expected_tool_calls, forbidden_tool_calls, expected_tools and forbidden_tools (a round gives its own)."`
 }
 
 // ToolCallsSpec is the tool-call judge's settings, as one item: the
@@ -83,13 +83,11 @@ func (s ToolCallsSpec) Judges() ([]judge.Judge, error) {
 	default:
 		return nil, fmt.Errorf("expected_tool_calls: tool_call_order %q: want strict, any or subset", s.Order)
 	}
-	if s.ErrorResult != "" {
-		re, err := regexp.Compile(s.ErrorResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool_error_result: %w", err)
-		}
-		opts.ErrorResult = re
+	failed, err := failedCallOpts("tool_error_result", s.ErrorResult)
+	if err != nil {
+		return nil, err
 	}
+	opts.ErrorResult = failed.ErrorResult
 	var out []judge.Judge
 	if s.Calls != nil {
 		calls, err := s.expectedCalls(s.Calls, "call")
@@ -171,6 +169,20 @@ func (s ToolCallsSpec) expectedCalls(specs []ToolCallSpec, noun string) ([]rule.
 		calls = append(calls, e)
 	}
 	return calls, nil
+}
+
+// failedCallOpts compiles a field that says which calls failed
+// (tool_error_result, error_result) into the settings every tool rule
+// reads it from. An empty field leaves IsError alone to say so.
+func failedCallOpts(field, errorResult string) (rule.CallOpts, error) {
+	if errorResult == "" {
+		return rule.CallOpts{}, nil
+	}
+	re, err := regexp.Compile(errorResult)
+	if err != nil {
+		return rule.CallOpts{}, fmt.Errorf("%s: %w", field, err)
+	}
+	return rule.CallOpts{ErrorResult: re}, nil
 }
 
 // toolCallWords says what the tool-call fields expect, for reports.

@@ -245,3 +245,55 @@ func TestToolCallsSpecDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestToolErrorResultForEveryToolRule checks issue 22 item 10: a case's
+// tool_error_result says which calls failed for expected_tools and
+// forbidden_tools as for expected_tool_calls, and the kinds of the same
+// names take an error_result.
+func TestToolErrorResultForEveryToolRule(t *testing.T) {
+	cases := openCases(t, map[string]string{
+		"gavel.yaml": agentYAML + `cases:
+  - id: fields
+    input: go
+    tool_error_result: '^Error:'
+    expected_tools: [book]
+    forbidden_tools: [cancel]
+  - id: kinds
+    input: go
+    rules:
+      - {expected_tools: [book], error_result: '^Error:'}
+      - {forbidden_tools: [cancel], error_result: '^Error:'}
+  - id: without
+    input: go
+    expected_tools: [book]
+    forbidden_tools: [cancel]
+`,
+	})
+	result := func(name, res string) judge.ToolCall {
+		c := call(name, `{}`)
+		c.Result = res
+		return c
+	}
+	noSeat, notAllowed := result("book", "Error: no seat"), result("cancel", "Error: not allowed")
+	booked, cancelled := result("book", "booked"), result("cancel", "cancelled")
+	for _, tc := range []struct {
+		name, caseID string
+		calls        []judge.ToolCall
+		want         judge.Status
+		wantIn       string
+	}{
+		{"a failed cancel is no forbidden call", "fields", []judge.ToolCall{booked, notAllowed}, judge.StatusPass, ""},
+		{"a failed book is no expected call", "fields", []judge.ToolCall{noSeat}, judge.StatusFail, "missing book (called: none; failed: book)"},
+		{"a cancel that succeeded is forbidden", "fields", []judge.ToolCall{booked, cancelled}, judge.StatusFail, "called forbidden tool cancel (call 2)"},
+		{"kinds: a failed cancel is no forbidden call", "kinds", []judge.ToolCall{booked, notAllowed}, judge.StatusPass, ""},
+		{"kinds: a failed book is no expected call", "kinds", []judge.ToolCall{noSeat}, judge.StatusFail, "missing book"},
+		{"without tool_error_result an error text is a result", "without", []judge.ToolCall{noSeat, notAllowed}, judge.StatusFail, "called forbidden tool cancel (call 2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := judge.Run(t.Context(), cases[tc.caseID].judge, single("go", "done", tc.calls...))
+			if v.Status != tc.want || !strings.Contains(v.Reasoning+judgeChecks(v), tc.wantIn) {
+				t.Errorf("got %s %q, want %s with %q", v.Status, v.Reasoning+judgeChecks(v), tc.want, tc.wantIn)
+			}
+		})
+	}
+}

@@ -98,7 +98,10 @@ type Store interface {
 	// replaces, if any, is kept in the history (LabelHistory) and no
 	// longer counted. A label saying what the current one says (category,
 	// verdict, score and comment) changes nothing: the current one is
-	// returned. A label without a time is given now.
+	// returned. A label without a time is given now. The trial's verdict
+	// must have the labelled judgment, and the category must be on its
+	// scale: the error of a label that is not wraps a
+	// *gavel.LabelRefusal (see gavel.CheckLabel).
 	AddLabel(ctx context.Context, l Label) (Label, error)
 	// AddLabels is AddLabel for many labels at once, in one transaction:
 	// every label is recorded, or none (an import). An error about one
@@ -118,7 +121,9 @@ type Store interface {
 	// trials f selects, each beside the labelled judgment's status, score
 	// and category (see gavel.JudgedCategory), oldest first: what
 	// gavel.Calibrate measures a judge with. A label on a judgment the
-	// verdict does not have (a path it lacks) is left out.
+	// verdict does not have (a path it lacks) is left out; one off the
+	// judgment's scale (recorded before AddLabel refused such labels) is
+	// marked OffScale.
 	LabelChecks(ctx context.Context, f LabelFilter) ([]gavel.LabelCheck, error)
 
 	Close() error

@@ -6,10 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gavelhq/gavel"
@@ -111,7 +108,8 @@ type judgmentView struct {
 	Parts    []judgmentView
 	// Path is the judgment's path in the verdict's tree, as labels name
 	// it ("" for the verdict); Categories, what a label may put it in
-	// (pass, fail, and its score's categories or whole numbers).
+	// (gavel.LabelCategories: pass, fail, and its score's categories or
+	// whole numbers).
 	Path       string
 	Categories []string
 	// Labels are the current labels on this judgment; Label is its label
@@ -331,29 +329,8 @@ func newJudgmentView(j judge.Judgment, path string) judgmentView {
 	for _, p := range j.Parts {
 		out.Parts = append(out.Parts, newJudgmentView(p, gavel.JudgmentPath(path, j.Name, p.Name)))
 	}
-	out.Path, out.Categories = path, labelCategories(j)
+	out.Path, out.Categories = path, gavel.LabelCategories(j)
 	return out
-}
-
-// labelCategories are the categories a label may put j in: pass and
-// fail, then a categorical score's names, or the whole numbers of a
-// numerical score's scale when it has 3 to 11 (1..5, 1..10; not a 0..1
-// aggregate's).
-func labelCategories(j judge.Judgment) []string {
-	out := []string{gavel.CategoryPass, gavel.CategoryFail}
-	switch sc := j.Score; sc.Kind {
-	case judge.Categorical:
-		for _, l := range sc.Labels {
-			out = append(out, gavel.NormalCategory(l.Name))
-		}
-	case judge.Numerical:
-		if sc.Min == math.Trunc(sc.Min) && sc.Max == math.Trunc(sc.Max) && sc.Max-sc.Min >= 2 && sc.Max-sc.Min <= 10 {
-			for v := sc.Min; v <= sc.Max; v++ {
-				out = append(out, strconv.FormatFloat(v, 'f', -1, 64))
-			}
-		}
-	}
-	return slices.Compact(out)
 }
 
 // withLabels gives each judgment of a tree its labels and, when form is

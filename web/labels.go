@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -148,23 +149,12 @@ func (s *Server) saveLabel(r *http.Request, runID, caseID string, in LabelInput)
 	case l.Score != nil && (*l.Score < 0 || *l.Score > 1):
 		return store.Label{}, errorf(http.StatusUnprocessableEntity, "score %v is not a number from 0 to 1", *l.Score)
 	}
-	if l.Judgment != "" {
-		sc, err := s.store.RunCase(r.Context(), runID, caseID)
-		if err != nil {
-			return store.Label{}, notFound(err, "run %s has no case %s", runID, caseID)
-		}
-		found := false
-		for _, t := range sc.Result.Trials {
-			if t.N == l.Trial {
-				_, found = gavel.JudgmentAt(t.Verdict, l.Judgment)
-			}
-		}
-		if !found {
-			return store.Label{}, errorf(http.StatusUnprocessableEntity, "trial %d of case %s has no judgment %q: a judgment's path is its names from the verdict down, joined by /", l.Trial, caseID, l.Judgment)
-		}
-	}
 	saved, err := s.store.AddLabel(r.Context(), l)
-	if err != nil {
+	var refused *gavel.LabelRefusal
+	switch {
+	case errors.As(err, &refused): // the judgment is not the trial's, or the category not on its scale
+		return store.Label{}, errorf(http.StatusUnprocessableEntity, "trial %d of case %s: %v", l.Trial, caseID, refused)
+	case err != nil:
 		return store.Label{}, notFound(err, "run %s has no trial %d of case %s", runID, l.Trial, caseID)
 	}
 	return saved, nil

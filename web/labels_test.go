@@ -5,9 +5,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -166,5 +171,58 @@ func TestAPILabelJudgments(t *testing.T) {
 	f.sendJSON("GET", "/api/runs/"+f.latest+"/labels", "", http.StatusOK, &list, "Authorization", bob)
 	if len(list.Labels) != 0 {
 		t.Errorf("current labels after the delete: %+v", list.Labels)
+	}
+}
+
+// A label must be on the labelled judgment's scale, through the form and
+// the API alike (issue 22: maybe on a pass/fail verdict was recorded and
+// changed the kappa), and labels on judgments Gavel's cache answered
+// count (108 labels in the web app, 2 counted).
+func TestLabelsOnTheJudgmentsScale(t *testing.T) {
+	f := newFixture(t, Config{})
+	path := "/runs/" + f.latest + "/cases/case_002"
+	for _, tc := range []struct {
+		name string
+		form url.Values
+		want string
+	}{
+		{"maybe on the verdict", url.Values{"category": {"maybe"}}, "trial 1 of case case_002: &#34;maybe&#34; is not a category of the verdict: pass or fail"},
+		{"0.5 on the verdict", url.Values{"category": {"0.5"}}, "&#34;0.5&#34; is not a category of the verdict"},
+		{"7 of 1..5", url.Values{"judgment": {"tiered/jury/helpfulness"}, "category": {"7"}}, "pass, fail, 1, 2, 3, 4 or 5"},
+		{"a judgment the verdict lacks", url.Values{"judgment": {"tiered/jury/nobody"}, "category": {"pass"}}, "the verdict has no judgment &#34;tiered/jury/nobody&#34;"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.form.Set("trial", "1")
+			res, body := f.post(path+"/labels", tc.form)
+			if res.StatusCode != http.StatusUnprocessableEntity {
+				t.Errorf("status %d, want 422", res.StatusCode)
+			}
+			mustContain(t, tc.name, body, tc.want)
+		})
+	}
+	res, body := f.send("POST", "/api"+path+"/labels", `{"trial": 1, "category": "win"}`, "Content-Type", "application/json")
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `\"win\" is not a category of the verdict`) {
+		t.Errorf("API: a label win on a pass/fail verdict: %d %s, want 422 saying so", res.StatusCode, body)
+	}
+	if labels, err := f.store.Labels(context.Background(), f.latest); err != nil || len(labels) != 0 {
+		t.Errorf("after refused labels: %+v, %v; want none", labels, err)
+	}
+
+	// A run whose judges were answered from Gavel's cache: each model
+	// judgment records its call and no tokens.
+	cached := passing("case_001", 1, 4)
+	cachedUsage := judge.Usage{Calls: 1, CacheHits: 1}
+	cached.Verdict.Usage, cached.Verdict.Parts[1].Usage = cachedUsage.Add(cachedUsage), cachedUsage.Add(cachedUsage)
+	cached.Verdict.Parts[1].Parts[0].Usage, cached.Verdict.Parts[1].Parts[1].Usage = cachedUsage, cachedUsage
+	cached.Usage.Judge = cached.Verdict.Usage
+	suite := &gavel.Suite{Name: "replayed", File: "replayed.yaml", Threshold: 1}
+	id := f.save(runInfo(suite, base.Add(5*time.Hour)), &gavel.Run{Suite: suite, Cases: []gavel.CaseResult{result(testCase("case_001", "hi"), cached)}}, store.Passed)
+	labels := "/api/runs/" + id + "/cases/case_001/labels"
+	f.sendJSON("POST", labels, `{"trial": 1, "category": "pass"}`, http.StatusCreated, nil)
+	f.sendJSON("POST", labels, `{"trial": 1, "judgment": "tiered/jury/helpfulness", "category": "3"}`, http.StatusCreated, nil)
+	var c report.JSONCalibration
+	f.getJSON("/api/calibration?suite=replayed", http.StatusOK, &c)
+	if c.Labels != 2 || c.Counted != 2 || c.Agreed != 1 {
+		t.Errorf("labels on judgments the cache answered: %d labels, %d counted, %d agreed; want 2, 2, 1", c.Labels, c.Counted, c.Agreed)
 	}
 }

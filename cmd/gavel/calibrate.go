@@ -28,8 +28,8 @@ It prints the agreement, Cohen's kappa over the real categories (the
 judge's against the people's, a k×k table), how far people's scores are
 from the judge's, the agreement of every two people on the judgments both
 labelled (inter-annotator kappa), and each judgment people disagreed
-with. Only judgments a model made count: rules alone need no
-calibration. A judge is calibrated when it agrees on at least 85% of at
+with. Only judgments a model made count (answered from Gavel's cache or
+not): rules alone need no calibration. A judge is calibrated when it agrees on at least 85% of at
 least 50 of them; until then, read its verdicts rather than trust them.
 
 With --judgments and --labels it needs no run and no database: it

@@ -162,6 +162,25 @@ func jsonlRecords(name string, data []byte) ([]labelRow, error) {
 	return out, nil
 }
 
+// onePerPerson refuses a person's second label on one judgment in a
+// file, whether it says the same or not: which of the two they meant is
+// not known, and counted twice it would weigh double. Every label file is
+// read so (gavel labels import, gavel calibrate --labels); a label that
+// comes later, in another file or from the web app, replaces the
+// person's label in the database, as relabelling does.
+type onePerPerson map[[2]string]int
+
+// add notes that person labelled what (words naming the judgment) on a
+// file's line, or says where they did before.
+func (seen onePerPerson) add(file string, line int, what, person string) error {
+	key := [2]string{what, person}
+	if first, ok := seen[key]; ok {
+		return &fileError{file, line, fmt.Sprintf("%s is labelled twice by %q (first at line %d): keep one label per person", what, person, first)}
+	}
+	seen[key] = line
+	return nil
+}
+
 // The fields of a file of labels of the results database.
 var labelFields = []string{"run", "case", "trial", "judgment", "author", "category", "verdict", "score", "comment", "created"}
 
@@ -174,6 +193,7 @@ func labelsFromFile(name string) ([]store.Label, []int, error) {
 	}
 	var labels []store.Label
 	var lines []int
+	seen := onePerPerson{}
 	for _, r := range recs {
 		f := r.fields
 		bad := func(format string, args ...any) error { return &fileError{name, r.line, fmt.Sprintf(format, args...)} }
@@ -181,6 +201,13 @@ func labelsFromFile(name string) ([]store.Label, []int, error) {
 			Author: strings.TrimSpace(f["author"]), Category: strings.TrimSpace(f["category"]), Verdict: strings.TrimSpace(f["verdict"]), Comment: f["comment"]}
 		if l.Trial, err = strconv.Atoi(strings.TrimSpace(f["trial"])); err != nil || l.Trial < 1 {
 			return nil, nil, bad("trial %q is not a trial's number (1, 2, ...)", f["trial"])
+		}
+		what := fmt.Sprintf("the verdict of %s %s#%d", l.RunID, l.CaseID, l.Trial)
+		if l.Judgment != "" {
+			what = fmt.Sprintf("judgment %q of %s %s#%d", l.Judgment, l.RunID, l.CaseID, l.Trial)
+		}
+		if err := seen.add(name, r.line, what, l.Author); err != nil {
+			return nil, nil, err
 		}
 		switch {
 		case l.Category == "" && l.Verdict == "":
@@ -274,6 +301,14 @@ func writeLabels(w io.Writer, csvFormat bool, checks []gavel.LabelCheck) error {
 	return cw.Error()
 }
 
+// passFail reports whether a (normal) category is pass or fail. An
+// outside judgment's scale is known only so far: the judge that said
+// pass or fail of an item judged it on the pass/fail scale; one that said
+// A may have had a tie to give, or not.
+func passFail(category string) bool {
+	return category == gavel.CategoryPass || category == gavel.CategoryFail
+}
+
 // externalChecks reads an outside data set: a judge's output per item
 // (judgments: item, label, and perhaps score, 0..1) and people's labels
 // (labels: item, rater, label), and pairs them as label checks, one per
@@ -309,19 +344,22 @@ func externalChecks(judgmentsFile, labelsFile string) ([]gavel.LabelCheck, error
 		return nil, err
 	}
 	var checks []gavel.LabelCheck
-	seen := map[[2]string]int{}
+	seen := onePerPerson{}
 	for _, r := range lrecs {
 		item, rater := strings.TrimSpace(r.fields["item"]), strings.TrimSpace(r.fields["rater"])
 		j, ok := judgments[item]
 		if !ok {
 			return nil, &fileError{labelsFile, r.line, fmt.Sprintf("item %q has no judgment in %s", item, judgmentsFile)}
 		}
-		if prev, ok := seen[[2]string{item, rater}]; ok {
-			return nil, &fileError{labelsFile, r.line, fmt.Sprintf("item %q is labelled twice by %q (first at line %d): keep one label per rater", item, rater, prev)}
+		if err := seen.add(labelsFile, r.line, fmt.Sprintf("item %q", item), rater); err != nil {
+			return nil, err
 		}
-		seen[[2]string{item, rater}] = r.line
 		c := gavel.LabelCheck{CaseID: item, ModelJudged: true, JudgeCategory: j.category, Score: j.score,
 			HumanCategory: gavel.NormalCategory(r.fields["label"]), Author: rater, Comment: r.fields["comment"]}
+		if passFail(c.JudgeCategory) && !passFail(c.HumanCategory) {
+			return nil, &fileError{labelsFile, r.line, fmt.Sprintf("item %q: %q is not a category of a pass/fail judgment (the judge said %s): pass or fail",
+				item, strings.TrimSpace(r.fields["label"]), c.JudgeCategory)}
+		}
 		if s := strings.TrimSpace(r.fields["score"]); s != "" {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil || v < 0 || v > 1 {

@@ -25,10 +25,12 @@ with perhaps the person's own score (0..1) and a comment.
 export writes the current labels of a suite's runs (every suite's
 without --suite); import records the labels of files, each file whole or
 not at all: a mistake is reported as FILE:LINE and nothing of that file
-is recorded. An imported label becomes its author's current label on
-that judgment, unless a newer one is there (it then goes into the
-history); a label the same as the current one changes nothing, so
-importing a file again is harmless.
+is recorded. A label must name a judgment the trial's verdict has, with
+a category of that judgment's scale, and a person labels a judgment once
+in a file. An imported label becomes its author's current label on that
+judgment, unless a newer one is there (it then goes into the history); a
+label the same as the current one changes nothing, so importing a file
+again is harmless.
 
 Examples:
   gavel labels export --suite support-desk --format csv > labels.csv
@@ -113,19 +115,11 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gavel labels import:", err)
 			return exitInfra
 		}
-		ids := map[int64]bool{}
-		for _, l := range saved {
-			ids[l.ID] = true
+		n := fmt.Sprintf("%d labels", len(saved))
+		if len(saved) == 1 {
+			n = "1 label"
 		}
-		if len(ids) == len(labels) {
-			fmt.Fprintf(stdout, "%s: %d labels imported\n", name, len(labels))
-		} else { // a person's label given again on one judgment is one label
-			as := fmt.Sprintf("%d labels", len(ids))
-			if len(ids) == 1 {
-				as = "1 label"
-			}
-			fmt.Fprintf(stdout, "%s: %d rows imported as %s (a person's label repeated on a judgment is one label)\n", name, len(labels), as)
-		}
+		fmt.Fprintf(stdout, "%s: %s imported\n", name, n)
 	}
 	return code
 }

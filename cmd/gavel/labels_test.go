@@ -105,6 +105,19 @@ func TestLabelsImport(t *testing.T) {
 		{"no category, no verdict", "d.csv", "run,case,trial,author\n" + id + ",greeting,1,ada\n", "d.csv:2: no category and no verdict"},
 		{"not JSON", "e.jsonl", row + "{run: 1}\n", "e.jsonl:2: not a JSON object"},
 		{"a quote left open", "f.csv", "run,case,trial,category\n" + id + ",greeting,1,\"pass\n", "f.csv:2:"},
+		// Issue 22: a label off its judgment's scale changed the kappa, a
+		// label on a judgment the trial lacks was dropped, a person's two
+		// labels on one judgment were made one.
+		{"maybe on a pass/fail verdict", "g.jsonl", row + strings.NewReplacer(`"pass"`, `"maybe"`, `"ada"`, `"grace"`).Replace(row),
+			"g.jsonl:2: label " + id + ` returns_policy#1: "maybe" is not a category of the verdict: pass or fail`},
+		{"win on a pass/fail verdict", "h.csv", "run,case,trial,author,category\n" + id + ",greeting,1,ada,win\n", `h.csv:2: label ` + id + ` greeting#1: "win" is not a category of the verdict: pass or fail`},
+		{"7 on a pass/fail verdict", "i.csv", "run,case,trial,author,category\n" + id + ",greeting,1,ada,7\n", `i.csv:2: label ` + id + ` greeting#1: "7" is not a category of the verdict`},
+		{"0.5 on a pass/fail verdict", "j.csv", "run,case,trial,author,category\n" + id + ",greeting,1,ada,0.5\n", `j.csv:2: label ` + id + ` greeting#1: "0.5" is not a category of the verdict`},
+		{"a judgment the trial does not have", "k.jsonl", strings.Replace(row, `"author"`, `"judgment":"tiered/nobody","author"`, 1),
+			`k.jsonl:1: label ` + id + ` returns_policy#1: the verdict has no judgment "tiered/nobody"`},
+		{"two labels by one person on one judgment", "l.jsonl", row + strings.Replace(row, `"pass"`, `"fail"`, 1),
+			`l.jsonl:2: the verdict of ` + id + ` returns_policy#1 is labelled twice by "ada" (first at line 1): keep one label per person`},
+		{"the same label twice", "m.jsonl", row + row, `m.jsonl:2: the verdict of ` + id + ` returns_policy#1 is labelled twice by "ada" (first at line 1)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := gavelCmd(t, "labels", "import", "--db", db, write(t, files, tc.file, tc.text))
@@ -123,14 +136,19 @@ func TestLabelsImport(t *testing.T) {
 	st.Close()
 
 	// The defect: 50 identical labels gave "calibrated (100% agreement
-	// over 50 labels)".
+	// over 50 labels)". They are refused, as gavel calibrate --labels
+	// refuses them; one of them is one label.
 	same := write(t, files, "same.jsonl", strings.Repeat(row, 50))
-	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, same); code != exitPassed || !strings.Contains(out, "50 rows imported as 1 label ") {
-		t.Fatalf("import 50 identical labels: exit %d, %s%s", code, out, errs)
+	if code, _, errs := gavelCmd(t, "labels", "import", "--db", db, same); code != exitUsage || !strings.Contains(errs, "same.jsonl:2:") {
+		t.Fatalf("import 50 identical labels: exit %d, %s; want them refused", code, errs)
+	}
+	once := write(t, files, "once.jsonl", row)
+	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, once); code != exitPassed || !strings.Contains(out, "once.jsonl: 1 label imported") {
+		t.Fatalf("import one label: exit %d, %s%s", code, out, errs)
 	}
 	_, out, _ := gavelCmd(t, "calibrate", "--db", db)
-	if !strings.Contains(out, "too few labels (100% agreement over 1 label;") {
-		t.Errorf("50 identical labels by one person:\n%s\nwant them counted once", out)
+	if !strings.Contains(out, "over 1 label;") {
+		t.Errorf("one label:\n%s\nwant it counted once", out)
 	}
 }
 
@@ -269,5 +287,69 @@ func TestCalibrateOutsideJudgments(t *testing.T) {
 	}
 	if code, _, errs := gavelCmd(t, "calibrate", "--judgments", jf); code != exitUsage || !strings.Contains(errs, "go together") {
 		t.Errorf("--judgments alone: exit %d, %s", code, errs)
+	}
+}
+
+// An outside judge's pass/fail judgment takes pass or fail from people
+// (issue 22: maybe, win, 7 and 0.5 were counted and changed the kappa),
+// and one person labels an item once.
+func TestCalibrateOutsideScale(t *testing.T) {
+	files := t.TempDir()
+	jf := write(t, files, "judge.jsonl", `{"item":"p1","label":"pass"}`+"\n"+`{"item":"p2","label":"FAIL"}`+"\n"+`{"item":"v1","label":"A"}`+"\n")
+	for _, tc := range []struct {
+		name, labels, want string
+	}{
+		{"maybe on a pass/fail judgment", "item,rater,label\np1,ada,pass\np2,ada,maybe\n", `gold.csv:3: item "p2": "maybe" is not a category of a pass/fail judgment (the judge said fail): pass or fail`},
+		{"win on a pass/fail judgment", "item,rater,label\np1,ada,win\n", `gold.csv:2: item "p1": "win" is not a category of a pass/fail judgment`},
+		{"7 on a pass/fail judgment", "item,rater,label\np1,ada,7\n", `gold.csv:2: item "p1": "7" is not a category`},
+		{"0.5 on a pass/fail judgment", "item,rater,label\np1,ada,0.5\n", `gold.csv:2: item "p1": "0.5" is not a category`},
+		{"labelled twice", "item,rater,label\np1,ada,pass\np1,ada,pass\n", `gold.csv:3: item "p1" is labelled twice by "ada" (first at line 2): keep one label per person`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := gavelCmd(t, "calibrate", "--judgments", jf, "--labels", write(t, files, "gold.csv", tc.labels))
+			if code != exitUsage || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, %s; want %d and %q", code, errs, exitUsage, tc.want)
+			}
+		})
+	}
+	// Other scales are the data set's own: a person's tie where the judge
+	// said A is a disagreement, not a mistake.
+	code, out, errs := gavelCmd(t, "calibrate", "--judgments", jf, "--labels", write(t, files, "gold.csv", "item,rater,label\np1,ada,PASS\np2,ada,fail\nv1,ada,tie\n"))
+	if code != exitPassed || !strings.Contains(out, "Agreement:   2 of 3") {
+		t.Errorf("exit %d\n%s%s\nwant 2 of 3 agreeing", code, out, errs)
+	}
+}
+
+// Labels on judgments Gavel's cache answered count: a run replayed from
+// the cache is the model's judgment (issue 22: after 108 labels in the
+// web app, 2 counted, for a judgment counted as a model's only when it
+// spent tokens).
+func TestCalibrateCountsCachedJudgments(t *testing.T) {
+	dir, db := starterSuite(t)
+	t.Chdir(dir) // the cache is .gavel/cache here
+	var ids []string
+	for _, want := range []string{"", "all answered from the cache"} {
+		var out, errs strings.Builder
+		code := run([]string{"run", "--db", db, dir}, stdio{strings.NewReader(""), &out, &errs})
+		m := runID.FindStringSubmatch(errs.String())
+		if code != exitFailed || m == nil || !strings.Contains(out.String(), want) {
+			t.Fatalf("gavel run: exit %d, want %d and %q\n%s%s", code, exitFailed, want, out.String(), errs.String())
+		}
+		ids = append(ids, m[1])
+	}
+	var rows strings.Builder
+	for _, id := range ids {
+		rows.WriteString(`{"run":"` + id + `","case":"returns_policy","trial":1,"author":"ada","category":"pass"}` + "\n")
+	}
+	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, write(t, t.TempDir(), "labels.jsonl", rows.String())); code != exitPassed {
+		t.Fatalf("labels import: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := gavelCmd(t, "calibrate", "--db", db, "--format", "json")
+	var c report.JSONCalibration
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != exitPassed {
+		t.Fatalf("calibrate: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	if c.Labels != 2 || c.Counted != 2 {
+		t.Errorf("labels on a run and on its replay from the cache: %d labels, %d counted; want 2, 2", c.Labels, c.Counted)
 	}
 }

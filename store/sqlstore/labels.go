@@ -67,14 +67,22 @@ func (db *DB) AddLabels(ctx context.Context, ls []store.Label) ([]store.Label, e
 // addLabel records one label in tx: it replaces its author's current
 // label on the judgment, unless it says the same (it is then the current
 // one) or is older (it then goes into the history, replaced by the
-// current one).
+// current one). The trial's verdict must have the judgment, and the
+// category must be on its scale (gavel.CheckLabel).
 func (db *DB) addLabel(ctx context.Context, tx *sql.Tx, l store.Label) (store.Label, error) {
-	var one int
-	err := tx.QueryRowContext(ctx, db.q("SELECT 1 FROM trials WHERE run_id = ? AND case_id = ? AND n = ?"), l.RunID, l.CaseID, l.Trial).Scan(&one)
+	var blob []byte
+	err := tx.QueryRowContext(ctx, db.q("SELECT verdict FROM trials WHERE run_id = ? AND case_id = ? AND n = ?"), l.RunID, l.CaseID, l.Trial).Scan(&blob)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Label{}, notFound("no such trial")
 	}
 	if err != nil {
+		return store.Label{}, err
+	}
+	var verdict judge.Judgment
+	if err := decompress(blob, &verdict); err != nil {
+		return store.Label{}, fmt.Errorf("the trial's verdict: %w", err)
+	}
+	if err := gavel.CheckLabel(verdict, l.Judgment, l.Category); err != nil {
 		return store.Label{}, err
 	}
 	cur, err := scanLabel(tx.QueryRowContext(ctx, db.q(`SELECT `+labelColumns+` FROM labels
@@ -243,7 +251,10 @@ func (db *DB) LabelChecks(ctx context.Context, f store.LabelFilter) ([]gavel.Lab
 		if !ok || !gavel.PromptOf(v, c.Judgment, f.Prompt) {
 			continue
 		}
-		c.Status, c.ModelJudged = j.Status, j.Usage.InputTokens+j.Usage.OutputTokens > 0
+		c.Status, c.ModelJudged = j.Status, gavel.ModelJudged(j)
+		// A label off the judgment's scale was recorded before such
+		// labels were refused: it counts nowhere.
+		c.OffScale = gavel.CheckLabel(v, c.Judgment, c.HumanCategory) != nil
 		if scored, ok := gavel.ScoredJudgment(j); ok { // the judge's own score, not a composite's mean
 			if s, ok := scored.Normalized(); ok {
 				c.Score = &s

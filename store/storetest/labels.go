@@ -1,6 +1,8 @@
 package storetest
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -272,5 +274,95 @@ func testLabelVersions(t *testing.T, s store.Store) {
 		if _, err := s.AddLabel(ctx, bad); err == nil {
 			t.Errorf("AddLabel(%+v): no error", bad)
 		}
+	}
+}
+
+// cachedTrial is a trial whose judges' answers all came from Gavel's
+// cache: each model judgment records its call, answered by the cache,
+// and no tokens.
+func cachedTrial(caseID string, n int) gavel.Trial {
+	tr := trial(caseID, n, trialSpec{})
+	var uncache func(j *judge.Judgment)
+	uncache = func(j *judge.Judgment) {
+		if j.Usage.Calls > 0 || j.Usage.Tokens() > 0 {
+			j.Usage = judge.Usage{Calls: max(j.Usage.Calls, 1), CacheHits: max(j.Usage.Calls, 1)}
+		}
+		for i := range j.Parts {
+			uncache(&j.Parts[i])
+		}
+	}
+	uncache(&tr.Verdict)
+	tr.Usage.Judge = tr.Verdict.Usage
+	return tr
+}
+
+// testLabelsOnTheScale: a label must name a judgment the trial's verdict
+// has, with a category of that judgment's scale (issue 22: maybe, win, 7
+// and 0.5 on a pass/fail verdict were recorded and changed the kappa; a
+// label on a path the verdict lacks was recorded and never counted); a
+// batch with such a label records nothing. A judgment Gavel's cache
+// answered is a model's: its labels count (108 labels, 2 counted).
+func testLabelsOnTheScale(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	info, err := s.CreateRun(ctx, runInfo("support-desk", base))
+	check(t, "CreateRun", err)
+	check(t, "SaveTrial", s.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: trial("case_001", 1, trialSpec{})}))
+	check(t, "SaveTrial", s.SaveTrial(ctx, info.ID, store.TrialRecord{Trial: cachedTrial("case_002", 1)}))
+	label := func(judgment, category string) store.Label {
+		return store.Label{RunID: info.ID, CaseID: "case_001", Trial: 1, Judgment: judgment, Category: category, Author: "ada"}
+	}
+	for _, tc := range []struct {
+		name  string
+		label store.Label
+		want  string
+	}{
+		{"maybe on the verdict", label("", "maybe"), `"maybe" is not a category of the verdict: pass or fail`},
+		{"win on the verdict", label("", "win"), `"win" is not a category of the verdict`},
+		{"7 on the verdict", label("", "7"), `"7" is not a category of the verdict`},
+		{"0.5 on the verdict", label("", "0.5"), `"0.5" is not a category of the verdict`},
+		{"7 of 1..5", label("tiered/jury/helpfulness", "7"), `"7" is not a category of judgment "tiered/jury/helpfulness": pass, fail, 1, 2, 3, 4 or 5`},
+		{"hot on cold or warm", label("tiered/jury/tone", "hot"), `pass, fail, cold or warm`},
+		{"a judgment the verdict lacks", label("tiered/jury/nobody", "pass"), `the verdict has no judgment "tiered/jury/nobody"`},
+		{"correct on a judgment the verdict lacks", store.Label{RunID: info.ID, CaseID: "case_001", Trial: 1, Judgment: "jury", Verdict: "correct"}, `no judgment "jury"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := s.AddLabel(ctx, tc.label)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("AddLabel: got error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+	_, err = s.AddLabels(ctx, []store.Label{label("tiered/jury/helpfulness", "4"), label("", "maybe")})
+	var le *store.LabelError
+	if !errors.As(err, &le) || le.Index != 1 {
+		t.Errorf("AddLabels with an off-scale second label: %v, want a LabelError of label 1", err)
+	}
+	labels, err := s.Labels(ctx, info.ID)
+	check(t, "Labels", err)
+	if len(labels) != 0 {
+		t.Errorf("after refused labels: %d labels, want none", len(labels))
+	}
+
+	for _, l := range []store.Label{
+		label("", " PASS "), label("tiered/jury/helpfulness", "4.0"), label("tiered/jury/tone", "cold"),
+		{RunID: info.ID, CaseID: "case_002", Trial: 1, Category: "fail", Author: "ada"},
+		{RunID: info.ID, CaseID: "case_002", Trial: 1, Judgment: "tiered/jury/tone", Category: "warm", Author: "ada"},
+	} {
+		_, err := s.AddLabel(ctx, l)
+		check(t, "AddLabel "+l.Judgment+" "+l.Category, err)
+	}
+	checks, err := s.LabelChecks(ctx, store.LabelFilter{Suite: "support-desk"})
+	check(t, "LabelChecks", err)
+	var cached []gavel.LabelCheck
+	for _, c := range checks {
+		if c.CaseID == "case_002" {
+			cached = append(cached, c)
+		}
+	}
+	if len(cached) != 2 || !cached[0].ModelJudged || !cached[1].ModelJudged {
+		t.Errorf("labels on judgments Gavel's cache answered: %+v, want 2, model-judged", cached)
+	}
+	if c := gavel.Calibrate(checks); c.Labels != 5 || c.Counted != 5 {
+		t.Errorf("Calibrate: %d labels, %d counted; want 5, 5", c.Labels, c.Counted)
 	}
 }

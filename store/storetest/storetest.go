@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"LabelChecks", testLabelChecks},
 		{"LabelsOnePerPerson", testLabelsOnePerPerson},
 		{"LabelVersions", testLabelVersions},
+		{"LabelsOnTheScale", testLabelsOnTheScale},
 		{"ConcurrentTrials", testConcurrentTrials},
 		{"NotFound", testNotFound},
 		{"Users", testUsers},
