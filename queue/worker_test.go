@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/judge"
@@ -263,3 +266,104 @@ func TestStatusOf(t *testing.T) {
 
 // errRefused is a Load that cannot build the suite.
 func errRefused(string) (*spec.Built, error) { return nil, errors.New("no such suite here") }
+
+// blocker is a desk that answers nothing until its trial is cut short.
+var blocker = agent.Func(func(ctx context.Context, _ string, _ agent.Message) (*agent.Reply, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+})
+
+// Whatever way a trial's job ends for good (its last attempt failed,
+// timed out, panicked or was rescued from a dead worker, or the job was
+// cancelled), River gives up on it, and a worker saves the trial as an
+// ERROR that says why: the run finishes.
+func TestWorkerSavesTheTrialOfAJobGivenUp(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		agent agent.Agent
+		cfg   WorkerConfig
+		// given up makes the job of run's trial end for good, or be
+		// about to, before the worker starts.
+		givenUp func(t *testing.T, q *Queue, run string)
+		says    []string
+	}{
+		{name: "every worker refuses the suite", agent: echo, cfg: WorkerConfig{Load: errRefused},
+			givenUp: lastAttempt, says: []string{"1 attempt", "no such suite here"}},
+		{name: "the last attempt panics", agent: echo,
+			cfg:     WorkerConfig{Load: func(string) (*spec.Built, error) { panic("the worker's bug") }},
+			givenUp: lastAttempt, says: []string{"1 attempt", "panicked", "the worker's bug"}},
+		{name: "the last attempt outlasts rescue-after", agent: blocker, cfg: WorkerConfig{RescueAfter: 300 * time.Millisecond},
+			// River's rescuer may take the job before its timeout ends it.
+			givenUp: lastAttempt, says: []string{"1 attempt", "rescue-after"}},
+		{name: "the worker of the last attempt died", agent: echo, cfg: WorkerConfig{RescueAfter: time.Second},
+			givenUp: diedOnLastAttempt, says: []string{"1 attempt", "ran longer than the workers' --rescue-after"}},
+		{name: "the job is cancelled", agent: echo, givenUp: cancelled, says: []string{"cancelled"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, c.agent)
+			run := f.enqueue(t, runner.Budget{}, 1, "a")
+			c.givenUp(t, f.q, run)
+			f.work(t, c.cfg)
+			stored := f.finished(t, run)
+			if got := verdicts(stored.Run); strings.Join(got, ", ") != "a#1 ERROR" {
+				t.Fatalf("trials saved: %v, want a#1 ERROR", got)
+			}
+			tr := stored.Run.Cases[0].Trials[0]
+			for _, want := range c.says {
+				if !strings.Contains(tr.Verdict.Reasoning, want) || tr.Transcript == nil || !strings.Contains(tr.Transcript.Error, want) {
+					t.Errorf("the ERROR trial does not say %q:\nverdict:    %s\ntranscript: %+v", want, tr.Verdict.Reasoning, tr.Transcript)
+				}
+			}
+			if stored.Info.Status != store.Failed {
+				t.Errorf("the run is %s, want failed", stored.Info.Status)
+			}
+		})
+	}
+}
+
+// lastAttempt makes the next attempt of each of run's jobs its last, as
+// after every attempt but one failed.
+func lastAttempt(t *testing.T, q *Queue, run string) {
+	t.Helper()
+	if _, err := q.db.Exec("UPDATE river_job SET max_attempts = 1 WHERE args->>'run' = $1", run); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// diedOnLastAttempt leaves each of run's jobs as a worker that died an
+// hour into its last attempt left it: running, for River's rescuer.
+func diedOnLastAttempt(t *testing.T, q *Queue, run string) {
+	t.Helper()
+	_, err := q.db.Exec(`UPDATE river_job SET state = 'running', attempt = 1, max_attempts = 1,
+		attempted_at = now() - interval '1 hour', attempted_by = ARRAY['a-dead-worker'] WHERE args->>'run' = $1`, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cancelled cancels each of run's jobs with River's client, as an
+// operator would.
+func cancelled(t *testing.T, q *Queue, run string) {
+	t.Helper()
+	client, err := river.NewClient(riverdatabasesql.New(q.db), q.riverConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := q.db.Query("SELECT id FROM river_job WHERE args->>'run' = $1", run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := client.JobCancel(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
