@@ -75,14 +75,8 @@ func (g givenUp) why() string {
 		attempts = "1 attempt"
 	}
 	var last string
-	switch {
-	case g.last == nil:
-	case g.last.Error == rescuedError:
-		last = "the last ran longer than the workers' --rescue-after: its worker died, or the trial outlasted it"
-	case g.last.Trace != "":
-		last = "the last panicked: " + g.last.Error
-	default:
-		last = "the last said: " + g.last.Error
+	if g.last != nil {
+		last = "the last " + lastWords(g.last.Error, g.last.Trace != "")
 	}
 	switch {
 	case g.cancelled && g.attempt == 0:
@@ -95,6 +89,18 @@ func (g givenUp) why() string {
 		return fmt.Sprintf("no worker could run the trial (%s)", attempts)
 	}
 	return fmt.Sprintf("no worker could run the trial (%s); %s", attempts, last)
+}
+
+// lastWords says what a failed attempt said: "said: ...", "panicked:
+// ...", or, rescued by River's rescuer, what that means.
+func lastWords(said string, panicked bool) string {
+	switch {
+	case said == rescuedError:
+		return "ran longer than the workers' --rescue-after: its worker died, or the trial outlasted it"
+	case panicked:
+		return "panicked: " + said
+	}
+	return "said: " + said
 }
 
 // trial is the ERROR a trial given up on is saved as.

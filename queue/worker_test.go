@@ -367,3 +367,29 @@ func cancelled(t *testing.T, q *Queue, run string) {
 		t.Fatal(err)
 	}
 }
+
+// What the failed attempts at a run's trials said is known at once, not
+// after River's last attempt: one Failure per saying, counting its trials.
+func TestFailuresSayWhyTrialsAreTriedAgain(t *testing.T) {
+	f := newFixture(t, echo)
+	run := f.enqueue(t, runner.Budget{}, 1, "a", "b")
+	f.work(t, WorkerConfig{Load: errRefused})
+	var got []Failure
+	for deadline := time.Now().Add(30 * time.Second); len(got) == 0 || got[0].Trials < 2; time.Sleep(20 * time.Millisecond) {
+		var err error
+		if got, err = f.q.Failures(context.Background(), run); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("failures after 30 s: %+v, want both trials refused", got)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("failures: %+v, want one", got)
+	}
+	g := got[0]
+	if !strings.HasPrefix(g.Said, "said: cannot load the run's suite") || !strings.HasSuffix(g.Said, "no such suite here") ||
+		g.Case != "a" || g.N != 1 || g.Attempt < 1 || g.Attempt >= MaxAttempts || g.MaxAttempts != MaxAttempts {
+		t.Errorf("got  %+v\nwant a#1 and 1 more refused, an attempt of %d but the last, saying why", g, MaxAttempts)
+	}
+}
