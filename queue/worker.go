@@ -36,10 +36,13 @@ type WorkerConfig struct {
 	// judging). Defaults to DefaultRescueAfter.
 	RescueAfter time.Duration
 	// FetchCooldown is the least time between two fetches of jobs, and
-	// FetchPollInterval the most (River's). Default to 10 ms and 1 s.
+	// FetchPollInterval the most (River's), which is also how often the
+	// worker looks for jobs River gave up on (see sweep). Default to
+	// 10 ms and 1 s.
 	FetchCooldown, FetchPollInterval time.Duration
 	// Log receives what the worker has to say: the jobs it refuses, the
-	// runs it finishes. Defaults to discarding it.
+	// trials it saves as given up on, the runs it finishes. Defaults to
+	// discarding it.
 	Log io.Writer
 }
 
