@@ -21,13 +21,22 @@
 // budget stops is skipped, and the run ends incomplete. A trial whose
 // agent or judges answered badly is a result (an ERROR), never a retry;
 // a failure of the worker itself (the store unreachable, the suite
-// missing or different) is retried with River's backoff, and after
-// MaxAttempts attempts the trial is saved as an ERROR that says why. A
-// worker that dies mid-trial (SIGKILL, a lost machine) leaves its job
-// running in River's table: River's rescuer, on whichever worker leads,
-// gives it back to the queue once it has run for RescueAfter, and
-// another worker redoes the trial. Work stopped gently (SIGTERM: Stop)
-// fetches no more jobs and finishes the trials in flight.
+// missing or different) is retried with River's backoff. A worker that
+// dies mid-trial (SIGKILL, a lost machine) leaves its job running in
+// River's table: River's rescuer, on whichever worker leads, gives it
+// back to the queue once it has run for RescueAfter, and another worker
+// redoes the trial. Work stopped gently (SIGTERM: Stop) fetches no more
+// jobs and finishes the trials in flight.
+//
+// # Giving up
+//
+// River gives up on a job after its last attempt (of MaxAttempts) fails,
+// times out, panics or is rescued from a dead worker, and on a job
+// cancelled: it discards or cancels it, and runs none of Gavel's code
+// when its rescuer does. So every worker sweeps River's table as often
+// as it polls for jobs: the trial of a job given up on and not settled
+// is saved as an ERROR that says why, in the words of its last attempt,
+// and settled, so that every run finishes.
 //
 // # Finishing
 //

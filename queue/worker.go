@@ -15,7 +15,6 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 
 	"github.com/gavelhq/gavel"
-	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
@@ -37,10 +36,13 @@ type WorkerConfig struct {
 	// judging). Defaults to DefaultRescueAfter.
 	RescueAfter time.Duration
 	// FetchCooldown is the least time between two fetches of jobs, and
-	// FetchPollInterval the most (River's). Default to 10 ms and 1 s.
+	// FetchPollInterval the most (River's), which is also how often the
+	// worker looks for jobs River gave up on (see sweep). Default to
+	// 10 ms and 1 s.
 	FetchCooldown, FetchPollInterval time.Duration
 	// Log receives what the worker has to say: the jobs it refuses, the
-	// runs it finishes. Defaults to discarding it.
+	// trials it saves as given up on, the runs it finishes. Defaults to
+	// discarding it.
 	Log io.Writer
 }
 
@@ -49,6 +51,7 @@ type Worker struct {
 	q      *Queue
 	cfg    WorkerConfig
 	client *river.Client[*sql.Tx]
+	swept  chan struct{} // closed when the sweep (see sweep) ends
 
 	mu      sync.Mutex
 	suites  map[string]loadedSuite // by path
@@ -109,17 +112,41 @@ func (q *Queue) Worker(cfg WorkerConfig) (*Worker, error) {
 	return w, nil
 }
 
-// Start starts taking jobs; it returns at once.
-func (w *Worker) Start(ctx context.Context) error { return w.client.Start(ctx) }
+// Start starts taking jobs, and saving as ERRORs the trials whose jobs
+// River gave up on; it returns at once.
+func (w *Worker) Start(ctx context.Context) error {
+	if err := w.client.Start(ctx); err != nil {
+		return err
+	}
+	w.swept = make(chan struct{})
+	go w.sweep(ctx)
+	return nil
+}
 
 // Stop stops taking jobs and waits for the trials in flight to finish
 // (and be saved), or for ctx to end.
-func (w *Worker) Stop(ctx context.Context) error { return w.client.Stop(ctx) }
+func (w *Worker) Stop(ctx context.Context) error { return w.stopped(ctx, w.client.Stop(ctx)) }
 
 // StopAndCancel stops taking jobs and cancels the trials in flight: their
 // jobs go back to the queue, for another worker, without counting as an
 // attempt.
-func (w *Worker) StopAndCancel(ctx context.Context) error { return w.client.StopAndCancel(ctx) }
+func (w *Worker) StopAndCancel(ctx context.Context) error {
+	return w.stopped(ctx, w.client.StopAndCancel(ctx))
+}
+
+// stopped waits, once River's client has stopped, for the worker's
+// sweep to end (or for ctx), and returns err, the client's.
+func (w *Worker) stopped(ctx context.Context, err error) error {
+	if w.swept == nil || err != nil {
+		return err
+	}
+	select {
+	case <-w.swept:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // Stopped is closed once the worker has stopped.
 func (w *Worker) Stopped() <-chan struct{} { return w.client.Stopped() }
@@ -223,7 +250,7 @@ func (tw *trialWorker) Work(ctx context.Context, job *river.Job[TrialArgs]) erro
 		err = &RefusedError{fmt.Sprintf("the suite %s here has no case %s", a.Suite, a.Case)}
 	}
 	if err != nil {
-		return w.refuse(ctx, job, err)
+		return w.refuse(job, err)
 	}
 	if why := p.Budget.Exceeded(p.spent); why != "" {
 		after, err := q.settle(ctx, a.Run, a.Case, a.N, settlement{skipped: gavel.StopBudget, reason: why})
@@ -264,25 +291,29 @@ func (w *Worker) save(ctx context.Context, a TrialArgs, t gavel.Trial, cases map
 }
 
 // refuse says why the worker cannot run a job, and returns the error
-// River retries it for; on its last attempt, the trial is saved as an
-// ERROR that says why instead, so that the run can finish.
-func (w *Worker) refuse(ctx context.Context, job *river.Job[TrialArgs], err error) error {
+// River retries it for; after its last attempt, River gives up on the job
+// and the trial is saved as an ERROR that says why (see sweep), so that
+// the run can finish.
+func (w *Worker) refuse(job *river.Job[TrialArgs], err error) error {
 	a := job.Args
-	last := job.Attempt >= job.MaxAttempts
 	then := "it goes back to the queue, for another worker"
-	if last {
+	if job.Attempt >= job.MaxAttempts {
 		then = "it was the last attempt: the trial is saved as an ERROR"
 	}
 	fmt.Fprintf(w.cfg.Log, "gavel worker: refusing %s trial %d of run %s (attempt %d of %d): %v; %s\n",
 		a.Case, a.N, a.Run, job.Attempt, job.MaxAttempts, err, then)
-	if !last {
-		return err
+	return err
+}
+
+// built returns the cases by id of the suite at path if the worker built
+// it with digest, else nil.
+func (w *Worker) built(path, digest string) map[string]*gavel.Case {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if l, ok := w.suites[path]; ok && l.digest == digest {
+		return l.cases
 	}
-	why := fmt.Sprintf("no worker could run the trial (%d attempts); the last said: %v", job.Attempt, err)
-	t := gavel.Trial{CaseID: a.Case, N: a.N,
-		Transcript: &judge.Transcript{CaseID: a.Case, Trial: a.N, Status: judge.ExecFailed, Error: why},
-		Verdict:    judge.Judgment{Name: "worker", Status: judge.StatusError, Reasoning: why}}
-	return w.save(ctx, a, t, nil)
+	return nil
 }
 
 // finishIfLast finishes the run when p says every trial is settled and

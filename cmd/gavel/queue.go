@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/queue"
-	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlstore"
@@ -140,53 +138,4 @@ func workerPath(file string) string {
 		}
 	}
 	return abs
-}
-
-// awaitPoll is how often gavel run --queue looks at its run's progress.
-const awaitPoll = 250 * time.Millisecond
-
-// await waits for a queued run to finish, saying how far it got, then
-// reports it and returns the exit code it earns. A signal stops the
-// waiting, not the run.
-func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string, endSpan func(complete, passed bool)) int {
-	tick := time.NewTicker(awaitPoll)
-	defer tick.Stop()
-	shown, said := -1, time.Time{}
-	for {
-		settled, total, finished, err := q.Progress(ctx, runID)
-		if err != nil {
-			endSpan(false, false)
-			fmt.Fprintln(r.stderr, "gavel run --queue:", err)
-			return exitInfra
-		}
-		if finished {
-			break
-		}
-		if !r.f.quiet && settled != shown && time.Since(said) >= 2*time.Second {
-			fmt.Fprintf(r.stderr, "gavel: run %s: %d of %d trials done\n", runID, settled, total)
-			shown, said = settled, time.Now()
-		}
-		select {
-		case <-tick.C:
-		case <-r.stop.ch:
-			endSpan(false, false)
-			fmt.Fprintf(r.stderr, "gavel: stopped waiting for run %s (%s); the workers carry on with it (gavel show %s)\n",
-				runID, r.stop.why(), runID)
-			return exitIncomplete
-		}
-	}
-	stored, err := r.st.Run(context.WithoutCancel(ctx), runID)
-	if err != nil {
-		endSpan(false, false)
-		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
-		return exitInfra
-	}
-	run := stored.Run
-	endSpan(run.Complete(), run.Passed())
-	fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", runID, runID)
-	if !run.Complete() {
-		fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s)\n", runID, run.StopReason)
-	}
-	opts := report.Options{Verbose: r.f.verbose, Version: version}
-	return r.write(run, exitCode(run), opts, writeReports(r.outs, run, opts))
 }

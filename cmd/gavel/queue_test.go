@@ -5,7 +5,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"maps"
+	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -522,5 +525,181 @@ func TestQueueRefusesWhatWorkersCannotHonour(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, c.says) {
 			t.Errorf("gavel %s: exit %d, want %d and %q:\n%s", strings.Join(c.args, " "), code, exitUsage, c.says, errs)
 		}
+	}
+}
+
+// The trials of a worker whose --rescue-after they outlast are not
+// thrown away: once River gives up on their jobs, each is saved as an
+// ERROR that says so, the run finishes, and gavel run --queue reports it.
+func TestQueueTrialsOutlastingRescueAfterFinishTheRun(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 3*time.Second) // each trial outlasts --rescue-after 2s
+	dir := t.TempDir()
+	queueSuite(t, dir, 2) // 4 trials
+	run := startQueued(t, dir, fake, "run", "--queue", "--db", dsn, "--no-cache", "evals")
+	runID := enqueued(t, run)
+	st := openTestStore(t, dsn)
+	db := st.(interface{ SQL() *sql.DB }).SQL()
+	// Each job's next attempt is its last, as after four failed ones
+	// (River's backoff between five takes six minutes).
+	if _, err := db.Exec("UPDATE river_job SET max_attempts = 1 WHERE args->>'run' = $1", runID); err != nil {
+		t.Fatal(err)
+	}
+	startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "4", "--rescue-after", "2s")
+	if code := run.wait(t, time.Minute); code != exitFailed {
+		t.Errorf("gavel run --queue: exit %d, want %d", code, exitFailed)
+	}
+	stored, err := st.RunVerdicts(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := 0
+	for _, c := range stored.Run.Cases {
+		for _, tr := range c.Trials {
+			saved++
+			if tr.Verdict.Status != judge.StatusError || !strings.Contains(tr.Verdict.Reasoning, "rescue-after") {
+				t.Errorf("%s#%d: %s (%s), want an ERROR that names --rescue-after", tr.CaseID, tr.N, tr.Verdict.Status, tr.Verdict.Reasoning)
+			}
+		}
+	}
+	if saved != 4 || stored.Info.Status != store.Failed {
+		t.Errorf("run %s: %s with %d trials saved, want failed with 4", runID, stored.Info.Status, saved)
+	}
+}
+
+// gavel run --queue says, within seconds, why a worker does not run its
+// trials: it does not wait for River's last attempt to say so.
+func TestQueueWaiterSaysWhyWorkersRefuse(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 0)
+	here, there := t.TempDir(), t.TempDir()
+	queueSuite(t, here, 2)
+	queueSuite(t, there, 3) // one case more
+	run := startQueued(t, here, fake, "run", "--queue", "--db", dsn, "evals")
+	enqueued(t, run)
+	startQueued(t, there, fake, "worker", "--db", dsn, "--concurrency", "1")
+	waitFor(t, 30*time.Second, "gavel run --queue to say why the worker refuses", func() bool {
+		return strings.Contains(run.stderr(), "is not the one the run was enqueued with")
+	})
+}
+
+// gavel run --queue outlives a PostgreSQL restart: it says it reconnects,
+// tries again with backoff, and reports the run the workers finished
+// meanwhile, with its exit code.
+func TestQueueWaiterReconnects(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	fake := queueModels(t, 100*time.Millisecond)
+	dir := t.TempDir()
+	queueSuite(t, dir, 4)
+	pg := newCutProxy(t, dsn)
+	run := startQueued(t, dir, fake, "run", "--queue", "--db", pg.dsn, "--no-cache", "--out", "junit.xml", "evals")
+	runID := enqueued(t, run)
+	pg.cut(true) // the server restarts, as gavel run --queue sees it
+	waitFor(t, 30*time.Second, "gavel run --queue to say it reconnects", func() bool {
+		return strings.Contains(run.stderr(), "reconnecting")
+	})
+	for range 2 {
+		startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "2")
+	}
+	st := openTestStore(t, dsn)
+	waitFor(t, 2*time.Minute, "the workers to finish the run", func() bool {
+		info, err := st.RunInfo(context.Background(), runID)
+		return err == nil && info.Status != store.Running
+	})
+	pg.cut(false)
+	if code := run.wait(t, time.Minute); code != exitPassed {
+		t.Errorf("gavel run --queue: exit %d, want %d\n%s", code, exitPassed, run.stderr())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "junit.xml")); err != nil {
+		t.Errorf("no report written: %v", err)
+	}
+}
+
+// A cutProxy is a TCP proxy on loopback between a gavel process and the
+// PostgreSQL server, which a test cuts (its connections are closed, and
+// new ones closed at once, as while a server restarts) and restores.
+type cutProxy struct {
+	dsn    string // the test's DSN, through the proxy
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  map[net.Conn]bool
+}
+
+// newCutProxy starts a proxy to the server of dsn, closed when the test
+// ends.
+func newCutProxy(t *testing.T, dsn string) *cutProxy {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln, target: u.Host, conns: map[net.Conn]bool{}}
+	u.Host = ln.Addr().String()
+	p.dsn = u.String()
+	go p.serve()
+	t.Cleanup(func() {
+		ln.Close()
+		p.cut(true)
+	})
+	return p
+}
+
+func (p *cutProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		go p.pipe(c)
+	}
+}
+
+// pipe carries c to the server and back, unless the proxy is cut.
+func (p *cutProxy) pipe(c net.Conn) {
+	s, err := net.Dial("tcp", p.target)
+	if err != nil {
+		c.Close()
+		return
+	}
+	if !p.track(c, s) {
+		c.Close()
+		s.Close()
+		return
+	}
+	go func() { io.Copy(s, c); s.Close() }()
+	io.Copy(c, s)
+	c.Close()
+}
+
+// track records open connections, unless the proxy is cut.
+func (p *cutProxy) track(conns ...net.Conn) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.down {
+		return false
+	}
+	for _, c := range conns {
+		p.conns[c] = true
+	}
+	return true
+}
+
+// cut closes every connection and refuses new ones (down), or lets them
+// through again.
+func (p *cutProxy) cut(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+	if down {
+		for c := range p.conns {
+			c.Close()
+		}
+		clear(p.conns)
 	}
 }

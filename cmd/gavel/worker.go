@@ -31,7 +31,10 @@ working directory, shared by the workers of that machine (same keys as
 gavel run). A run's --max-cost-usd and --max-tokens hold across workers:
 before a trial starts, the run's spend so far is checked. A worker killed
 mid-trial loses that trial only: once it has run for --rescue-after, it
-goes back to the queue and another worker redoes it.
+goes back to the queue and another worker redoes it. A trial whose job
+River gives up on (five attempts failed, timed out or were rescued, or
+the job was cancelled) is saved as an ERROR that says why, by whichever
+worker sees it first, so that its run finishes.
 
 Workers of one machine started in one directory share the files a
 suite's runs write there (a database its MCP server resets, a workspace):
