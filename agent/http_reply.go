@@ -37,7 +37,9 @@ type ReplyMapping struct {
 	// CachedTokens points to the number of input tokens read from a prompt
 	// cache, an integer; CostUSD to what the reply cost, a number. Default
 	// to "/usage/cached_tokens" and "/usage/cost_usd". Counts and cost
-	// below 0 are errors: they would be summed into the run's usage.
+	// below 0, or above what a reply can spend (llm.MaxTokenCount tokens,
+	// llm.MaxCostUSD), are errors: they would be summed into the run's
+	// usage.
 	CachedTokens string
 	CostUSD      string
 }
@@ -122,13 +124,15 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 		if !ok || isNull(raw) {
 			continue
 		}
-		if err := json.Unmarshal(raw, n.dst); err != nil || *n.dst < 0 {
-			return nil, fmt.Errorf("the reply's token count at %s is %s, want a non-negative integer", n.p, excerptJSON(raw))
+		var problem string
+		if *n.dst, problem = llm.ReadCount(raw); problem != "" {
+			return nil, fmt.Errorf("the reply's token count at %s %s", n.p, problem)
 		}
 	}
 	if raw, ok := r.costUSD.find(doc); ok && !isNull(raw) {
-		if err := json.Unmarshal(raw, &reply.Usage.CostUSD); err != nil || reply.Usage.CostUSD < 0 {
-			return nil, fmt.Errorf("the reply's cost at %s is %s, want a non-negative number", r.costUSD, excerptJSON(raw))
+		var problem string
+		if reply.Usage.CostUSD, problem = llm.ReadCost(raw); problem != "" {
+			return nil, fmt.Errorf("the reply's cost at %s %s", r.costUSD, problem)
 		}
 	} else if reply.Usage.Tokens() > 0 {
 		// Tokens spent on models Gavel cannot see: what they cost is

@@ -368,9 +368,12 @@ func TestHTTPBadReply(t *testing.T) {
 		{"text null", `{"reply": null}`, []string{"/reply is null, want a string"}},
 		{"tool calls not an array", `{"reply": "x", "tool_calls": {"name": "a"}}`, []string{"tool calls at /tool_calls", "want an array"}},
 		{"tool call without name", `{"reply": "x", "tool_calls": [{"arguments": {}}]}`, []string{"call 0 has no name"}},
-		{"tokens not an integer", `{"reply": "x", "usage": {"input_tokens": "many"}}`, []string{"/usage/input_tokens", "want a non-negative integer"}},
-		{"negative tokens", `{"reply": "x", "usage": {"output_tokens": -1999150}}`, []string{"/usage/output_tokens is -1999150, want a non-negative integer"}},
-		{"negative cost", `{"reply": "x", "usage": {"cost_usd": -0.5}}`, []string{"/usage/cost_usd is -0.5, want a non-negative number"}},
+		{"tokens not an integer", `{"reply": "x", "usage": {"input_tokens": "many"}}`, []string{"/usage/input_tokens", "want a count of at least 0"}},
+		{"negative tokens", `{"reply": "x", "usage": {"output_tokens": -1999150}}`, []string{"/usage/output_tokens is -1999150, want a count of at least 0"}},
+		{"2^63-1 tokens", `{"reply": "x", "usage": {"input_tokens": 9223372036854775807}}`, []string{"/usage/input_tokens is 9223372036854775807, more than the 1,000,000,000,000 tokens a call or a reply can count"}},
+		{"tokens beyond int64", `{"reply": "x", "usage": {"cached_tokens": 99999999999999999999}}`, []string{"/usage/cached_tokens is 99999999999999999999, more than"}},
+		{"negative cost", `{"reply": "x", "usage": {"cost_usd": -0.5}}`, []string{"/usage/cost_usd is -0.5, want an amount of at least 0"}},
+		{"a cost no reply can have", `{"reply": "x", "usage": {"cost_usd": 1e300}}`, []string{"/usage/cost_usd is 1e300, more than the $1,000,000,000 a call or a reply can cost"}},
 		{"text an object", `{"reply": {"text": "hi"}}`, []string{"/reply is an object, want a string"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llmjudge"
 	"github.com/gavelhq/gavel/telemetry"
 )
@@ -217,7 +218,7 @@ func (d *driver) revive(ctx context.Context) error {
 func (d *driver) send(ctx context.Context, n int, text string, origin judge.Origin, meta map[string]string) error {
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleUser, Content: text, Time: d.c.Now(), Round: n, Origin: origin})
 	ctx, end := telemetry.StartTurn(ctx, d.c.SessionID, n)
-	reply, err := d.session.Send(ctx, agent.Message{Text: text, Metadata: meta})
+	reply, err := checkUsage(d.session.Send(ctx, agent.Message{Text: text, Metadata: meta}))
 	end(replyUsage(reply), err)
 	d.record(n, reply, err)
 	if err != nil {
@@ -237,13 +238,37 @@ func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleEvent, Content: content, Time: d.c.Now(), Round: n})
 	ctx, end := telemetry.StartTurn(ctx, d.c.SessionID, n)
-	reply, err := dispatcher.Dispatch(ctx, e)
+	reply, err := checkUsage(dispatcher.Dispatch(ctx, e))
 	end(replyUsage(reply), err)
 	d.record(n, reply, err)
 	if err != nil {
 		return fmt.Errorf("the agent did not take the event %q: %w", e.Name, err)
 	}
 	return nil
+}
+
+// checkUsage refuses the usage of a reply that no reply can have
+// (llm.Usage.Problem: a negative count, more tokens than any call spends,
+// a cost that is not a number): the reply is kept without it, and the
+// call fails, so that the count is an error rather than a number summed
+// into the trial's usage and the run's budget. The exec and HTTP
+// protocols refuse such counts as they read them; this holds every agent,
+// one written in Go included, to the same.
+func checkUsage(reply *agent.Reply, err error) (*agent.Reply, error) {
+	if reply == nil {
+		return nil, err
+	}
+	problem := llm.Usage(reply.Usage).Problem()
+	if problem == "" {
+		return reply, err
+	}
+	kept := *reply
+	kept.Usage = judge.Usage{}
+	refused := fmt.Errorf("the agent reported usage no reply can have: %s", problem)
+	if err != nil {
+		refused = fmt.Errorf("%w; and %w", err, refused)
+	}
+	return &kept, refused
 }
 
 // replyUsage is what a reply, which may be nil, says the agent spent.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"sync"
@@ -471,5 +472,36 @@ func TestAnEmptyReplyIsATurn(t *testing.T) {
 	tr := conversation.Run(t.Context(), silent, conversation.Script{Rounds: []conversation.Round{{Prompt: "hi"}}}, conversation.Config{}).Transcript
 	if tr.Status != judge.ExecSuccess || len(tr.Turns) != 2 || tr.Turns[1].Role != judge.RoleAgent {
 		t.Errorf("status %s, turns %+v; want the user's turn and the agent's empty one", tr.Status, tr.Turns)
+	}
+}
+
+// An agent that reports usage no reply can spend (a Go agent: the exec and
+// HTTP protocols refuse it as they read it) fails the conversation, and
+// its count is not summed: it is an error, not a number.
+func TestImpossibleUsageIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		usage judge.Usage
+		want  string
+	}{
+		{"2^63-1 input tokens", judge.Usage{InputTokens: math.MaxInt64, OutputTokens: 5},
+			"the agent reported usage no reply can have: input_tokens is 9223372036854775807, more than the 1,000,000,000,000 tokens"},
+		{"negative output tokens", judge.Usage{InputTokens: 10, OutputTokens: -40},
+			"the agent reported usage no reply can have: output_tokens is -40, want a count of at least 0"},
+		{"a NaN cost", judge.Usage{CostUSD: math.NaN()},
+			"the agent reported usage no reply can have: cost_usd is NaN, want an amount of at least 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lies := agent.Func(func(context.Context, string, agent.Message) (*agent.Reply, error) {
+				return &agent.Reply{Text: "hi", Usage: tc.usage}, nil
+			})
+			tr := conversation.Run(t.Context(), lies, conversation.Script{Rounds: []conversation.Round{{Prompt: "hello"}}}, conversation.Config{}).Transcript
+			if tr.Status != judge.ExecFailed || !strings.Contains(tr.Error, tc.want) {
+				t.Errorf("status %s %q, want FAILED saying %q", tr.Status, tr.Error, tc.want)
+			}
+			if tr.Usage != (judge.Usage{}) {
+				t.Errorf("usage = %+v, want none counted", tr.Usage)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
 )
 
 // An openAILine is one conversation of the OpenAI chat format: its
@@ -65,11 +66,47 @@ func (u *openAIUsage) usage() judge.Usage {
 	if u == nil {
 		return judge.Usage{}
 	}
-	return judge.Usage{
-		InputTokens:  u.PromptTokens + u.InputTokens,
-		OutputTokens: u.CompletionTokens + u.OutputTokens,
-		CachedTokens: u.PromptTokensDetails.CachedTokens,
+	chat := judge.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, CachedTokens: u.PromptTokensDetails.CachedTokens}
+	return chat.Add(judge.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens})
+}
+
+// problem says what is wrong with the usage, as the providers say it of a
+// vendor's (llm.CountProblem): the first wrong field and its problem, or
+// "", "".
+func (u *openAIUsage) problem() (field, problem string) {
+	if u == nil {
+		return "", ""
 	}
+	for _, c := range []struct {
+		field string
+		n     int64
+	}{
+		{"prompt_tokens", u.PromptTokens}, {"completion_tokens", u.CompletionTokens},
+		{"input_tokens", u.InputTokens}, {"output_tokens", u.OutputTokens},
+		{"prompt_tokens_details.cached_tokens", u.PromptTokensDetails.CachedTokens},
+	} {
+		if p := llm.CountProblem(c.n); p != "" {
+			return c.field, p
+		}
+	}
+	return "", ""
+}
+
+// usageProblems are the problems of a line's usage and its messages':
+// counts no call can have (a negative one, more than MaxTokenCount), at
+// their path.
+func usageProblems(l openAILine, at func(p, format string, args ...any) Problems) Problems {
+	var problems Problems
+	check := func(path string, u *openAIUsage) {
+		if field, problem := u.problem(); problem != "" {
+			problems = append(problems, at(path+"."+field, "%s", problem)...)
+		}
+	}
+	check("usage", l.Usage)
+	for i, m := range l.Messages {
+		check(fmt.Sprintf("messages[%d].usage", i), m.Usage)
+	}
+	return problems
 }
 
 // readOpenAI reads a JSON Lines file of conversations, one a line; blank
@@ -124,6 +161,9 @@ func openAICase(path string, n int, line []byte) (Case, Problems) {
 	}
 	if len(l.Messages) == 0 {
 		return Case{}, at("messages", "the conversation has no messages")
+	}
+	if ps := usageProblems(l, at); len(ps) > 0 {
+		return Case{}, ps
 	}
 	meta := map[string]string{}
 	for k, v := range l.Metadata {

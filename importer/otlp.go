@@ -15,6 +15,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/llm"
 )
 
 // The OTLP JSON encoding (ExportTraceServiceRequest), as far as it is
@@ -153,9 +154,19 @@ func (a attrs) str(key string) string {
 	return ""
 }
 
-func (a attrs) int(key string) int64 {
-	n, _ := strconv.ParseInt(a.str(key), 10, 64)
-	return n
+// count reads a token count attribute as the providers read a vendor's
+// (llm.ReadCount): 0 when absent, a problem when it is not a count a call
+// can spend (a negative one, one beyond MaxTokenCount, text).
+func (a attrs) count(key string) (int64, string) {
+	v, ok := a[key]
+	if !ok {
+		return 0, ""
+	}
+	raw := json.RawMessage(v.text()) // an intValue's or doubleValue's digits
+	if v.Int == nil && v.Double == nil {
+		raw, _ = json.Marshal(v.text())
+	}
+	return llm.ReadCount(raw)
 }
 
 // genAI reports whether any attribute is a gen_ai.* one.
@@ -179,6 +190,27 @@ type span struct {
 }
 
 func (s *span) operation() string { return s.attrs.str("gen_ai.operation.name") }
+
+// usage is what the span's gen_ai.usage attributes count, or the problems
+// of the counts that no call can have, at the attribute, naming the
+// conversation (key) of file path the span is in.
+func (s *span) usage(path, key string) (judge.Usage, Problems) {
+	var u judge.Usage
+	var problems Problems
+	for _, c := range []struct {
+		attr string
+		dst  *int64
+	}{
+		{"gen_ai.usage.input_tokens", &u.InputTokens},
+		{"gen_ai.usage.output_tokens", &u.OutputTokens},
+	} {
+		var problem string
+		if *c.dst, problem = s.attrs.count(c.attr); problem != "" {
+			problems = append(problems, Problem{File: path, Line: s.line, Path: s.path + ".attributes[" + c.attr + "]", Message: key + ": " + problem})
+		}
+	}
+	return u, problems
+}
 
 func (s *span) failed() bool {
 	code := strings.Trim(string(s.Status.Code), `"`)
@@ -340,7 +372,11 @@ func otlpCase(path, key string, spans []*span) (Case, Problems) {
 		if s.failed() && (op == "invoke_agent" || op == "chat" || op == "text_completion" || op == "generate_content") {
 			status, errText = judge.ExecFailed, cmp.Or(s.Status.Message, s.attrs.str("error.type"), "the span's status is ERROR")
 		}
-		u := judge.Usage{InputTokens: s.attrs.int("gen_ai.usage.input_tokens"), OutputTokens: s.attrs.int("gen_ai.usage.output_tokens")}
+		u, ps := s.usage(path, key)
+		if len(ps) > 0 {
+			problems = append(problems, ps...)
+			continue
+		}
 		if op == "invoke_agent" || op == "create_agent" {
 			agentUsage = agentUsage.Add(u)
 			continue

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -237,21 +238,40 @@ type Usage struct {
 	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Add returns the sum of u and v. The sum is unpriced when either is.
+// Add returns the sum of u and v. The sum is unpriced when either is. A
+// count too large for an int64 saturates at math.MaxInt64 ("at least that
+// many"), never wraps around to a negative one: every sum of usage (a
+// transcript's, a trial's, a run's, by role or model, what a budget is
+// checked against) is made with Add.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		InputTokens:  u.InputTokens + v.InputTokens,
-		OutputTokens: u.OutputTokens + v.OutputTokens,
-		CachedTokens: u.CachedTokens + v.CachedTokens,
+		InputTokens:  addCount(u.InputTokens, v.InputTokens),
+		OutputTokens: addCount(u.OutputTokens, v.OutputTokens),
+		CachedTokens: addCount(u.CachedTokens, v.CachedTokens),
 		CostUSD:      u.CostUSD + v.CostUSD,
-		Calls:        u.Calls + v.Calls,
-		CacheHits:    u.CacheHits + v.CacheHits,
+		Calls:        addCount(u.Calls, v.Calls),
+		CacheHits:    addCount(u.CacheHits, v.CacheHits),
 		Unpriced:     u.Unpriced || v.Unpriced,
 	}
 }
 
-// Tokens returns input plus output tokens.
-func (u Usage) Tokens() int64 { return u.InputTokens + u.OutputTokens }
+// Tokens returns input plus output tokens, saturating as Add does.
+func (u Usage) Tokens() int64 { return addCount(u.InputTokens, u.OutputTokens) }
+
+// addCount adds two counts, saturating at the int64 bounds: 2^62 + 2^62
+// tokens wrapped around to a negative total, below any budget. It is
+// llm's addCount (judge and llm import nothing of each other, so each
+// keeps the four lines); TestUsageSumsSaturate holds both to one table.
+func addCount(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
+}
 
 // Response returns the answer the case is judged on: FinalResponse, or the
 // content of the last agent turn when FinalResponse is empty.

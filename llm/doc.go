@@ -20,9 +20,11 @@
 // response's body (DefaultMaxResponseBytes, 32 MiB, or MaxResponseEnv):
 // past it, a *TooLargeError, and nothing more is read. CheckText and
 // CheckCounts find what a vendor's SDK would have taken too kindly: a
-// number or an object where text belongs, a negative token count. A
-// Response's FinishReason says when a reply was cut off by the token limit
-// (FinishLength): its tool calls are then incomplete, not to be run.
+// number or an object where text belongs, a negative token count or one
+// above MaxTokenCount, which no call spends (Usage.Add saturates instead
+// of wrapping around). A Response's FinishReason says when a reply was
+// cut off by the token limit (FinishLength): its tool calls are then
+// incomplete, not to be run.
 //
 // # Middleware
 //

@@ -166,15 +166,17 @@ type Usage struct {
 	Unpriced bool `json:"unpriced,omitempty"`
 }
 
-// Add returns the sum of u and v. The sum is unpriced when either is.
+// Add returns the sum of u and v. The sum is unpriced when either is. A
+// count too large for an int64 saturates at math.MaxInt64 ("at least that
+// many"), never wraps around to a negative one.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		InputTokens:  u.InputTokens + v.InputTokens,
-		OutputTokens: u.OutputTokens + v.OutputTokens,
-		CachedTokens: u.CachedTokens + v.CachedTokens,
+		InputTokens:  addCount(u.InputTokens, v.InputTokens),
+		OutputTokens: addCount(u.OutputTokens, v.OutputTokens),
+		CachedTokens: addCount(u.CachedTokens, v.CachedTokens),
 		CostUSD:      u.CostUSD + v.CostUSD,
-		Calls:        u.Calls + v.Calls,
-		CacheHits:    u.CacheHits + v.CacheHits,
+		Calls:        addCount(u.Calls, v.Calls),
+		CacheHits:    addCount(u.CacheHits, v.CacheHits),
 		Unpriced:     u.Unpriced || v.Unpriced,
 	}
 }

@@ -28,20 +28,16 @@ func CheckText(fields ...WireField) string {
 }
 
 // CheckCounts says what is wrong with the first of fields that should hold
-// a token count, or returns "": a value present must be a whole number of
-// at least 0. A negative count would be summed into usage and budgets.
+// a token count, or returns "": a value present must be a whole number from
+// 0 to MaxTokenCount (ReadCount). A negative count, or one no call can
+// spend, would be summed into usage and budgets.
 func CheckCounts(fields ...WireField) string {
 	for _, f := range fields {
 		if JSONKind(f.Value) == "nothing" || JSONKind(f.Value) == "null" {
 			continue
 		}
-		var n int64
-		if err := json.Unmarshal(f.Value, &n); err != nil || n < 0 {
-			v := string(bytes.TrimSpace(f.Value))
-			if len(v) > 40 {
-				v = v[:40] + "…"
-			}
-			return fmt.Sprintf("%s is %s, want a count of at least 0", f.Path, v)
+		if _, problem := ReadCount(f.Value); problem != "" {
+			return f.Path + " " + problem
 		}
 	}
 	return ""

@@ -101,7 +101,7 @@ func (q *Queue) settle(ctx context.Context, run, caseID string, n int, s settlem
 			ON CONFLICT DO NOTHING RETURNING 1),
 		k AS (SELECT COUNT(*) AS k FROM added)
 		UPDATE gavel_queue_runs SET settled = settled + k.k,
-			input_tokens = input_tokens + k.k * $5::bigint, output_tokens = output_tokens + k.k * $6::bigint,
+			input_tokens = `+saturated("input_tokens", "$5")+`, output_tokens = `+saturated("output_tokens", "$6")+`,
 			cost_usd = cost_usd + k.k * $7::double precision, unpriced = unpriced OR (k.k > 0 AND $8::boolean),
 			stopped = CASE WHEN stopped = '' AND k.k > 0 THEN $9::text ELSE stopped END,
 			stop_reason = CASE WHEN stopped = '' AND k.k > 0 THEN $10::text ELSE stop_reason END
@@ -113,6 +113,13 @@ func (q *Queue) settle(ctx context.Context, run, caseID string, n int, s settlem
 		return planned{}, fmt.Errorf("settle %s trial %d: %w", caseID, n, err)
 	}
 	return p, nil
+}
+
+// saturated is the SQL of a count column plus k.k times a parameter,
+// saturating at the largest bigint as judge.Usage.Add does: past it,
+// PostgreSQL refused the sum and the trial was never settled.
+func saturated(column, param string) string {
+	return "LEAST(" + column + "::numeric + k.k * " + param + "::numeric, 9223372036854775807)::bigint"
 }
 
 // finish ends a run whose trials are all settled, in the store: its

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -34,12 +35,17 @@ func cost(u judge.Usage) string {
 	return usd(u.CostUSD) + " + unpriced"
 }
 
-// count formats an integer with thousands separators: "12,345".
+// count formats an integer with thousands separators: "12,345". A sum of
+// counts saturates at math.MaxInt64 (judge.Usage.Add), so that one is "at
+// least" so many.
 func count(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	sign := ""
-	if n < 0 {
+	switch {
+	case n < 0:
 		sign, s = "-", s[1:]
+	case n == math.MaxInt64:
+		sign = "at least "
 	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

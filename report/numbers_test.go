@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -36,6 +37,7 @@ func TestNumbers(t *testing.T) {
 		{count(1000), "1,000"},
 		{count(1234567), "1,234,567"},
 		{count(-1234), "-1,234"},
+		{count(math.MaxInt64), "at least 9,223,372,036,854,775,807"}, // a saturated sum
 		{usd(0.0424), "$0.0424"},
 		{usd(12.3), "$12.3000"},
 		{score(2.0 / 3), "0.67"},

@@ -249,7 +249,7 @@ func kindOf(j judge.Judgment) string {
 		return "a model judge"
 	case len(j.Parts) > 0: // a composite's usage is its parts'
 		return ""
-	case j.Usage.InputTokens+j.Usage.OutputTokens > 0 || j.Usage.CostUSD > 0:
+	case j.Usage.Tokens() > 0 || j.Usage.CostUSD > 0:
 		return "a model judge"
 	case j.Status == judge.StatusPass || j.Status == judge.StatusFail:
 		return "a rule"

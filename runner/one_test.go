@@ -58,3 +58,14 @@ func TestBudgetExceeded(t *testing.T) {
 		}
 	}
 }
+
+// A token budget holds when what was spent is more than an int64 counts:
+// the sum saturates, where it wrapped to a negative total below any budget.
+func TestBudgetHoldsOnASaturatedSum(t *testing.T) {
+	huge := judge.Usage{InputTokens: 1 << 62, OutputTokens: 1 << 62}
+	spent := huge.Add(huge)
+	want := "the budget of 1000 tokens was spent (at least 9223372036854775807)"
+	if got := (runner.Budget{MaxTokens: 1000}).Exceeded(spent); got != want {
+		t.Errorf("Exceeded(%+v) = %q, want %q", spent, got, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,9 +108,18 @@ func (b Budget) exceeded(u judge.Usage) string {
 		return fmt.Sprintf("the budget of %s cannot be kept: some of what was spent has no price "+
 			"(an agent that reports tokens without their cost, or a model without a price)", dollars(b.MaxCostUSD, 2))
 	case b.MaxTokens > 0 && u.Tokens() >= b.MaxTokens:
-		return fmt.Sprintf("the budget of %d tokens was spent (%d)", b.MaxTokens, u.Tokens())
+		return fmt.Sprintf("the budget of %d tokens was spent (%s)", b.MaxTokens, atLeast(u.Tokens()))
 	}
 	return ""
+}
+
+// atLeast formats a sum of counts, which saturates at math.MaxInt64
+// (judge.Usage.Add): that sum is "at least" so many.
+func atLeast(n int64) string {
+	if n == math.MaxInt64 {
+		return fmt.Sprintf("at least %d", n)
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // dollars formats an amount with at least minDecimals decimals, and as

@@ -269,3 +269,30 @@ func TestReportImportedAndRejudged(t *testing.T) {
 		t.Errorf("the agent was called %d times", n)
 	}
 }
+
+// Usage that providers and agents refuse is refused by import too: a
+// negative count, in a τ-bench trajectory's usage or an OTLP span's,
+// stores nothing (they were stored, and shown as Tokens: -1,005).
+func TestImportRefusesNegativeUsage(t *testing.T) {
+	dir := t.TempDir()
+	chat := filepath.Join(dir, "tau.jsonl")
+	os.WriteFile(chat, []byte(`{"messages": [{"role": "user", "content": "cancel 42"}, {"role": "assistant", "content": "done"}], "usage": {"prompt_tokens": -1005}}`+"\n"), 0o644)
+	spans := filepath.Join(dir, "spans.json")
+	os.WriteFile(spans, []byte(`{"resourceSpans":[{"scopeSpans":[{"spans":[
+		{"traceId":"ab","spanId":"01","name":"chat","attributes":[
+			{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},
+			{"key":"gen_ai.usage.input_tokens","value":{"intValue":"-40"}},
+			{"key":"gen_ai.input.messages","value":{"stringValue":"[{\"role\": \"user\", \"parts\": [{\"type\": \"text\", \"content\": \"hi\"}]}]"}}]}]}]}]}`), 0o644)
+	for _, tc := range []struct{ file, want string }{
+		{chat, chat + ":1: usage.prompt_tokens: is -1005, want a count of at least 0"},
+		{spans, spans + ": resourceSpans[0].scopeSpans[0].spans[0].attributes[gen_ai.usage.input_tokens]: trace ab: is -40, want a count of at least 0"},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "results.db")
+			code, out, errs := gavelCmd(t, "import", "--db", db, tc.file)
+			if code != exitUsage || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "nothing imported") {
+				t.Errorf("exit %d, want 2 saying %q and that nothing was imported\n%s%s", code, tc.want, out, errs)
+			}
+		})
+	}
+}

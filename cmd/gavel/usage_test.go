@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -234,5 +235,111 @@ cases:
 	reply := tr.Transcript.Turns[len(tr.Transcript.Turns)-1]
 	if reply.FollowUp == nil || reply.FollowUp.By != judge.FollowUpByPreCheck || reply.FollowUp.NeedsFollowUp {
 		t.Errorf("the reply's follow-up check is %+v, want the pre-check's: none needed", reply.FollowUp)
+	}
+}
+
+// usageAgent writes, into a directory of its own, an exec agent
+// (docs/exec-protocol.md) that answers every message "hi" with the usage
+// given as JSON, and a suite of one case, run trials times, that tests it.
+func usageAgent(t *testing.T, usage string, trials int) string {
+	t.Helper()
+	dir := t.TempDir()
+	agent := `import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    answer = {"type": "ok", "id": req["id"]}
+    if req["type"] == "message":
+        answer = {"type": "reply", "id": req["id"], "text": "hi", "usage": json.loads(sys.argv[1])}
+    print(json.dumps(answer), flush=True)
+`
+	if err := os.WriteFile(filepath.Join(dir, "agent.py"), []byte(agent), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	suite := fmt.Sprintf(`agent: {exec: {command: [python3, agent.py, '%s']}}
+trials: %d
+max_followups: -1
+cases:
+  - {id: greets, input: hello, rules: [{contains: hi}]}
+`, usage, trials)
+	if err := os.WriteFile(filepath.Join(dir, "gavel.yaml"), []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// A token budget holds whatever an agent reports: a count no reply can
+// spend (2^62 tokens, whose sum wrapped to a negative total that never
+// reached the budget: 20 PASSes, "Tokens: 0", exit 0) makes the trial an
+// ERROR that names it, never a number in the totals; a count that is
+// possible but large stops the run at the budget.
+func TestTokenBudgetHoldsAgainstHugeCounts(t *testing.T) {
+	tests := []struct {
+		name      string
+		usage     string
+		wantCode  int
+		want      []string
+		unwanted  []string
+		wantTrial string // the status of every trial that ran
+		ran       int
+	}{
+		{
+			name:      "2^62 tokens each way",
+			usage:     `{"input_tokens": 4611686018427387904, "output_tokens": 4611686018427387904}`,
+			wantCode:  exitFailed,
+			want:      []string{"/usage/input_tokens is 4611686018427387904", "more than"},
+			unwanted:  []string{"Tokens: -", "4,611,686,018,427,387,904", "9,223,372,036,854,775,807"},
+			wantTrial: "ERROR",
+			ran:       20,
+		},
+		{
+			name:      "half a trillion tokens each way",
+			usage:     `{"input_tokens": 500000000000, "output_tokens": 500000000000}`,
+			wantCode:  exitIncomplete,
+			want:      []string{"Tokens: 1,000,000,000,000", "Incomplete: the budget of 1000 tokens was spent"},
+			wantTrial: "PASS",
+			ran:       1,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := usageAgent(t, tc.usage, 20)
+			code, out, errs := gavelCmd(t, "run", "--no-cache", "--concurrency", "1", "--max-tokens", "1000", "--out", "report.json", dir)
+			if code != tc.wantCode {
+				t.Errorf("exit %d, want %d\n%s%s", code, tc.wantCode, out, errs)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("the report lacks %q:\n%s", want, out)
+				}
+			}
+			for _, unwanted := range tc.unwanted {
+				if strings.Contains(out, unwanted) {
+					t.Errorf("the report shows %q:\n%s", unwanted, out)
+				}
+			}
+			data, err := os.ReadFile("report.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc report.JSONReport
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			ran := 0
+			for _, c := range doc.Cases {
+				for _, tr := range c.Trials {
+					ran++
+					if string(tr.Verdict.Status) != tc.wantTrial {
+						t.Errorf("trial %d: %s (%s), want %s", tr.N, tr.Verdict.Status, tr.Verdict.Reasoning, tc.wantTrial)
+					}
+					if n := tr.Usage.Total().Tokens(); n < 0 {
+						t.Errorf("trial %d spent %d tokens", tr.N, n)
+					}
+				}
+			}
+			if ran != tc.ran {
+				t.Errorf("%d trials ran, want %d", ran, tc.ran)
+			}
+		})
 	}
 }

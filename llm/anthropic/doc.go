@@ -54,8 +54,8 @@
 // same for every vendor. A 200 whose body is not a message is an error
 // quoting the body, and so is one whose text is not a string (a number, an
 // object: the SDK would take them as text) or whose token counts are
-// negative. A body larger than the cap is an *llm.TooLargeError, read no
-// further.
+// negative or more than a call can spend (llm.MaxTokenCount). A body
+// larger than the cap is an *llm.TooLargeError, read no further.
 //
 // # Tests
 //

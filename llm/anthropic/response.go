@@ -37,8 +37,8 @@ func (m *Model) response(body []byte, schema *llm.Schema) (*llm.Response, error)
 }
 
 // wireMessage holds the parts of a message that the SDK reads too kindly:
-// it takes a number where text belongs as its digits, and a negative count
-// as it is.
+// it takes a number where text belongs as its digits, and a negative count,
+// or one no call can spend, as it is.
 type wireMessage struct {
 	Content []struct {
 		Type json.RawMessage `json:"type"`

@@ -202,8 +202,9 @@ func spoilAnthropic(doc map[string]any, kind faultKind) {
 			}
 		}
 		doc["content"] = append([]any{map[string]any{"type": "text", "text": numericContent}}, content...)
-	case faultNegativeUsage:
-		doc["usage"].(map[string]any)["input_tokens"] = negativeTokens
+	}
+	if n, ok := spoilsUsage(kind); ok {
+		doc["usage"].(map[string]any)["input_tokens"] = n
 	}
 }
 

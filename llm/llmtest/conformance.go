@@ -29,8 +29,9 @@ const hangGuard = 30 * time.Second
 // hangs gives up at the context's deadline; a reply cut off by the token
 // limit says so (FinishLength); and a 200 that is not a true answer is an
 // error, read no further than needed: a number where the text should be,
-// negative usage, a body larger than the provider's cap (tested with one of
-// 256 MiB, which must not be read whole).
+// negative usage or more tokens than a call can spend, a body larger than
+// the provider's cap (tested with one of 256 MiB, which must not be read
+// whole).
 func TestProvider(t *testing.T, open Provider) {
 	t.Run("answer", func(t *testing.T) {
 		m, _ := open(t, &Scripted{Rules: []Rule{{Text: "ok"}}})
@@ -130,6 +131,7 @@ func TestProvider(t *testing.T, open Provider) {
 		}{
 			{"numeric content", (*Fake).NumericContentNext, []string{"a number", "want a string"}},
 			{"negative usage", (*Fake).NegativeUsageNext, []string{"usage", "-999999", "want a count of at least 0"}},
+			{"impossible usage", (*Fake).ImpossibleUsageNext, []string{"usage", "9223372036854775807", "more than"}},
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,6 @@
 // TestProvider is the conformance suite every provider runs against its
 // vendor's fake server (retries, rate limits, malformed bodies, hangs,
 // replies cut off by the token limit, numeric content, negative usage,
-// oversized bodies), so a new provider is held to the same contract as the
-// others.
+// usage no call can spend, oversized bodies), so a new provider is held
+// to the same contract as the others.
 package llmtest

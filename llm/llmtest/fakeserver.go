@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -25,7 +26,8 @@ import (
 // A request meets, in order: the MaxInFlight limit, the Latency, the next
 // scripted fault, and only then the vendor's own checks (key, validation)
 // and the backing model. The faults that spoil an answer (TruncateNext,
-// NumericContentNext, NegativeUsageNext, OversizedNext) apply to the
+// NumericContentNext, NegativeUsageNext, ImpossibleUsageNext,
+// OversizedNext) apply to the
 // backing model's answer to that request.
 type Fake struct {
 	// Latency delays every answer by this long.
@@ -67,6 +69,7 @@ const (
 	faultTruncate
 	faultNumericContent
 	faultNegativeUsage
+	faultImpossibleUsage
 	faultOversized
 )
 
@@ -116,6 +119,11 @@ func (f *Fake) NumericContentNext() { f.push(fault{kind: faultNumericContent}) }
 // NegativeUsageNext makes the next answer count a negative number of input
 // tokens in its usage.
 func (f *Fake) NegativeUsageNext() { f.push(fault{kind: faultNegativeUsage}) }
+
+// ImpossibleUsageNext makes the next answer count 2^63-1 input tokens in
+// its usage, more than any call could spend: summed with anything, such a
+// count wrapped around to a negative total.
+func (f *Fake) ImpossibleUsageNext() { f.push(fault{kind: faultImpossibleUsage}) }
 
 // OversizedNext makes the next answer a body of more than size bytes: the
 // answer with a padding field of size bytes in front, streamed as it is
@@ -343,15 +351,31 @@ func half(s string) string {
 // negativeTokens is the count NegativeUsageNext puts in an answer's usage.
 const negativeTokens = -999_999
 
+// impossibleTokens is the count ImpossibleUsageNext puts in an answer's
+// usage: the largest int64.
+const impossibleTokens = math.MaxInt64
+
+// spoilsUsage says whether a fault puts a wrong count in an answer's usage,
+// and returns the count.
+func spoilsUsage(kind faultKind) (int64, bool) {
+	switch kind {
+	case faultNegativeUsage:
+		return negativeTokens, true
+	case faultImpossibleUsage:
+		return impossibleTokens, true
+	}
+	return 0, false
+}
+
 // numericContent is the number NumericContentNext puts where the text is.
 const numericContent = 42
 
 // writeAnswer answers 200 with the vendor's answer v, spoiled as x says:
 // spoil changes the decoded document for the faults that put a wrong value
-// in it (numeric content, negative usage), and an oversized answer gets its
-// padding in front.
+// in it (numeric content, negative or impossible usage), and an oversized
+// answer gets its padding in front.
 func writeAnswer(w http.ResponseWriter, v any, x fault, spoil func(doc map[string]any, kind faultKind)) {
-	if x.kind != faultNumericContent && x.kind != faultNegativeUsage && x.kind != faultOversized {
+	if _, usage := spoilsUsage(x.kind); !usage && x.kind != faultNumericContent && x.kind != faultOversized {
 		writeJSON(w, http.StatusOK, v)
 		return
 	}

@@ -371,6 +371,17 @@ func TestFakeSpoiledAnswers(t *testing.T) {
 				t.Errorf("%s = %v, want a negative count", v.usage, at(got.body, v.usage))
 			}
 		})
+		t.Run(v.name+"/impossible usage", func(t *testing.T) {
+			fake, ask := v.start(t)
+			fake.ImpossibleUsageNext()
+			got, err := ask()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, _ := at(got.body, v.usage).(float64); n < 1e18 || !strings.Contains(string(got.raw), "9223372036854775807") {
+				t.Errorf("%s = %v, want 9223372036854775807; body %s", v.usage, at(got.body, v.usage), got.raw)
+			}
+		})
 		t.Run(v.name+"/oversized", func(t *testing.T) {
 			fake, ask := v.start(t)
 			fake.OversizedNext(1 << 20)

@@ -178,10 +178,11 @@ func spoilOpenAI(doc map[string]any, kind faultKind) {
 	case faultNumericContent:
 		choice := doc["choices"].([]any)[0].(map[string]any)
 		choice["message"].(map[string]any)["content"] = numericContent
-	case faultNegativeUsage:
+	}
+	if n, ok := spoilsUsage(kind); ok {
 		usage := doc["usage"].(map[string]any)
-		usage["prompt_tokens"] = negativeTokens
-		usage["total_tokens"] = negativeTokens
+		usage["prompt_tokens"] = n
+		usage["total_tokens"] = n
 	}
 }
 

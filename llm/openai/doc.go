@@ -42,8 +42,9 @@
 // are off: wrap the model in llm.Retry, whose policy is the same for every
 // vendor. A 200 whose body is not a chat completion is an error quoting the
 // body, and so is one whose text is not a string (a number, an object:
-// the SDK would take them as text) or whose token counts are negative. A
-// body larger than the cap is an *llm.TooLargeError, read no further.
+// the SDK would take them as text) or whose token counts are negative or
+// more than a call can spend (llm.MaxTokenCount). A body larger than the
+// cap is an *llm.TooLargeError, read no further.
 //
 // # Connections
 //

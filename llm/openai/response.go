@@ -36,7 +36,7 @@ func (m *Model) response(body []byte) (*llm.Response, error) {
 
 // wireCompletion holds the parts of a chat completion that the SDK reads
 // too kindly: it takes a number where text belongs as its digits, and a
-// negative count as it is.
+// negative count, or one no call can spend, as it is.
 type wireCompletion struct {
 	Choices []struct {
 		Message struct {
