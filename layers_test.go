@@ -22,6 +22,7 @@ var layers = map[string]int{
 	"llm":                0,
 	"internal/procgroup": 0,
 	"internal/suggest":   0,
+	"secret":             0,
 	"internal/pgtest":    1,
 	"judge/judgetest":    1,
 	"internal/golden":    1,

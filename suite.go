@@ -4,6 +4,7 @@ import (
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/secret"
 )
 
 // A Suite is a set of cases run against one agent, with the pass rate the
@@ -32,8 +33,15 @@ type Suite struct {
 	SharedPaths []string
 
 	// Models names the models the suite uses, by role ("agent", "judge",
-	// "user"), for reports and the store.
+	// "user"), for reports and the store: their references as they are
+	// shown, without secrets (package spec writes them so).
 	Models map[string]string
+
+	// Secrets are what the run must never write: package spec sets them
+	// to the secrets the suite file reads from the environment. The
+	// runner hides them in every trial it returns and in the trials'
+	// spans. Nil hides nothing.
+	Secrets *secret.Set
 }
 
 // A Case is one scenario: a conversation with the agent and the judges of

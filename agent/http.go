@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/secret"
 )
 
 const (
@@ -84,9 +85,9 @@ func (c HTTPConfig) String() string {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	s := "HTTPConfig{URL: " + redactURL(c.URL)
+	s := "HTTPConfig{URL: " + secret.Address(c.URL)
 	if c.EventURL != "" {
-		s += ", EventURL: " + redactURL(c.EventURL)
+		s += ", EventURL: " + secret.Address(c.EventURL)
 	}
 	if len(names) > 0 {
 		s += ", Headers: " + strings.Join(names, ", ") + " (values hidden)"
@@ -159,14 +160,14 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 	h.url = c.URL
 	if c.EventURL != "" {
 		if err := checkHTTPURL(c.EventURL); err != nil {
-			return nil, fmt.Errorf("http agent %s: EventURL: %w", redactURL(c.URL), err)
+			return nil, fmt.Errorf("http agent %s: EventURL: %w", secret.Address(c.URL), err)
 		}
 		h.eventURL = c.EventURL
 	} else if c.EventRequest != "" {
-		return nil, fmt.Errorf("http agent %s: EventRequest is set but EventURL is not", redactURL(c.URL))
+		return nil, fmt.Errorf("http agent %s: EventRequest is set but EventURL is not", secret.Address(c.URL))
 	}
 	fail := func(err error) (*HTTP, error) {
-		return nil, fmt.Errorf("http agent %s: %w", redactURL(c.URL), err)
+		return nil, fmt.Errorf("http agent %s: %w", secret.Address(c.URL), err)
 	}
 	switch {
 	case c.Timeout < 0:
@@ -213,7 +214,7 @@ func NewHTTP(c HTTPConfig) (*HTTP, error) {
 
 // String describes the agent by its URL, without a password the URL may
 // hold, and never with its headers.
-func (h *HTTP) String() string { return "http agent " + redactURL(h.url) }
+func (h *HTTP) String() string { return "http agent " + secret.Address(h.url) }
 
 // Open returns a session bound to sessionID, after sending the open
 // request if there is one. It fails when a header references an
@@ -294,7 +295,7 @@ func (s *httpDispatchSession) Dispatch(ctx context.Context, e Event) (*Reply, er
 
 // post sends body to target and reads the reply.
 func (h *HTTP) post(ctx context.Context, target string, body []byte) (*Reply, error) {
-	where := "http agent " + redactURL(target)
+	where := "http agent " + secret.Address(target)
 	start := time.Now()
 	headers, err := h.expandHeaders()
 	if err != nil {
@@ -495,27 +496,15 @@ func checkHTTPURL(s string) error {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return fmt.Errorf("%q is not a URL", redactURL(s))
+		return fmt.Errorf("%q is not a URL", secret.Address(s))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("%s is not an http or https URL", redactURL(s))
+		return fmt.Errorf("%s is not an http or https URL", secret.Address(s))
 	}
 	if u.Host == "" {
-		return fmt.Errorf("%s has no host", redactURL(s))
+		return fmt.Errorf("%s has no host", secret.Address(s))
 	}
 	return nil
-}
-
-// redactURL hides the password a URL may hold.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		if i := strings.LastIndexByte(s, '@'); i >= 0 {
-			return "…" + s[i:] // cannot tell the parts apart: keep the host only
-		}
-		return s
-	}
-	return u.Redacted()
 }
 
 // messageData is what a Request template sees.

@@ -14,6 +14,7 @@ import (
 	"text/template"
 
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/secret"
 )
 
 // An HTTPRequest is a request an HTTP agent is sent about a session, to
@@ -108,7 +109,7 @@ func (s *sessionRequest) target(data sessionData) (string, error) {
 	}
 	ref, err := url.Parse(b.String())
 	if err != nil {
-		return "", fmt.Errorf("%q is not a URL", redactURL(b.String()))
+		return "", fmt.Errorf("%q is not a URL", secret.Address(b.String()))
 	}
 	target := s.base.ResolveReference(ref).String()
 	if err := checkHTTPURL(target); err != nil {
@@ -125,7 +126,7 @@ func (h *HTTP) send(ctx context.Context, s *sessionRequest, id string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %s request of session %q: URL: %w", h, s.what, id, err)
 	}
-	where := fmt.Sprintf("http agent %s %s (%s request of session %q)", s.method, redactURL(target), s.what, id)
+	where := fmt.Sprintf("http agent %s %s (%s request of session %q)", s.method, secret.Address(target), s.what, id)
 	var body []byte
 	switch {
 	case s.body != nil:

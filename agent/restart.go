@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/internal/procgroup"
+	"github.com/gavelhq/gavel/secret"
 )
 
 const (
@@ -203,9 +204,9 @@ func (r *restarting) waitReady(ctx context.Context) error {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return fmt.Errorf("the agent was not ready at %s within the timeout of %v (%v): %w",
-					redactURL(r.c.Ready), r.c.Timeout, last, context.DeadlineExceeded)
+					secret.Address(r.c.Ready), r.c.Timeout, last, context.DeadlineExceeded)
 			}
-			return fmt.Errorf("interrupted while waiting for %s: %w", redactURL(r.c.Ready), context.Cause(ctx))
+			return fmt.Errorf("interrupted while waiting for %s: %w", secret.Address(r.c.Ready), context.Cause(ctx))
 		case <-time.After(readyPause):
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/secret"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -115,7 +116,7 @@ func (c *Client) connectError(s Server, transport string, err error) error {
 		return fmt.Errorf("mcp server %s: MCP handshake with command %q failed (%w); %s",
 			c.label, p.program, err, p.stderrNote())
 	}
-	where := fmt.Sprintf("mcp server %s: %s (%s transport)", c.label, redactURL(s.URL), transport)
+	where := fmt.Sprintf("mcp server %s: %s (%s transport)", c.label, secret.Address(s.URL), transport)
 	if s.Name == "" {
 		where = fmt.Sprintf("mcp server %s (%s transport)", c.label, transport)
 	}

@@ -348,7 +348,7 @@ func TestConnectErrors(t *testing.T) {
 		}, []string{"http://127.0.0.1:", "Unauthorized"}, 0},
 		{"password in URL", func(t *testing.T) Server {
 			return Server{URL: "http://gavel:s3cret-value@127.0.0.1:" + fmt.Sprint(freePort(t))}
-		}, []string{"gavel:xxxxx@127.0.0.1"}, 0},
+		}, []string{"http://127.0.0.1:"}, 0},
 		{"command and URL", func(*testing.T) Server {
 			return Server{Command: []string{"x"}, URL: "http://localhost"}
 		}, []string{"both command and URL are set"}, 0},

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/gavelhq/gavel/secret"
 )
 
 // The transports a Server can be reached over.
@@ -89,7 +91,7 @@ func (s Server) transport() (string, error) {
 		}
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return "", fmt.Errorf("URL %s is not an http:// or https:// URL", redactURL(s.URL))
+			return "", fmt.Errorf("URL %s is not an http:// or https:// URL", secret.Address(s.URL))
 		}
 		if len(s.Env) > 0 || s.Dir != "" {
 			return "", errors.New("env or dir is set but only applies to stdio servers (command)")
@@ -108,7 +110,7 @@ func (s Server) label() string {
 	case len(s.Command) > 0:
 		return strconv.Quote(s.Command[0])
 	default:
-		return redactURL(s.URL)
+		return secret.Address(s.URL)
 	}
 }
 
@@ -117,13 +119,4 @@ func (s Server) timeout() time.Duration {
 		return s.Timeout
 	}
 	return DefaultTimeout
-}
-
-// redactURL returns u with any password replaced by "xxxxx", for errors.
-func redactURL(u string) string {
-	parsed, err := url.Parse(u)
-	if err != nil {
-		return strconv.Quote(u)
-	}
-	return parsed.Redacted()
 }

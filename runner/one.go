@@ -19,7 +19,7 @@ func RunTrial(ctx context.Context, s *gavel.Suite, cs *gavel.Case, n int, c Conf
 	c = c.withDefaults()
 	j := job{c: cs, n: n}
 	started := c.Now()
-	tctx, end := telemetry.StartTrial(ctx, cs.ID, n)
+	tctx, end := startTrial(ctx, s, j)
 	t := converse(tctx, s, j, c)
 	t.TraceID = telemetry.TraceID(tctx)
 	return judgeTraced(tctx, end, j, t, started, c)

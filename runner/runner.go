@@ -223,7 +223,7 @@ func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total
 					continue
 				}
 				started := c.Now()
-				tctx, end := telemetry.StartTrial(ctx, j.c.ID, j.n)
+				tctx, end := startTrial(ctx, s, j)
 				var t gavel.Trial
 				if j.stored != nil {
 					t = replayed(*j.stored)

@@ -9,6 +9,8 @@ import (
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/secret"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
 // converse runs the conversation of trial j.n of case j.c. The trial is
@@ -69,10 +71,21 @@ func judgeTrial(ctx context.Context, j job, t gavel.Trial, started time.Time, c 
 	return t
 }
 
+// startTrial starts the span of trial j of suite s, in a context that
+// carries the suite's secrets (secret.NewContext): the spans under it hide
+// them, and so does judgeTraced in the trial.
+func startTrial(ctx context.Context, s *gavel.Suite, j job) (context.Context, func(judge.Judgment, *judge.Transcript)) {
+	return telemetry.StartTrial(secret.NewContext(ctx, s.Secrets), j.c.ID, j.n)
+}
+
 // judgeTraced judges a trial as judgeTrial does, in the trial's traced
-// context, and ends the trial's span with its verdict.
+// context (startTrial's), hides the suite's secrets in all of it (its
+// transcript, verdicts, errors), and ends the trial's span with its
+// verdict. Every trial a run returns, reports and stores comes through
+// here: the judges saw it whole, nothing after them sees a secret.
 func judgeTraced(ctx context.Context, end func(judge.Judgment, *judge.Transcript), j job, t gavel.Trial, started time.Time, c Config) gavel.Trial {
 	t = judgeTrial(ctx, j, t, started, c)
+	secret.FromContext(ctx).RedactValue(&t)
 	end(t.Verdict, t.Transcript)
 	return t
 }

@@ -40,7 +40,7 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		ag = b.httpAgent(*a.HTTP)
 	case a.Exec != nil:
 		e := a.Exec
-		exec, err := agent.NewExec(agent.ExecConfig{Command: b.expandAll("agent.exec.command", e.Command), Dir: b.l.Dir, Env: e.Env, Mode: e.Mode,
+		exec, err := agent.NewExec(agent.ExecConfig{Command: b.expandAll("agent.exec.command", e.Command, secretValue), Dir: b.l.Dir, Env: e.Env, Mode: e.Mode,
 			Timeout: b.duration("agent.exec.timeout", e.Timeout), Stderr: b.env.Stderr})
 		ag = b.keepAgent("agent.exec", exec, err)
 	default:
@@ -124,12 +124,12 @@ func (name missingGoAgent) Open(context.Context, string) (agent.Session, error) 
 // names.
 func (b *builder) restart(ag agent.Agent, a AgentSpec) agent.Agent {
 	r := a.Restart
-	ready := b.expand("agent.restart.ready", r.Ready)
+	ready := b.expand("agent.restart.ready", r.Ready, addressValue)
 	if ready == "" && a.HTTP != nil {
-		ready = b.expand("agent.http.url", a.HTTP.URL)
+		ready = b.expand("agent.http.url", a.HTTP.URL, addressValue)
 	}
 	restarting, err := agent.WithRestart(ag, agent.RestartConfig{
-		Command: b.expandAll("agent.restart.command", r.Command), Dir: b.l.Dir, Env: r.Env, Ready: ready,
+		Command: b.expandAll("agent.restart.command", r.Command, secretValue), Dir: b.l.Dir, Env: r.Env, Ready: ready,
 		Timeout: b.duration("agent.restart.timeout", r.Timeout), Stderr: b.env.Stderr,
 	})
 	return b.keepAgent("agent.restart", restarting, err)
@@ -167,8 +167,8 @@ func (b *builder) checkRevival(s conversation.Script) {
 func (b *builder) httpAgent(h HTTPSpec) agent.Agent {
 	r := h.Reply
 	ag, err := agent.NewHTTP(agent.HTTPConfig{
-		URL: b.expand("agent.http.url", h.URL), EventURL: b.expand("agent.http.event_url", h.EventURL),
-		Headers: h.Headers, Request: h.Request, Getenv: b.env.Getenv,
+		URL: b.expand("agent.http.url", h.URL, addressValue), EventURL: b.expand("agent.http.event_url", h.EventURL, addressValue),
+		Headers: h.Headers, Request: h.Request, Getenv: b.secretEnv,
 		Timeout: b.duration("agent.http.timeout", h.Timeout),
 		Reply: agent.ReplyMapping{Text: r["text"], ToolCalls: r["tool_calls"], InputTokens: r["input_tokens"],
 			OutputTokens: r["output_tokens"], CachedTokens: r["cached_tokens"], CostUSD: r["cost_usd"]},
@@ -182,12 +182,12 @@ func (b *builder) httpRequest(field string, r *HTTPRequestSpec) *agent.HTTPReque
 	if r == nil {
 		return nil
 	}
-	return &agent.HTTPRequest{Method: r.Method, URL: b.expand(field+".url", r.URL), Headers: r.Headers, Body: r.Body}
+	return &agent.HTTPRequest{Method: r.Method, URL: b.expand(field+".url", r.URL, addressValue), Headers: r.Headers, Body: r.Body}
 }
 
 func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.Agent {
 	const field = "agent.builtin.model"
-	models["agent"] = b.expand(field, bs.Model)
+	models["agent"] = b.expand(field, bs.Model, addressValue)
 	m := b.model("agent", bs.Model, field)
 	if m == nil {
 		return nil
@@ -219,7 +219,7 @@ func (b *builder) clock(field, now string) func() time.Time {
 // in UTC, after ${VAR} expansion. It reports false when now is "" or
 // wrong (a problem, then).
 func (b *builder) now(field, now string) (time.Time, bool) {
-	now = b.expand(field, now)
+	now = b.expand(field, now, plainValue)
 	if now == "" {
 		return time.Time{}, false
 	}
@@ -265,7 +265,7 @@ func (b *builder) mcpServer(field string, s MCPSpec) mcp.Server {
 		if len(s.Headers) > 0 {
 			b.fail("%s.headers: headers are sent to a url server only, not to a command; remove them", field)
 		}
-		server.Command, server.Env, server.Dir = b.expandAll(field+".command", s.Command), s.Env, b.l.Dir
+		server.Command, server.Env, server.Dir = b.expandAll(field+".command", s.Command, secretValue), s.Env, b.l.Dir
 	default:
 		switch s.Transport {
 		case "", mcp.TransportStreamable, mcp.TransportSSE:
@@ -275,11 +275,11 @@ func (b *builder) mcpServer(field string, s MCPSpec) mcp.Server {
 		if len(s.Env) > 0 {
 			b.fail("%s.env: env is the environment of a command server; a url server runs elsewhere: remove it", field)
 		}
-		server.URL, server.Transport = b.expand(field+".url", s.URL), s.Transport
+		server.URL, server.Transport = b.expand(field+".url", s.URL, addressValue), s.Transport
 		if len(s.Headers) > 0 {
 			server.Headers = make(map[string]string, len(s.Headers))
 			for name, value := range s.Headers {
-				server.Headers[name] = b.expand(field+".headers."+name, value)
+				server.Headers[name] = b.expand(field+".headers."+name, value, secretValue)
 			}
 		}
 		if u, err := url.Parse(server.URL); server.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {

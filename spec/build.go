@@ -17,6 +17,7 @@ import (
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llmjudge"
+	"github.com/gavelhq/gavel/secret"
 	"github.com/gavelhq/gavel/sim"
 )
 
@@ -57,6 +58,8 @@ type Built struct {
 	FollowUps conversation.Detector
 	// cases are the cases as loaded, by id, for Definition.
 	cases map[string]LoadedCase
+	// refs are the model references by role as resolved, for ModelRef.
+	refs map[string]string
 	// Warnings are what is worth fixing but does not stop a run: a judge
 	// that is the agent's own model or of its family. Programs print them
 	// (gavel validate and gavel run do).
@@ -69,6 +72,13 @@ type Built struct {
 	Models []llm.Ref
 
 	closers []func() error
+}
+
+// ModelRef returns the model reference of role ("agent", "judge") as the
+// suite resolved it, secrets included, to open the model again;
+// Suite.Models shows it without them. "" when the suite names none.
+func (b *Built) ModelRef(role string) string {
+	return b.refs[role]
 }
 
 // Definition returns the case of id as written, in YAML, for the store;
@@ -107,8 +117,10 @@ func newBuilder(l *Loaded, env Env) *builder {
 	if env.Stderr == nil {
 		env.Stderr = io.Discard
 	}
-	return &builder{l: l, env: env, models: map[string]llm.Model{}, seen: map[string]string{},
-		out: &Built{cases: map[string]LoadedCase{}, Prices: l.Prices}}
+	secrets := &secret.Set{}
+	env.Stderr = secrets.Writer(env.Stderr) // what exec agents write there
+	return &builder{l: l, env: env, models: map[string]llm.Model{}, seen: map[string]string{}, secrets: secrets,
+		out: &Built{cases: map[string]LoadedCase{}, Prices: l.Prices, refs: map[string]string{}}}
 }
 
 // A builder builds one suite, collecting problems as it goes.
@@ -118,6 +130,9 @@ type builder struct {
 	models   map[string]llm.Model
 	out      *Built
 	problems Problems
+	// secrets are the secrets the suite reads from the environment
+	// (expand): its Suite's, and hidden in its problems and warnings.
+	secrets *secret.Set
 	// judges are the judge models the suite names, each with the first
 	// place that names it, for the hierarchy check.
 	judges []namedModel
@@ -152,7 +167,7 @@ type builder struct {
 // A problem of the suite file's own fields that starts with the field's
 // path ("agent.builtin.mcp[0].transport ...") is placed at that field.
 func (b *builder) fail(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	msg := b.secrets.Redact(fmt.Sprintf(format, args...))
 	p := Problem{File: b.atFile, Line: b.atLine, Message: msg}
 	if b.atCase != "" {
 		p.Message = fmt.Sprintf("case %s: %s", b.atCase, msg)
@@ -172,7 +187,7 @@ func (b *builder) failAt(line, column int, format string, args ...any) {
 		b.fail(format, args...)
 		return
 	}
-	msg := fmt.Sprintf(format, args...)
+	msg := b.secrets.Redact(fmt.Sprintf(format, args...))
 	if b.atCase != "" {
 		msg = fmt.Sprintf("case %s: %s", b.atCase, msg)
 	}
@@ -204,6 +219,7 @@ func (b *builder) suiteHead() *gavel.Suite {
 		Trials:      f.Trials,
 		SharedPaths: f.SharedPaths,
 		Models:      map[string]string{},
+		Secrets:     b.secrets,
 	}
 	if s.Name == "" {
 		s.Name = strings.TrimSuffix(filepath.Base(b.l.Dir), "/")
@@ -221,7 +237,7 @@ func (b *builder) suiteHead() *gavel.Suite {
 	b.out.Timeout = b.duration("timeout", f.Timeout)
 	for role, ref := range map[string]string{"agent": f.Models.Agent, "judge": f.Models.Judge, "user": f.Models.User, "followup": f.Models.FollowUp} {
 		if ref != "" {
-			s.Models[role] = b.expand("models."+role, ref)
+			s.Models[role] = b.expand("models."+role, ref, addressValue)
 		}
 	}
 	if f.Agent == nil {
@@ -246,6 +262,9 @@ func (b *builder) suiteHead() *gavel.Suite {
 	if len(b.l.Suite.Cases) == 0 { // entries that load no case are reported by Load
 		b.fail("the suite has no cases: list them under cases:, inline or as files")
 	}
+	for role, ref := range s.Models { // every secret of the suite's head is known
+		b.out.refs[role], s.Models[role] = ref, b.shown(ref)
+	}
 	return s
 }
 
@@ -269,7 +288,11 @@ func (b *builder) addCase(lc LoadedCase) *gavel.Case {
 // that look at them all.
 func (b *builder) suiteEnd(s *gavel.Suite) {
 	if !b.l.Suite.AllowSameFamilyJudge {
-		b.out.Warnings = append(b.out.Warnings, hierarchyWarnings(b.judges, s.Models["agent"])...)
+		judges := make([]namedModel, len(b.judges))
+		for i, j := range b.judges {
+			judges[i] = namedModel{ref: b.shown(j.ref), at: j.at}
+		}
+		b.out.Warnings = append(b.out.Warnings, hierarchyWarnings(judges, s.Models["agent"])...)
 	}
 }
 
@@ -293,7 +316,7 @@ func (b *builder) model(role, ref, field string) llm.Model {
 		b.fail("%s: no model: set models.judge in the suite (or the judge's own model:)", field)
 		return nil
 	}
-	ref = b.expand(field, ref)
+	ref = b.expand(field, ref, addressValue)
 	if role == "judge" && field != "models.followup" { // the follow-up detector grades nothing
 		b.judges = append(b.judges, namedModel{ref: ref, at: Problem{File: b.atFile, Line: b.atLine}})
 	}
@@ -384,7 +407,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	c.Script.Rounds = b.rounds(cs)
 	c.Script.Now = b.caseNow(cs.Now)
 	if w := b.l.Suite.Workspace; w != "" {
-		c.Script.Workspace = b.abs(b.expand("workspace", w))
+		c.Script.Workspace = b.abs(b.expand("workspace", w, plainValue))
 	}
 	b.checkRevival(c.Script)
 	b.checkEvents(c.Script)

@@ -165,7 +165,7 @@ func (c *commandCheck) build(b *builder) (judge.Judge, error) {
 
 // cmd is the command c describes, field naming it in messages.
 func (c *commandCheck) cmd(b *builder, field string) (rule.Cmd, error) {
-	cmd := rule.Cmd{Args: b.expandAll(field, c.Command), Env: c.Env, ExitCode: c.ExitCode, Stdout: c.Stdout, Stderr: c.Stderr}
+	cmd := rule.Cmd{Args: b.expandAll(field, c.Command, secretValue), Env: c.Env, ExitCode: c.ExitCode, Stdout: c.Stdout, Stderr: c.Stderr}
 	switch c.Dir {
 	case "":
 		cmd.Dir = b.l.Dir

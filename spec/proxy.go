@@ -23,7 +23,7 @@ func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec) agent.Agent 
 	var proxies []*listeningProxy
 	for i, s := range specs {
 		field := fmt.Sprintf("agent.mcp_proxy[%d]", i)
-		listen := b.expand(field+".listen", s.Listen)
+		listen := b.expand(field+".listen", s.Listen, plainValue)
 		if _, _, err := net.SplitHostPort(listen); err != nil {
 			b.fail("%s.listen %q: want the host:port the proxy listens on, such as 127.0.0.1:8788", field, listen)
 			continue

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/secret"
 )
 
 // The attributes of the OpenTelemetry semantic conventions for generative
@@ -98,7 +99,11 @@ func causeType(c judge.Cause) string {
 // backends limit attribute sizes, and the whole text is in the store.
 const maxText = 1024
 
-func excerpt(s string) string {
+// excerpt is the start of s, for an attribute, with the secrets of ctx's
+// Set hidden (secret.FromContext: the runner puts the suite's in each
+// trial's context).
+func excerpt(ctx context.Context, s string) string {
+	s = secret.FromContext(ctx).Redact(s)
 	if len(s) <= maxText {
 		return s
 	}

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/secret"
 )
 
 // Model returns middleware that traces every call of a model opened from
@@ -40,6 +41,7 @@ func Model(ref llm.Ref) llm.Middleware {
 			if req.Model != "" {
 				model = req.Model
 			}
+			model = secret.FromContext(ctx).Redact(model)
 			attrs := append(static[:len(static):len(static)], attribute.String(attrRequestModel, model))
 			if req.MaxTokens > 0 {
 				attrs = append(attrs, attribute.Int(attrMaxTokens, req.MaxTokens))
@@ -75,7 +77,7 @@ func Model(ref llm.Ref) llm.Middleware {
 					span.SetAttributes(attribute.Bool(attrCacheHit, true))
 				}
 			}
-			endWithError(span, err)
+			endWithError(ctx, span, err)
 			return resp, err
 		})
 	}

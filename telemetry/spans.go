@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/secret"
 )
 
 // TraceID returns the id of the trace ctx's span is part of, as 32
@@ -76,7 +77,7 @@ func StartTrial(ctx context.Context, caseID string, n int) (_ context.Context, e
 		span.SetAttributes(verdictAttributes(v)...)
 		if v.Status == judge.StatusError {
 			span.SetAttributes(attribute.String(attrErrorType, causeType(v.Cause)))
-			span.SetStatus(codes.Error, excerpt(v.Reasoning))
+			span.SetStatus(codes.Error, excerpt(ctx, v.Reasoning))
 		}
 		span.End()
 	}
@@ -105,28 +106,29 @@ func startJudge(ctx context.Context) (context.Context, func(judge.Judgment)) {
 	}
 	ctx, span := t.Start(ctx, "judge")
 	return ctx, func(j judge.Judgment) {
-		if j.Name != "" {
-			span.SetName("judge " + j.Name)
-			span.SetAttributes(attribute.String(attrJudge, j.Name))
+		name := secret.FromContext(ctx).Redact(j.Name)
+		if name != "" {
+			span.SetName("judge " + name)
+			span.SetAttributes(attribute.String(attrJudge, name))
 		}
 		span.SetAttributes(verdictAttributes(j)...)
 		if j.Reasoning != "" {
-			span.SetAttributes(attribute.String(attrReasoning, excerpt(j.Reasoning)))
+			span.SetAttributes(attribute.String(attrReasoning, excerpt(ctx, j.Reasoning)))
 		}
 		event := []attribute.KeyValue{
-			attribute.String(attrEvaluationName, j.Name),
+			attribute.String(attrEvaluationName, name),
 			attribute.String(attrEvaluationLabel, strings.ToLower(string(j.Status))),
 		}
 		if score, ok := j.Normalized(); ok {
 			event = append(event, attribute.Float64(attrEvaluationScore, score))
 		}
 		if j.Reasoning != "" {
-			event = append(event, attribute.String(attrEvaluationExplain, excerpt(j.Reasoning)))
+			event = append(event, attribute.String(attrEvaluationExplain, excerpt(ctx, j.Reasoning)))
 		}
 		span.AddEvent(eventEvaluation, trace.WithAttributes(event...))
 		if j.Status == judge.StatusError {
 			span.SetAttributes(attribute.String(attrErrorType, causeType(j.Cause)))
-			span.SetStatus(codes.Error, excerpt(j.Reasoning))
+			span.SetStatus(codes.Error, excerpt(ctx, j.Reasoning))
 		}
 		span.End()
 	}
@@ -151,7 +153,7 @@ func StartTurn(ctx context.Context, sessionID string, round int) (_ context.Cont
 		if u.InputTokens != 0 || u.OutputTokens != 0 {
 			span.SetAttributes(attribute.Int64(attrInputTokens, u.InputTokens), attribute.Int64(attrOutputTokens, u.OutputTokens))
 		}
-		endWithError(span, err)
+		endWithError(ctx, span, err)
 	}
 }
 
@@ -182,7 +184,7 @@ func startTool(ctx context.Context, name, callID string, opts ...trace.SpanStart
 	return ctx, func(call judge.ToolCall, opts ...trace.SpanEndOption) {
 		if call.IsError {
 			span.SetAttributes(attribute.Bool(attrToolError, true), attribute.String(attrErrorType, "tool_error"))
-			span.SetStatus(codes.Error, excerpt(call.Result))
+			span.SetStatus(codes.Error, excerpt(ctx, call.Result))
 		}
 		span.End(opts...)
 	}
@@ -200,11 +202,12 @@ func ToolCallEnded(ctx context.Context, call judge.ToolCall, ended time.Time) {
 	end(call, trace.WithTimestamp(ended))
 }
 
-// endWithError ends span, as failed with err when err is not nil.
-func endWithError(span trace.Span, err error) {
+// endWithError ends span, as failed with err when err is not nil (its
+// message hidden as excerpt hides it).
+func endWithError(ctx context.Context, span trace.Span, err error) {
 	if err != nil {
 		span.SetAttributes(attribute.String(attrErrorType, errorType(err)))
-		span.SetStatus(codes.Error, excerpt(err.Error()))
+		span.SetStatus(codes.Error, excerpt(ctx, err.Error()))
 	}
 	span.End()
 }

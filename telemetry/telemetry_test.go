@@ -15,6 +15,7 @@ import (
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/secret"
 	"github.com/gavelhq/gavel/telemetry"
 )
 
@@ -206,6 +207,35 @@ func TestModelError(t *testing.T) {
 		spans := rec.Ended()
 		if got := attrs(spans[len(spans)-1])["error.type"]; got != c.want {
 			t.Errorf("%v: error.type %q, want %q", c.err, got, c.want)
+		}
+	}
+}
+
+// The spans under a context carrying a Set hide its secrets: a model's
+// name and error, a failed tool call's result, a turn's error, a judge's
+// name and reasoning.
+func TestSpansHideSecrets(t *testing.T) {
+	rec := record(t)
+	var secrets secret.Set
+	secrets.Add("s3cr3t-token", "${TOKEN}")
+	ctx, end := telemetry.StartTrial(secret.NewContext(context.Background(), &secrets), "c", 1)
+	failing := llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) {
+		return nil, errors.New("POST http://host/s3cr3t-token/v1: refused")
+	})
+	m := llm.Chain(failing, telemetry.Model(llm.Ref{Provider: "openai", Model: "m-s3cr3t-token"}))
+	_, _ = m.Generate(ctx, &llm.Request{})
+	turn, endTurn := telemetry.StartTurn(ctx, "session", 1)
+	_, endTool := telemetry.StartTool(turn, "lookup", "call_1")
+	endTool(judge.ToolCall{Name: "lookup", Result: "no key s3cr3t-token", IsError: true})
+	endTurn(judge.Usage{}, errors.New("401 for s3cr3t-token"))
+	_ = judge.Run(ctx, judge.Named("judge s3cr3t-token", judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		return judge.Judgment{Status: judge.StatusError, Reasoning: "quoting s3cr3t-token"}, nil
+	})), &judge.Transcript{})
+	end(judge.Judgment{Status: judge.StatusError, Reasoning: "s3cr3t-token"}, nil)
+	for _, sp := range rec.Ended() {
+		text := fmt.Sprintf("%s %v %v %v", sp.Name(), sp.Attributes(), sp.Events(), sp.Status())
+		if strings.Contains(text, "s3cr3t-token") || !strings.Contains(text, "${TOKEN}") {
+			t.Errorf("span %s holds the secret, or no marker: %s", sp.Name(), text)
 		}
 	}
 }

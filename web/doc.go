@@ -165,10 +165,13 @@
 // page in localStorage.
 //
 // Secrets are never sent to a browser. No key is stored with a run:
-// providers read keys from the environment, which the app does not show.
-// A model reference may name a base URL ("openai:qwen@http://host/v1"),
-// and a URL may carry a password or a token; every model reference the
-// app shows or returns has lost its URL's user info and query.
+// providers read keys from the environment, which the app does not show,
+// and what a suite file reads from the environment that is secret is
+// hidden before a run is stored (package secret). A model reference may
+// name a base URL ("openai:qwen@http://host/v1"), and a URL may carry a
+// password or a token; every model reference the app shows or returns has
+// lost its URL's user info and its query's values (secret.Address), runs
+// stored before Gavel hid them included.
 //
 // The JSON API sends text as stored (< and > unescaped, as the JSON
 // reports do): it is data, served as application/json with nosniff.

@@ -2,38 +2,21 @@ package web
 
 import (
 	"maps"
-	"net/url"
-	"strings"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/secret"
 	"github.com/gavelhq/gavel/store"
 )
 
-// A run records its model references as the suite gave them after
-// expanding ${VARIABLES}: "openai:gpt-5-mini", or a model behind a base
-// URL, "openai:qwen2.5-7b@http://127.0.0.1:8000/v1". Keys never go in a
+// A run records its model references as the suite shows them: package
+// spec writes them without the parts of their URLs that may hold a
+// password or a token, and without what the suite read from the
+// environment that is secret (package secret). Keys never go in a
 // reference (they come from OPENAI_API_KEY and the like, which nothing
-// stores), but a base URL may carry a password or a token in its user
-// info or query. The app never sends those to a browser: every model
-// reference it shows or returns has been through redactModel.
-
-// redactModel returns a model reference fit to show: the URL after its
-// "@", if any, loses its user info, query and fragment.
-func redactModel(ref string) string {
-	name, rawURL, ok := strings.Cut(ref, "@")
-	if !ok || !strings.Contains(rawURL, "://") {
-		return ref
-	}
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return name + "@(address hidden)"
-	}
-	if u.User == nil && u.RawQuery == "" && u.Fragment == "" && !u.ForceQuery {
-		return ref
-	}
-	u.User, u.RawQuery, u.Fragment, u.ForceQuery = nil, "", "", false
-	return name + "@" + u.String()
-}
+// stores). Runs recorded before spec did so hold the references as
+// resolved, whose base URL may carry a password or a token in its user
+// info or query: the app never sends those to a browser, as every model
+// reference it shows or returns goes through secret.Address.
 
 // redactModels returns a copy of models by role with every reference
 // redacted.
@@ -43,7 +26,7 @@ func redactModels(models map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(models))
 	for role, ref := range models {
-		out[role] = redactModel(ref)
+		out[role] = secret.Address(ref)
 	}
 	return out
 }
@@ -56,7 +39,7 @@ func redactUsage(usage map[string]judge.Usage) map[string]judge.Usage {
 	}
 	out := make(map[string]judge.Usage, len(usage))
 	for ref, u := range usage {
-		name := redactModel(ref)
+		name := secret.Address(ref)
 		out[name] = out[name].Add(u)
 	}
 	return out

@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/gavelhq/gavel/llm"
-	"github.com/gavelhq/gavel/store"
-
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/secret"
+	"github.com/gavelhq/gavel/store"
 )
 
 const compareHelp = `Usage: gavel compare [flags] RUN_A RUN_B
@@ -103,6 +104,10 @@ func askPairwise(c *gavel.Comparison, head store.RunInfo, criteria, ref string, 
 	dir := ""
 	if ref == "" {
 		ref = head.Models["judge"]
+		if strings.Contains(ref, secret.Marker) || strings.Contains(ref, "${") {
+			fmt.Fprintf(stderr, "gavel compare: run %s stored its judge model with its secrets hidden (%s): name the model with --model\n", head.ID, ref)
+			return exitUsage
+		}
 		if head.SuiteFile != "" {
 			dir = filepath.Dir(head.SuiteFile)
 		}

@@ -254,7 +254,7 @@ func (r *replay) stored(caseID string) ([]gavel.Trial, string) {
 func addPairwise(s meteredSuite, baseline *store.StoredRun, f *rejudgeFlags, m *models) error {
 	ref, dir := f.model, ""
 	if ref == "" {
-		ref, dir = s.Suite.Models["judge"], filepath.Dir(s.Suite.File)
+		ref, dir = s.ModelRef("judge"), filepath.Dir(s.Suite.File)
 	}
 	p, err := openPairwise(ref, dir, f.pairwise, m, s.meter)
 	if err != nil {

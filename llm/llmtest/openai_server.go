@@ -28,6 +28,12 @@ type OpenAIServer struct {
 	// Key, when set, is the only API key accepted; another gets a 401.
 	// Any key is accepted when it is empty.
 	Key string
+	// Gateway, when set, is a path the API is served under too, as an AI
+	// gateway serves a vendor's behind a path of its own, which may name
+	// an account ("/ACCOUNT/v1"): the base URL is then the server's
+	// address and Gateway. Any other path is answered 404, echoing it, as
+	// the real API does.
+	Gateway string
 
 	model llm.Model
 }
@@ -141,7 +147,9 @@ type (
 )
 
 func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request, body []byte, id string, x fault) {
-	if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/chat/completions" || r.Method != http.MethodPost {
+	route := r.URL.Path == "/v1/chat/completions" || r.URL.Path == "/chat/completions" ||
+		s.Gateway != "" && r.URL.Path == s.Gateway+"/chat/completions"
+	if !route || r.Method != http.MethodPost {
 		writeOpenAIError(w, http.StatusNotFound, invalidRequest("Invalid URL (%s %s)", r.Method, r.URL.Path))
 		return
 	}

@@ -238,3 +238,28 @@ func TestOpenAIServerAsksTheModel(t *testing.T) {
 		t.Errorf("the model's request (-want +got):\n%s", diff)
 	}
 }
+
+// A server with a Gateway answers under that path too, as an AI gateway
+// does; any other path is a 404 that echoes it, as OpenAI's API answers.
+func TestOpenAIServerGateway(t *testing.T) {
+	s := newOpenAI(t, hello())
+	s.Gateway = "/acct-1/v1"
+	base := strings.TrimSuffix(s.URL, "/v1")
+	for _, tc := range []struct {
+		path       string
+		wantStatus int
+	}{
+		{"/v1/chat/completions", 200},
+		{"/acct-1/v1/chat/completions", 200},
+		{"/acct-2/v1/chat/completions", 404},
+		{"/v1/v1/chat/completions", 404},
+	} {
+		got, err := post(t, t.Context(), base+tc.path, openAIAuth, helloRequest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.status != tc.wantStatus || tc.wantStatus == 404 && !strings.Contains(got.raw, "Invalid URL (POST "+tc.path+")") {
+			t.Errorf("POST %s: got %d %s, want %d", tc.path, got.status, got.raw, tc.wantStatus)
+		}
+	}
+}
