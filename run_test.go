@@ -262,3 +262,33 @@ func TestTrialCause(t *testing.T) {
 		})
 	}
 }
+
+// A run is unreachable only when every trial that ran (but those a
+// cancellation cut short) could not reach a service: one trial that did
+// is enough for the run to have reached them.
+func TestRunUnreachable(t *testing.T) {
+	unreachable := judge.Judgment{Name: "conversation", Status: judge.StatusError, Cause: judge.CauseUnreachable}
+	cancelled := judge.Judgment{Name: "conversation", Status: judge.StatusError, Cause: judge.CauseCancelled}
+	malformed := judge.Judgment{Name: "rubric", Status: judge.StatusError, Reasoning: "malformed answer"}
+	pass, fail := judge.Verdict(true, "ok"), judge.Verdict(false, "no")
+	tests := []struct {
+		name  string
+		cases [][]judge.Judgment
+		want  bool
+	}{
+		{"no trial ran", [][]judge.Judgment{nil}, false},
+		{"every trial unreachable", [][]judge.Judgment{{unreachable, unreachable}, {unreachable}}, true},
+		{"unreachable, and the rest cancelled", [][]judge.Judgment{{unreachable, cancelled}}, true},
+		{"only cancelled trials", [][]judge.Judgment{{cancelled}}, false},
+		{"one trial passed among unreachable ones", [][]judge.Judgment{{unreachable, unreachable}, {pass}}, false},
+		{"one trial failed among unreachable ones", [][]judge.Judgment{{unreachable, fail}}, false},
+		{"one judge answered badly", [][]judge.Judgment{{unreachable}, {malformed}}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := runOf(tc.cases...).Unreachable(); got != tc.want {
+				t.Errorf("Unreachable() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
