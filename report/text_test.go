@@ -60,6 +60,29 @@ func TestPassRateAtThresholdPasses(t *testing.T) {
 	}
 }
 
+// A case whose every trial abstained was not judged: it is SKIPPED,
+// says why, and the pass rate is over the cases that were judged.
+func TestTextAbstainedCaseIsSkipped(t *testing.T) {
+	abstained := gavel.CaseResult{Case: &gavel.Case{ID: "c0000"},
+		Trials: []gavel.Trial{{CaseID: "c0000", N: 1, Verdict: judge.Abstained("imported without a verdict")}}}
+	passed := gavel.CaseResult{Case: &gavel.Case{ID: "c0001"},
+		Trials: []gavel.Trial{{CaseID: "c0001", N: 1, Verdict: judge.Verdict(true, "ok")}}}
+	run := &gavel.Run{Suite: &gavel.Suite{Name: "imported"}, Cases: []gavel.CaseResult{abstained, passed}}
+	for i := range run.Cases {
+		run.Cases[i].Summarize()
+	}
+	out := write(t, Text, run, Options{})
+	for _, want := range []string{
+		"c0000 | -     | -        | SKIPPED | 0/1",
+		"Pass rate: 100% over 1 cases (1 skipped)\n",
+		"c0000: not judged: no judge gave a verdict (imported without a verdict)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+}
+
 // A single trial per case shows no pass^k: it would repeat the pass rate.
 func TestTextNoPassHatKForOneTrial(t *testing.T) {
 	if out := write(t, Text, fixture(t), Options{}); strings.Contains(out, "pass^k") {
