@@ -132,13 +132,16 @@ func (u RoleUsage) Add(v RoleUsage) RoleUsage {
 // Outcome is how a case, or a run, came out.
 type Outcome string
 
-// The outcomes of a case over its trials.
+// The outcomes of a case over its trials. A trial that abstained (no judge
+// had anything to say of it: an imported trial not judged yet) is no
+// verdict, and is left out of them, as every aggregate leaves an ABSTAIN
+// out.
 const (
 	Passed  Outcome = "PASS"    // every trial passed
 	Failed  Outcome = "FAIL"    // a trial failed
 	Errored Outcome = "ERROR"   // no trial failed, but one could not be judged
 	Flaky   Outcome = "FLAKY"   // some trials passed and some failed
-	Skipped Outcome = "SKIPPED" // not run: the budget ran out, or the run was interrupted
+	Skipped Outcome = "SKIPPED" // not run (the budget ran out, or the run was interrupted), or not judged: every trial abstained
 )
 
 // A CaseResult is a case's trials and what they add up to.
@@ -163,27 +166,43 @@ func (r *CaseResult) ID() string {
 	return ""
 }
 
-// PassRate returns the share of the case's trials that passed, and false
-// when none ran.
+// PassRate returns the share of the case's trials with a verdict (those
+// that did not abstain) that passed, and false when there is none: the
+// case did not run, or no trial of it was judged.
 func (r *CaseResult) PassRate() (float64, bool) {
-	if len(r.Trials) == 0 {
+	n := r.counts()
+	if n.n == 0 {
 		return 0, false
 	}
-	passed := 0
-	for _, t := range r.Trials {
-		if t.Verdict.Passed() {
-			passed++
-		}
-	}
-	return float64(passed) / float64(len(r.Trials)), true
+	return float64(n.c) / float64(n.n), true
 }
 
-// Summarize sets the outcome from the trials.
+// counts counts the case's trials with a verdict, and those that passed:
+// an ABSTAIN is none.
+func (r *CaseResult) counts() counts {
+	var n counts
+	for _, t := range r.Trials {
+		if t.Verdict.Status == judge.StatusAbstain {
+			continue
+		}
+		n.n++
+		if t.Verdict.Passed() {
+			n.c++
+		}
+	}
+	return n
+}
+
+// Summarize sets the outcome from the trials, and SkipReason with it: a
+// case that did not run keeps the reason its runner gave; one whose every
+// trial abstained is SKIPPED as not judged, never PASS; any other has
+// none.
 func (r *CaseResult) Summarize() {
 	if len(r.Trials) == 0 {
 		r.Outcome = Skipped
 		return
 	}
+	r.SkipReason = ""
 	var passed, failed, errored int
 	for _, t := range r.Trials {
 		switch t.Verdict.Status {
@@ -202,7 +221,19 @@ func (r *CaseResult) Summarize() {
 		r.Outcome = Failed
 	case errored > 0:
 		r.Outcome = Errored
-	default:
+	case passed > 0:
 		r.Outcome = Passed
+	default:
+		r.Outcome, r.SkipReason = Skipped, notJudged(r.Trials)
 	}
+}
+
+// notJudged says why a case whose every trial abstained is SKIPPED, with
+// the first trial's reason when it gives one.
+func notJudged(trials []Trial) string {
+	const why = "not judged: no judge gave a verdict"
+	if reason := trials[0].Verdict.Reasoning; reason != "" {
+		return why + " (" + reason + ")"
+	}
+	return why
 }

@@ -87,7 +87,9 @@ type Stats struct {
 	Cases map[Outcome]int `json:"cases"`
 	// Trials is how many trials ran.
 	Trials int `json:"trials"`
-	// PassRate is the mean of the pass rates of the cases that ran.
+	// PassRate is the mean of the pass rates of the cases that ran and
+	// were judged (see CaseResult.PassRate): a case that was skipped, or
+	// whose every trial abstained, has none.
 	PassRate float64 `json:"pass_rate"`
 	// PassAtK[k-1] is pass@k: the mean over cases of the chance that at
 	// least one of k trials drawn from the case's n passes.
@@ -134,7 +136,8 @@ type CriterionStat struct {
 }
 
 // Stats computes the run's numbers. pass@k and pass^k are given for k up
-// to the smallest number of trials of a case that ran.
+// to the smallest number of trials with a verdict of a case: a trial that
+// abstained counts in none of them.
 func (r *Run) Stats() Stats {
 	s := Stats{Cases: map[Outcome]int{}, Models: maps.Clone(r.Models)}
 	var ran []counts
@@ -145,20 +148,16 @@ func (r *Run) Stats() Stats {
 		if c.Outcome == Flaky {
 			s.Flaky = append(s.Flaky, c.ID())
 		}
-		rate, ok := c.PassRate()
-		if !ok {
-			continue
-		}
-		s.PassRate += rate
-		n := counts{n: len(c.Trials)}
 		for _, t := range c.Trials {
 			s.Usage = s.Usage.Add(t.Usage)
 			crit.add(t.Verdict)
-			if t.Verdict.Passed() {
-				n.c++
-			}
 		}
-		s.Trials += n.n
+		s.Trials += len(c.Trials)
+		n := c.counts()
+		if n.n == 0 {
+			continue // not run, or not judged: no pass rate
+		}
+		s.PassRate += float64(n.c) / float64(n.n)
 		ran = append(ran, n)
 	}
 	s.Criteria = crit.stats()
@@ -223,7 +222,7 @@ func (cs criteria) stats() []CriterionStat {
 	return out
 }
 
-// counts are a case's trials and passes.
+// counts are a case's trials with a verdict, and its passes.
 type counts struct{ n, c int }
 
 // choose returns the binomial coefficient C(n, k), 0 when k > n.
@@ -238,10 +237,12 @@ func choose(n, k int) float64 {
 	return out
 }
 
-// Met reports whether the cases that ran reached the suite's threshold.
-// It says nothing of the cases that did not run: see Passed.
+// Met reports whether the cases that ran reached the suite's threshold,
+// give or take the rounding of the pass rate (judge.CompareToThreshold: 3
+// cases passing 7 of 10 trials each meet 0.7). It says nothing of the
+// cases that did not run: see Passed.
 func (r *Run) Met() bool {
-	return r.Stats().PassRate >= r.threshold()
+	return judge.CompareToThreshold(r.Stats().PassRate, r.threshold()) >= 0
 }
 
 // Complete reports whether the run ran every selected trial: nothing

@@ -262,3 +262,76 @@ func TestTrialCause(t *testing.T) {
 		})
 	}
 }
+
+// trialsOf returns n verdicts, the first passed of them passing and the
+// rest failing.
+func trialsOf(passed, n int) []judge.Judgment {
+	out := make([]judge.Judgment, n)
+	for i := range out {
+		out[i] = judge.Verdict(i < passed, "")
+	}
+	return out
+}
+
+// A pass rate exactly at the threshold meets it, whatever rounding the
+// mean of the cases' rates went through: (0.7 + 0.7 + 0.7) / 3 is
+// 0.6999999999999998 in floating point.
+func TestRunMetAtItsThreshold(t *testing.T) {
+	tests := []struct {
+		name      string
+		cases     [][]judge.Judgment
+		threshold float64
+		met       bool
+	}{
+		{"7 of 10 trials in each of 3 cases, at 0.7", [][]judge.Judgment{trialsOf(7, 10), trialsOf(7, 10), trialsOf(7, 10)}, 0.7, true},
+		{"7 of 10 trials of one case, at 0.7", [][]judge.Judgment{trialsOf(7, 10)}, 0.7, true},
+		{"7 of 10 cases, at 0.7", [][]judge.Judgment{
+			trialsOf(1, 1), trialsOf(1, 1), trialsOf(1, 1), trialsOf(1, 1), trialsOf(1, 1), trialsOf(1, 1), trialsOf(1, 1),
+			trialsOf(0, 1), trialsOf(0, 1), trialsOf(0, 1)}, 0.7, true},
+		{"3 of 5 and 4 of 5, at 0.7", [][]judge.Judgment{trialsOf(3, 5), trialsOf(4, 5)}, 0.7, true},
+		{"2 of 3, at 0.7", [][]judge.Judgment{trialsOf(2, 3)}, 0.7, false},
+		{"7 of 10 trials in each of 3 cases, at 0.71", [][]judge.Judgment{trialsOf(7, 10), trialsOf(7, 10), trialsOf(7, 10)}, 0.71, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := runOf(tc.cases...)
+			run.Suite = &gavel.Suite{Threshold: tc.threshold}
+			if got := run.Met(); got != tc.met {
+				t.Errorf("Met() = %v at pass rate %v and threshold %v, want %v", got, run.Stats().PassRate, tc.threshold, tc.met)
+			}
+			if got := run.Passed(); got != tc.met {
+				t.Errorf("Passed() = %v, want %v", got, tc.met)
+			}
+		})
+	}
+}
+
+// A run is unreachable only when every trial that ran (but those a
+// cancellation cut short) could not reach a service: one trial that did
+// is enough for the run to have reached them.
+func TestRunUnreachable(t *testing.T) {
+	unreachable := judge.Judgment{Name: "conversation", Status: judge.StatusError, Cause: judge.CauseUnreachable}
+	cancelled := judge.Judgment{Name: "conversation", Status: judge.StatusError, Cause: judge.CauseCancelled}
+	malformed := judge.Judgment{Name: "rubric", Status: judge.StatusError, Reasoning: "malformed answer"}
+	pass, fail := judge.Verdict(true, "ok"), judge.Verdict(false, "no")
+	tests := []struct {
+		name  string
+		cases [][]judge.Judgment
+		want  bool
+	}{
+		{"no trial ran", [][]judge.Judgment{nil}, false},
+		{"every trial unreachable", [][]judge.Judgment{{unreachable, unreachable}, {unreachable}}, true},
+		{"unreachable, and the rest cancelled", [][]judge.Judgment{{unreachable, cancelled}}, true},
+		{"only cancelled trials", [][]judge.Judgment{{cancelled}}, false},
+		{"one trial passed among unreachable ones", [][]judge.Judgment{{unreachable, unreachable}, {pass}}, false},
+		{"one trial failed among unreachable ones", [][]judge.Judgment{{unreachable, fail}}, false},
+		{"one judge answered badly", [][]judge.Judgment{{unreachable}, {malformed}}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := runOf(tc.cases...).Unreachable(); got != tc.want {
+				t.Errorf("Unreachable() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -76,9 +76,6 @@ const (
 	defaultRetries      = 2
 	maxRetries          = 10
 	defaultMaxToolChars = 4000
-	// epsilon absorbs the rounding of a score written in decimal: 0.7
-	// written by a model passes a threshold of 0.7.
-	epsilon = 1e-9
 )
 
 // A Judge is an agent judge: the builtin ReAct agent, with tools, reading
@@ -268,7 +265,7 @@ func (j *Judge) verdict(out judge.Judgment, score float64, reasoning string) (ju
 	out.Score, out.Status = s, judge.StatusFail
 	out.Threshold = judge.AtLeast(score, j.threshold)
 	cmp := " < "
-	if score >= j.threshold-epsilon {
+	if out.Threshold.Met() { // give or take rounding: 0.7 written by a model reaches 0.7
 		out.Status, cmp = judge.StatusPass, " ≥ "
 	}
 	out.Reasoning = "score " + formatNum(score) + cmp + formatNum(j.threshold) + ": " + reasoning

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/report"
 )
 
@@ -44,8 +45,8 @@ func verdictOf(cr *gavel.CaseResult, minPassRate float64) verdict {
 		return verdict{}
 	}
 	rate, _ := cr.PassRate()
-	// A little slack, so that 4 of 5 reaches 0.8 whatever the rounding.
-	fail := rate < minPassRate-1e-9
+	// Give or take rounding, so that 4 of 5 reaches 0.8.
+	fail := judge.CompareToThreshold(rate, minPassRate) < 0
 	passed := passedTrials(cr)
 
 	var b strings.Builder

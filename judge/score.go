@@ -132,10 +132,10 @@ func (s Score) Normalized() float64 {
 	return 0
 }
 
-// ToBool converts s to a boolean score: true when its normalised value is at
-// least threshold.
+// ToBool converts s to a boolean score: true when its normalised value
+// reaches threshold (see CompareToThreshold).
 func (s Score) ToBool(threshold float64) Score {
-	return Bool(s.Normalized() >= threshold)
+	return Bool(CompareToThreshold(s.Normalized(), threshold) >= 0)
 }
 
 // ToNumber converts s to a numerical score on min..max, keeping its

@@ -90,6 +90,40 @@ func TestScoreConversions(t *testing.T) {
 	}
 }
 
+// A score at its threshold passes: exactly at it, and at it give or take
+// the rounding of its normalisation ((0.3-0.1)/(0.5-0.1) is
+// 0.49999999999999994).
+func TestScoreToBoolAtThreshold(t *testing.T) {
+	number := func(v, min, max float64) judge.Score {
+		s, err := judge.Number(v, min, max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	tests := []struct {
+		name      string
+		score     judge.Score
+		threshold float64
+		want      bool
+	}{
+		{"0.7 on 0..1 at 0.7", judge.Unit(0.7), 0.7, true},
+		{"7 on 0..10 at 0.7", number(7, 0, 10), 0.7, true},
+		{"0.3 on 0.1..0.5 at 0.5", number(0.3, 0.1, 0.5), 0.5, true},
+		{"1 on 0..1 at 1", judge.Unit(1), 1, true},
+		{"0 on 0..1 at 0", judge.Unit(0), 0, true},
+		{"0.69 on 0..1 at 0.7", judge.Unit(0.69), 0.7, false},
+		{"0.6999999 on 0..1 at 0.7", judge.Unit(0.6999999), 0.7, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.score.ToBool(tc.threshold); got.Bool != tc.want {
+				t.Errorf("ToBool(%v) = %v, want %v", tc.threshold, got.Bool, tc.want)
+			}
+		})
+	}
+}
+
 func TestScoreString(t *testing.T) {
 	seven, _ := judge.Number(7, 0, 10)
 	shifted, _ := judge.Number(7, 1, 10)

@@ -44,18 +44,38 @@ func AtMost(value, max float64) *Threshold {
 	return &Threshold{Value: value, Max: &max}
 }
 
-// thresholdSlack absorbs floating-point noise when a value is compared
-// with a bound: the mean of 0.6 and 0.8 reaches 0.7.
-const thresholdSlack = 1e-9
+// slack is how far a number may lie from its threshold and still be at
+// it: far more than the rounding of a mean or a ratio (1e-16 of the
+// number), far less than any difference a user means.
+const slack = 1e-9
+
+// CompareToThreshold compares a number with the threshold it is held to:
+// -1 when value lies below threshold, +1 when above, and 0 when it is at
+// it, within a billionth. Every verdict Gavel draws from a number (a
+// judge's score against its passing score, a jury's mean, an F1, a run's
+// pass rate against the suite's threshold, a cost against its limit) is
+// drawn by it, so that floating-point noise never turns an exact hit into
+// a miss: the mean of 0.7, 0.7 and 0.7 is 0.6999999999999998, at 0.7. A
+// NaN on either side is -1: it reaches no threshold.
+func CompareToThreshold(value, threshold float64) int {
+	switch {
+	case math.IsNaN(value) || math.IsNaN(threshold) || value < threshold-slack:
+		return -1
+	case value > threshold+slack:
+		return 1
+	}
+	return 0
+}
 
 // Below reports whether the value lies below the threshold's lower bound.
-func (t Threshold) Below() bool { return t.Min != nil && t.Value < *t.Min-thresholdSlack }
+func (t Threshold) Below() bool { return t.Min != nil && CompareToThreshold(t.Value, *t.Min) < 0 }
 
 // Above reports whether the value lies above the threshold's upper bound.
-func (t Threshold) Above() bool { return t.Max != nil && t.Value > *t.Max+thresholdSlack }
+func (t Threshold) Above() bool { return t.Max != nil && CompareToThreshold(t.Value, *t.Max) > 0 }
 
-// Met reports whether the value lies within the threshold's bounds.
-func (t Threshold) Met() bool { return !t.Below() && !t.Above() }
+// Met reports whether the value lies within the threshold's bounds. NaN
+// lies within none.
+func (t Threshold) Met() bool { return !math.IsNaN(t.Value) && !t.Below() && !t.Above() }
 
 // Validate reports why t is not a valid threshold, or nil: it needs a
 // bound, finite numbers, and a lower bound no higher than its upper one.

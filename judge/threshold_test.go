@@ -11,6 +11,7 @@ import (
 
 func TestThresholdComparesItsValueWithItsBounds(t *testing.T) {
 	within := func(v, lo, hi float64) judge.Threshold { return judge.Threshold{Value: v, Min: &lo, Max: &hi} }
+	six, eight := 0.6, 0.8 // variables: Go computes with constants exactly
 	tests := []struct {
 		name         string
 		t            judge.Threshold
@@ -18,7 +19,7 @@ func TestThresholdComparesItsValueWithItsBounds(t *testing.T) {
 	}{
 		{"score below its passing score", *judge.AtLeast(0.6, 0.7), true, false},
 		{"score at its passing score", *judge.AtLeast(0.7, 0.7), false, false},
-		{"a mean that rounding puts a hair below", *judge.AtLeast((0.6+0.8)/2, 0.7), false, false},
+		{"a mean that rounding puts a hair below", *judge.AtLeast((six+eight)/2, 0.7), false, false},
 		{"measure above its limit", *judge.AtMost(12, 10), false, true},
 		{"measure at its limit", *judge.AtMost(10, 10), false, false},
 		{"length below its bounds", within(3, 20, 400), true, false},
@@ -35,6 +36,48 @@ func TestThresholdComparesItsValueWithItsBounds(t *testing.T) {
 			}
 			if got, want := tt.t.Met(), !tt.below && !tt.above; got != want {
 				t.Errorf("Met() = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// A NaN meets no threshold, not even a limit it does not lie above.
+func TestThresholdOfNaNIsNotMet(t *testing.T) {
+	for _, th := range []*judge.Threshold{judge.AtMost(math.NaN(), 10), judge.AtLeast(math.NaN(), 0)} {
+		if th.Met() {
+			t.Errorf("%+v: Met() = true, want false", *th)
+		}
+	}
+}
+
+// CompareToThreshold puts a number at its threshold give or take the
+// rounding of the arithmetic that made it, and nowhere else.
+func TestCompareToThreshold(t *testing.T) {
+	// Variables, not constants: Go computes with constants exactly.
+	seven, six, one, dime, twoDimes := 0.7, 0.6, 1.0, 0.1, 0.2
+	tests := []struct {
+		name             string
+		value, threshold float64
+		want             int
+	}{
+		{"exactly at", 0.7, 0.7, 0},
+		{"the mean of three 0.7s", (seven + seven + seven) / 3, 0.7, 0},
+		{"an F1 of 0.75 as 2PR/(P+R)", 2 * six * one / (six + one), 0.75, 0},
+		{"a sum of costs at its limit", dime + twoDimes, 0.3, 0},
+		{"a millionth below", 0.699999, 0.7, -1},
+		{"a millionth above", 0.700001, 0.7, 1},
+		{"far below", 0.2, 0.7, -1},
+		{"far above", 12, 10, 1},
+		{"NaN", math.NaN(), 0.7, -1},
+		{"NaN threshold", 0.7, math.NaN(), -1},
+		{"at 0", 0, 0, 0},
+		{"-Inf", math.Inf(-1), 0, -1},
+		{"+Inf", math.Inf(1), 1, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := judge.CompareToThreshold(tc.value, tc.threshold); got != tc.want {
+				t.Errorf("CompareToThreshold(%v, %v) = %d, want %d", tc.value, tc.threshold, got, tc.want)
 			}
 		})
 	}

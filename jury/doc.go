@@ -53,8 +53,8 @@
 //     two middle ones. One wild juror cannot move it.
 //
 // A value exactly at the threshold passes. So that floating-point rounding
-// in a mean never turns an exact hit into a miss, a value less than 1e-9
-// below the threshold counts as reaching it.
+// in a mean never turns an exact hit into a miss, a value within a
+// billionth of the threshold is at it (judge.CompareToThreshold).
 //
 // # Policies
 //

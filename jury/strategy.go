@@ -71,10 +71,6 @@ const (
 
 var errorPolicies = []ErrorPolicy{ErrorsAsVerdict, ErrorsAsFail, ErrorsIgnored}
 
-// slack is how far below the threshold a value may lie and still reach it,
-// so that rounding in a mean never turns an exact hit into a miss.
-const slack = 1e-9
-
 // A vote is what one juror contributes to a score-based verdict.
 type vote struct {
 	value  float64 // the normalised score, 0..1
@@ -156,7 +152,7 @@ func decide(c Config, judgments []judge.Judgment) judge.Judgment {
 		out.Status = judge.StatusFail
 		out.Threshold = judge.AtLeast(value, *c.Threshold)
 		out.Threshold.Of = what
-		if value >= *c.Threshold-slack {
+		if out.Threshold.Met() {
 			out.Status = judge.StatusPass
 		}
 		v, th := formatPair(value, *c.Threshold)
@@ -288,7 +284,7 @@ func formatPair(v, threshold float64) (string, string) {
 	for prec := 2; ; prec++ {
 		a := strconv.FormatFloat(v, 'f', prec, 64)
 		b := strconv.FormatFloat(threshold, 'f', prec, 64)
-		if a != b || v >= threshold-slack || prec >= 10 {
+		if a != b || judge.CompareToThreshold(v, threshold) >= 0 || prec >= 10 {
 			return a, b
 		}
 	}

@@ -8,12 +8,10 @@ import (
 	"github.com/gavelhq/gavel/judge"
 )
 
-// epsilon absorbs floating-point noise when a score is compared with a
-// threshold: the mean of 0.6 and 0.8 is 0.7, not 0.69999….
-const epsilon = 1e-9
-
-// atLeast reports whether v reaches min.
-func atLeast(v, min float64) bool { return v >= min-epsilon }
+// atLeast reports whether v reaches min, give or take floating-point
+// noise (see judge.CompareToThreshold): the mean of 0.6 and 0.8 reaches
+// 0.7.
+func atLeast(v, min float64) bool { return judge.CompareToThreshold(v, min) >= 0 }
 
 // aggregate combines sample values: their mean or their median.
 func aggregate(vals []float64, how Aggregate) float64 {

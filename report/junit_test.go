@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 )
 
 // What CI test reporters read of a JUnit file.
@@ -208,5 +209,21 @@ func TestJUnitSchema(t *testing.T) {
 				t.Errorf("xmllint: %v\n%s", err, out)
 			}
 		})
+	}
+}
+
+// A case whose every trial abstained was not judged: its test case is
+// skipped, saying so, never green; and the run does not pass on it.
+func TestJUnitAbstainedCaseIsSkipped(t *testing.T) {
+	cr := gavel.CaseResult{Case: &gavel.Case{ID: "c0000"},
+		Trials: []gavel.Trial{{CaseID: "c0000", N: 1, Verdict: judge.Abstained("imported from openai without a verdict: gavel rejudge judges it")}}}
+	cr.Summarize()
+	run := &gavel.Run{Suite: &gavel.Suite{Name: "imported"}, Cases: []gavel.CaseResult{cr}}
+	got := parseJUnit(t, write(t, JUnit, run, Options{})).Suites[0]
+	if got.Skipped != 1 || len(got.Cases) != 1 || got.Cases[0].Skipped == nil {
+		t.Fatalf("skipped %d, cases %+v; want the one case skipped", got.Skipped, got.Cases)
+	}
+	if msg, want := got.Cases[0].Skipped.Message, "not judged: no judge gave a verdict (imported from openai without a verdict: gavel rejudge judges it)"; msg != want {
+		t.Errorf("skipped: %q, want %q", msg, want)
 	}
 }

@@ -155,8 +155,8 @@ func writeNotPassed(b *bytes.Buffer, facts []caseFacts) {
 func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts Options) {
 	stats := run.Stats()
 	ran, skipped := 0, stats.Cases[gavel.Skipped]
-	for _, f := range facts {
-		if f.Ran > 0 {
+	for i := range run.Cases {
+		if _, ok := run.Cases[i].PassRate(); ok { // the cases the pass rate is over
 			ran++
 		}
 	}

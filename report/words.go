@@ -109,7 +109,7 @@ func Against(j judge.Judgment) string {
 		switch {
 		case th.Below():
 			rel = "below its threshold " + num(*th.Min)
-		case th.Value > *th.Min+1e-9:
+		case judge.CompareToThreshold(th.Value, *th.Min) > 0:
 			rel = "above its threshold " + num(*th.Min)
 		default:
 			rel = "at its threshold " + num(*th.Min)
@@ -123,7 +123,7 @@ func Against(j judge.Judgment) string {
 func scoreValue(s judge.Score, v float64) string {
 	if s.Kind == judge.Categorical {
 		for _, l := range s.Labels {
-			if math.Abs(l.Value-v) <= 1e-9 {
+			if judge.CompareToThreshold(v, l.Value) == 0 {
 				return oneLine(l.Name)
 			}
 		}

@@ -56,7 +56,7 @@ func MaxCost(usd float64) (judge.Judge, error) {
 		return nil, fmt.Errorf("max_cost: %v: want a dollar amount of 0 or more", usd)
 	}
 	return limitRule(fmt.Sprintf("max_cost $%g", usd), atMost("agent's cost", usd, "USD"), func(t *judge.Transcript) (bool, string, float64) {
-		return t.Usage.CostUSD <= usd, fmt.Sprintf("the agent spent $%.4f, at most $%g allowed", t.Usage.CostUSD, usd), t.Usage.CostUSD
+		return judge.CompareToThreshold(t.Usage.CostUSD, usd) <= 0, fmt.Sprintf("the agent spent $%.4f, at most $%g allowed", t.Usage.CostUSD, usd), t.Usage.CostUSD
 	}), nil
 }
 

@@ -33,3 +33,20 @@ func TestLimits(t *testing.T) {
 		{Name: "zero turns", Build: func() (judge.Judge, error) { return rule.MaxTurns(0) }, WantErr: "want at least 1"},
 	})
 }
+
+// A cost at its limit passes, whatever the rounding of the sum that made
+// it: $0.10 and $0.20 spent is $0.30000000000000004 in floating point.
+func TestMaxCostAtItsLimit(t *testing.T) {
+	pass, fail := judge.StatusPass, judge.StatusFail
+	spent := func(usd float64) *judge.Transcript {
+		tr := conversation("one")
+		tr.Usage = judge.Usage{InputTokens: 10, OutputTokens: 10, CostUSD: usd}
+		return tr
+	}
+	dime, twoDimes := 0.1, 0.2 // variables, not constants: Go adds constants exactly
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "0.1 + 0.2 at 0.3", Build: func() (judge.Judge, error) { return rule.MaxCost(0.3) }, Transcript: spent(dime + twoDimes), WantStatus: pass},
+		{Name: "0.3 at 0.3", Build: func() (judge.Judge, error) { return rule.MaxCost(0.3) }, Transcript: spent(0.3), WantStatus: pass},
+		{Name: "0.3001 at 0.3", Build: func() (judge.Judge, error) { return rule.MaxCost(0.3) }, Transcript: spent(0.3001), WantStatus: fail},
+	})
+}

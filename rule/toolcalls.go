@@ -319,18 +319,19 @@ func ToolCallF1With(expected []ExpectedCall, threshold float64, o CallOpts) (jud
 		}
 		// Nothing made where nothing was expected is perfect precision and
 		// recall alike.
-		precision, recall := 1.0, 1.0
+		precision, recall, f1 := 1.0, 1.0, 1.0
 		if made > 0 {
 			precision = float64(matched) / float64(made)
 		}
 		if len(want) > 0 {
 			recall = float64(matched) / float64(len(want))
 		}
-		f1 := 0.0
-		if precision+recall > 0 {
-			f1 = 2 * precision * recall / (precision + recall)
+		if made+len(want) > 0 {
+			// 2PR/(P+R) from the counts, in one division, so that an F1 of
+			// 0.75 is 0.75 and not 0.7499999999999999.
+			f1 = float64(2*matched) / float64(made+len(want))
 		}
-		j := verdict(name, f1 >= threshold, fmt.Sprintf("F1 %.2f (precision %.2f: %d of %d calls expected; recall %.2f: %d of %d expected calls made), threshold %.2f",
+		j := verdict(name, judge.CompareToThreshold(f1, threshold) >= 0, fmt.Sprintf("F1 %.2f (precision %.2f: %d of %d calls expected; recall %.2f: %d of %d expected calls made), threshold %.2f",
 			f1, precision, matched, made, recall, matched, len(want), threshold))
 		j.Score, _ = judge.Number(f1, 0, 1)
 		return j

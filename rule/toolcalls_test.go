@@ -145,6 +145,39 @@ func TestToolCallF1(t *testing.T) {
 	}
 }
 
+// An F1 exactly at the threshold passes: 3 expected calls made, with 2
+// extra, is precision 3/5 and recall 1, F1 0.75 (which 2PR/(P+R) rounds
+// to 0.7499999999999999); 6 of 10 is F1 0.75 too.
+func TestToolCallF1AtThreshold(t *testing.T) {
+	tests := []struct {
+		name       string
+		expected   []rule.ExpectedCall
+		transcript *judge.Transcript
+		threshold  float64
+		want       judge.Status
+	}{
+		{"3 expected, made with 2 extra, at 0.75", []rule.ExpectedCall{call("a", `{}`), call("b", `{}`), call("c", `{}`)},
+			withCalls("a", `{}`, "b", `{}`, "c", `{}`, "d", `{}`, "e", `{}`), 0.75, judge.StatusPass},
+		{"5 expected, 3 made, at 0.75", []rule.ExpectedCall{call("a", `{}`), call("b", `{}`), call("c", `{}`), call("d", `{}`), call("e", `{}`)},
+			withCalls("a", `{}`, "b", `{}`, "c", `{}`), 0.75, judge.StatusPass},
+		{"2 expected, 1 made, at 2/3", []rule.ExpectedCall{call("a", `{}`), call("b", `{}`)},
+			withCalls("a", `{}`), 2.0 / 3, judge.StatusPass},
+		{"3 expected, made with 2 extra, at 0.76", []rule.ExpectedCall{call("a", `{}`), call("b", `{}`), call("c", `{}`)},
+			withCalls("a", `{}`, "b", `{}`, "c", `{}`, "d", `{}`, "e", `{}`), 0.76, judge.StatusFail},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := rule.ToolCallF1(tc.expected, tc.threshold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := judge.Run(context.Background(), j, tc.transcript); got.Status != tc.want {
+				t.Errorf("got %s, want %s (%s)", got.Status, tc.want, got.Reasoning)
+			}
+		})
+	}
+}
+
 func TestToolRulesRefuseBadConfiguration(t *testing.T) {
 	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
 		{Name: "no expected tools", Build: func() (judge.Judge, error) { return rule.ExpectedTools() }, WantErr: "no tool names given"},

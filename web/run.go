@@ -136,7 +136,7 @@ func newRunData(sr *store.StoredRun) runData {
 		Finished:   info.Status != store.Running,
 		// An incomplete run (an abandoned one too) never passes; a running
 		// one is shown as meeting its threshold so far, or not.
-		Met:        stats.PassRate >= threshold && (run.Complete() || info.Status == store.Running),
+		Met:        judge.CompareToThreshold(stats.PassRate, threshold) >= 0 && (run.Complete() || info.Status == store.Running),
 		PassRate:   percent(stats.PassRate),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),

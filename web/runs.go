@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -158,7 +159,7 @@ func newRunRow(info store.RunInfo) runRow {
 	if finished {
 		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total())
 		row.PassRate = percent(info.Stats.PassRate)
-		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold) && info.Status != store.Incomplete // an incomplete run never passes
+		row.Met = judge.CompareToThreshold(info.Stats.PassRate, thresholdOf(info.Threshold)) >= 0 && info.Status != store.Incomplete // an incomplete run never passes
 	}
 	return row
 }

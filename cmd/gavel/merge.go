@@ -317,7 +317,7 @@ func mergeShards(files []shardFile) (*gavel.Run, error) {
 		slices.SortFunc(ts, func(a, b gavel.Trial) int { return a.N - b.N })
 		cr := gavel.CaseResult{Case: gc, Trials: ts}
 		cr.Summarize()
-		if cr.Outcome == gavel.Skipped {
+		if len(ts) == 0 { // else Summarize said why it is SKIPPED, if it is
 			cr.SkipReason = "no shard ran it"
 			if c := cases[pc.ID]; c != nil && c.SkipReason != "" {
 				cr.SkipReason = c.SkipReason
