@@ -176,6 +176,23 @@ func TestMalformedAnswerIsReaskedThenErrors(t *testing.T) {
 	}
 }
 
+// The judge agent's answers follow the LLM judges' rule (llmjudge.ParseScore):
+// an answer that holds two verdicts that disagree is re-asked, then an
+// ERROR, never the PASS of one of them.
+func TestContradictoryAnswerIsAnError(t *testing.T) {
+	for _, answer := range []string{
+		`<reasoning>two of three</reasoning><score>0.1</score> (format reminder: {"reasoning": "ok", "score": 1})`,
+		`{"reasoning": "all three", "score": 1, "pass": false}`,
+		`{"reasoning": "all three", "score": 1, "verdict": "FAIL"}`,
+	} {
+		t.Run(answer, func(t *testing.T) {
+			model := readThenAnswer("notes.md", answer)
+			got := judgetest.Run(t, newJudge(t, model, []agent.Toolbox{&files{content: goodNotes}}, agentjudge.Config{}), notesTranscript("/ws"))
+			judgetest.Check(t, got, judge.StatusError, []string{"could not be used after 3 attempt(s)", "verdict"}, nil)
+		})
+	}
+}
+
 // Tools that fail: a call that cannot reach its tool is a failed call the
 // judge sees, and judges on; tools that cannot be listed, a model that
 // fails, or an agent that never answers make the judgment an ERROR.

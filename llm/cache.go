@@ -41,8 +41,9 @@ const cacheVersion = 2
 //
 //   - the model, named by the namespace given to Middleware: its whole
 //     reference as resolved, provider, model and server ("openai:gpt-5-mini
-//     OPENAI_BASE_URL=http://127.0.0.1:8000/v1", "script:" and a script's
-//     absolute path);
+//     OPENAI_BASE_URL=http://127.0.0.1:8000/v1", "script:", a script's
+//     absolute path and the SHA-256 of its content, so that an edited
+//     script never gets its old answers);
 //   - the whole Request: messages, tools, parameters, response schema, and
 //     Request.Trial, the sample number an LLM judge sets;
 //   - the trial number the context carries (WithTrial), so that repeated

@@ -53,8 +53,8 @@
 // thing in the same trial before. Its key holds everything that makes an
 // answer: the model's whole reference as resolved, given to Middleware
 // (provider, model, server: "openai:gpt-5-mini OPENAI_BASE_URL=…",
-// "openai:qwen@http://127.0.0.1:8000/v1", a script's absolute path;
-// providers.Namespace writes it), the whole Request (messages, tools,
+// "openai:qwen@http://127.0.0.1:8000/v1", a script's absolute path and
+// the SHA-256 of its content; providers.Namespace writes it), the whole Request (messages, tools,
 // parameters, response schema, and Request.Trial, an LLM judge's sample
 // number), and the trial number the context carries (WithTrial; the runner
 // sets it for a trial's conversation and its judging). So a run repeated

@@ -156,10 +156,14 @@ func parseAxes(answer string, names []string) (rated, error) {
 	for _, n := range names {
 		sh[n] = shape{"score": nil, "reasoning": nil}
 	}
-	m, err := extract(answer, names, sh)
-	if err != nil {
-		return rated{}, err
-	}
+	f := format{shape: sh, decisions: names, where: `each axis's "score"`}
+	return unambiguous(answer, f, func(m map[string]any) (rated, error) {
+		return readAxes(m, names)
+	})
+}
+
+// readAxes reads a Criteria answer's fields.
+func readAxes(m map[string]any, names []string) (rated, error) {
 	var r rated
 	for _, n := range names {
 		o, err := object(m, n)

@@ -95,13 +95,23 @@
 // Every request asks for structured output (llm.Request.ResponseSchema),
 // strict: every property required, no others allowed, the reasoning
 // before the score. Not every provider enforces it, so answers are parsed
-// leniently but safely: the answer as a JSON object; else a JSON object
-// inside ``` fences or prose, the first balanced object with the
-// verdict's keys; else XML-like tags (<score>0.8</score><reasoning>…
-// </reasoning>). Then every field is checked: present, of the right type,
-// finite, in range. A score of 11 on 1..10, a missing axis, "NaN", a key
-// given twice or two different verdicts in one answer are errors, never
-// guesses.
+// leniently but safely: the verdict may be a JSON object (the whole
+// answer, inside ``` fences, or in prose) or XML-like tags
+// (<score>0.8</score><reasoning>…</reasoning>). Then every field is
+// checked: present, of the right type, finite, in range. A score of 11 on
+// 1..10, a missing axis, "NaN", "0x1" or "7/10" are errors, never guesses.
+//
+// An answer must also be unambiguous: one verdict, said once. Two
+// verdicts that disagree (tags and a JSON object, two objects, a key or a
+// tag given twice), a verdict in a field the format does not have, at any
+// depth, even one that seems to agree ({"score": 1, "pass": false},
+// {"score": 1, "verdict": "FAIL"}, {"details": {"score": 0}},
+// <verdict>FAIL</verdict>), and a verdict stated in the prose around it
+// ("Verdict: FAIL", PASS or FAIL in capitals, "score: 1/10") make the
+// answer malformed: it is re-asked, then an error, and no judge picks one
+// of the verdicts. The same verdict given twice (the object in prose and
+// in fences, or as tags and JSON alike) is one verdict. ParseScore applies
+// the same rule for other judges (the agent judge).
 //
 // # Re-asking
 //

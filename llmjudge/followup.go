@@ -81,10 +81,14 @@ func (f *FollowUp) request(history, request, reply string) (llm.Request, error) 
 // "…"}. A follow-up without a reply is malformed; the reasoning may be
 // left out.
 func parseFollowUp(answer string) (FollowUpResult, error) {
-	m, err := extract(answer, []string{"needs_followup"}, shape{"needs_followup": nil, "reply": nil, "reasoning": nil})
-	if err != nil {
-		return FollowUpResult{}, err
-	}
+	return unambiguous(answer, followUpFormat, readFollowUp)
+}
+
+// followUpFormat is the answer of the follow-up detector.
+var followUpFormat = format{shape: shape{"needs_followup": nil, "reply": nil, "reasoning": nil}, decisions: []string{"needs_followup"}, where: `"needs_followup"`}
+
+// readFollowUp reads a follow-up answer's fields.
+func readFollowUp(m map[string]any) (FollowUpResult, error) {
 	needs, err := boolean(m, "needs_followup")
 	if err != nil {
 		return FollowUpResult{}, err

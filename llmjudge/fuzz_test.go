@@ -1,6 +1,7 @@
 package llmjudge
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -9,7 +10,9 @@ import (
 // The parser fuzz targets check that no input panics, and that whatever a
 // parser accepts is a verdict within range: malformed output can be
 // re-asked or be an error, never a score the scale does not have. An
-// answer without a digit cannot hold a score, so it must be refused.
+// answer without a digit cannot hold a score, so it must be refused. And
+// an accepted answer followed by a second verdict that differs, as a JSON
+// object or a tag, is ambiguous, so it must be refused too.
 
 var answerSeeds = []string{
 	`{"reasoning": "gives the date", "score": 0.85}`,
@@ -34,6 +37,11 @@ func addSeeds(f *testing.F) {
 	for _, s := range answerSeeds {
 		f.Add(s)
 	}
+	for _, h := range hostileAnswers {
+		if len(h.answer) < 1024 {
+			f.Add(h.answer)
+		}
+	}
 }
 
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
@@ -57,6 +65,18 @@ func FuzzParseScore(f *testing.F) {
 			}
 			if got.reasoning == "" || !names(answer, "score") || !hasDigit(answer) {
 				t.Fatalf("accepted %+v from %q, which has no reasoning, score or digit", got, answer)
+			}
+			other := scale[0]
+			if got.score == other {
+				other = scale[1]
+			}
+			for _, second := range []string{
+				fmt.Sprintf(`{"reasoning": "another", "score": %v}`, other),
+				fmt.Sprintf(`<score>%v</score>`, other),
+			} {
+				if v, err := parseScore(answer+"\n"+second, scale[0], scale[1]); err == nil {
+					t.Fatalf("accepted %+v from %q followed by %s", v, answer, second)
+				}
 			}
 		}
 	})

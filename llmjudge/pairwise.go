@@ -114,10 +114,14 @@ func (p *Pairwise) request(first, second *judge.Transcript) (llm.Request, error)
 // parsePreference reads {"reasoning": "…", "winner": "A" | "B" | "tie"};
 // the choice's case does not matter.
 func parsePreference(answer string) (Preference, error) {
-	m, err := extract(answer, []string{"winner"}, shape{"winner": nil, "reasoning": nil})
-	if err != nil {
-		return Preference{}, err
-	}
+	return unambiguous(answer, preferenceFormat, readPreference)
+}
+
+// preferenceFormat is the answer of a pairwise comparison.
+var preferenceFormat = format{shape: shape{"winner": nil, "reasoning": nil}, decisions: []string{"winner"}, where: `"winner"`}
+
+// readPreference reads a preference answer's fields.
+func readPreference(m map[string]any) (Preference, error) {
 	choice, err := text(m, "winner", true)
 	if err != nil {
 		return Preference{}, err

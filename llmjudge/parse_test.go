@@ -46,7 +46,8 @@ func TestParseScore(t *testing.T) {
 		{name: "null score", answer: `{"reasoning": "x", "score": null}`, wantErr: `"score" is null`},
 		{name: "list score", answer: `{"reasoning": "x", "score": [1]}`, wantErr: `"score" is a list`},
 		{name: "object score", answer: `{"reasoning": "x", "score": {"value": 1}}`, wantErr: `"score" is an object`},
-		{name: "missing score", answer: `{"reasoning": "fine", "verdict": "PASS"}`, wantErr: `"score" is missing`},
+		{name: "missing score", answer: `{"reasoning": "fine"}`, wantErr: `"score" is missing`},
+		{name: "a verdict instead of a score", answer: `{"reasoning": "fine", "verdict": "PASS"}`, wantErr: `the answer gives a verdict in "verdict": give the verdict once, only as "score"`},
 		{name: "missing reasoning", answer: `{"score": 0.9}`, wantErr: `"reasoning" is missing`},
 		{name: "empty reasoning", answer: `{"reasoning": " ", "score": 0.9}`, wantErr: `"reasoning" is empty`},
 		{name: "reasoning of the wrong type", answer: `{"reasoning": 3, "score": 0.9}`, wantErr: `"reasoning" is a number, want text`},
@@ -115,7 +116,7 @@ func TestParseAxes(t *testing.T) {
 			want: rated{scores: []float64{10, 1}, reasons: []string{"a", "b"}}},
 		{name: "XML", answer: "<character><reasoning>warm</reasoning><score>7</score></character>\n<style><score>5</score><reasoning>one em-dash</reasoning></style>",
 			want: rated{scores: []float64{7, 5}, reasons: []string{"warm", "one em-dash"}}},
-		{name: "an extra axis is ignored", answer: `{"character": {"reasoning": "a", "score": 8}, "style": {"reasoning": "b", "score": 6}, "humour": {"reasoning": "c", "score": 2}}`,
+		{name: "an extra field without a verdict is ignored", answer: `{"character": {"reasoning": "a", "score": 8}, "style": {"reasoning": "b", "score": 6}, "confidence": "high"}`,
 			want: rated{scores: []float64{8, 6}, reasons: []string{"a", "b"}}},
 
 		{name: "11 on 1..10", answer: `{"character": {"reasoning": "a", "score": 11}, "style": {"reasoning": "b", "score": 6}}`, wantErr: `axis "character": "score" is "11", outside 1..10`},
@@ -127,6 +128,12 @@ func TestParseAxes(t *testing.T) {
 		{name: "XML missing an axis", answer: "<character><reasoning>warm</reasoning><score>7</score></character>", wantErr: `axis "style" is missing`},
 		{name: "XML axis without a score", answer: "<character><reasoning>warm</reasoning></character><style><score>5</score><reasoning>x</reasoning></style>", wantErr: `axis "character": "score" is missing`},
 		{name: "empty", answer: "", wantErr: "empty"},
+		{name: "an axis not asked for", answer: `{"character": {"reasoning": "a", "score": 8}, "style": {"reasoning": "b", "score": 6}, "humour": {"reasoning": "c", "score": 2}}`, wantErr: `a verdict in "humour"."score": give the verdict once, only as each axis's "score"`},
+		{name: "an overall score beside the axes", answer: `{"character": {"reasoning": "a", "score": 8}, "style": {"reasoning": "b", "score": 6}, "score": 2}`, wantErr: `a verdict in "score"`},
+		{name: "a verdict inside an axis", answer: `{"character": {"reasoning": "a", "score": 8, "pass": false}, "style": {"reasoning": "b", "score": 6}}`, wantErr: `a verdict in "character"."pass"`},
+		{name: "an axis in another case", answer: `{"Character": {"reasoning": "a", "score": 2}, "character": {"reasoning": "a", "score": 8}, "style": {"reasoning": "b", "score": 6}}`, wantErr: `a verdict in "Character"`},
+		{name: "XML and JSON that differ", answer: "<character><reasoning>a</reasoning><score>2</score></character><style><score>6</score><reasoning>b</reasoning></style> " + `{"character": {"reasoning": "a", "score": 8}, "style": {"reasoning": "b", "score": 6}}`, wantErr: "two different verdicts (a JSON object and the tags)"},
+		{name: "a verdict tag inside an axis", answer: "<character><reasoning>a</reasoning><score>8</score><verdict>FAIL</verdict></character><style><score>6</score><reasoning>b</reasoning></style>", wantErr: "a verdict in <character><verdict>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseAxes(tc.answer, names)
@@ -149,6 +156,11 @@ func TestParsePreference(t *testing.T) {
 		{name: "neither", answer: `{"reasoning": "x", "winner": "both"}`, wantErr: `"winner" is "both", want "A", "B" or "tie"`},
 		{name: "a number", answer: `{"reasoning": "x", "winner": 1}`, wantErr: `"winner" is a number, want text`},
 		{name: "missing", answer: `{"reasoning": "x"}`, wantErr: `"winner" is missing`},
+		{name: "a second choice in another field", answer: `{"reasoning": "x", "winner": "A", "better": "B"}`, wantErr: `a verdict in "better": give the verdict once, only as "winner"`},
+		{name: "JSON and XML that differ", answer: `<reasoning>x</reasoning><winner>B</winner> {"reasoning": "x", "winner": "A"}`, wantErr: "two different verdicts"},
+		{name: "two objects that differ", answer: `{"reasoning": "x", "winner": "A"} {"reasoning": "x", "winner": "tie"}`, wantErr: "two different verdicts (2 JSON objects)"},
+		{name: "the same choice in two cases", answer: `{"reasoning": "x", "winner": "A"}` + "\n```json\n" + `{"reasoning": "x", "winner": "a"}` + "\n```", want: Preference{Choice: "A", Reasoning: "x"}},
+		{name: "a choice in the prose", answer: `Winner: B. {"reasoning": "x", "winner": "A"}`, wantErr: `a verdict in the text around it ("Winner: B")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parsePreference(tc.answer)
@@ -174,6 +186,9 @@ func TestParseFollowUp(t *testing.T) {
 		{name: "a string for the boolean", answer: `{"needs_followup": "yes", "reply": "x"}`, wantErr: `"needs_followup" is "yes", want true or false`},
 		{name: "a number for the boolean", answer: `{"needs_followup": 1, "reply": "x"}`, wantErr: `"needs_followup" is a number`},
 		{name: "nothing", answer: "Yes, it asks for clarification.", wantErr: "no JSON object"},
+		{name: "a second decision in another field", answer: `{"needs_followup": false, "reply": "", "passed": false}`, wantErr: `a verdict in "passed"`},
+		{name: "JSON and XML that differ", answer: `<needs_followup>true</needs_followup><reply>May.</reply> {"needs_followup": false, "reply": ""}`, wantErr: "two different verdicts"},
+		{name: "the key in another case", answer: `{"needs_followup": false, "reply": "", "Needs_FollowUp": true}`, wantErr: `a verdict in "Needs_FollowUp"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := parseFollowUp(tc.answer)

@@ -136,20 +136,24 @@ func TestEveryCallHasTheDefaults(t *testing.T) {
 func TestFindingsReachThePrompt(t *testing.T) {
 	ctx := judge.WithFindings(context.Background(),
 		judge.Finding{Judge: "max_bubbles 2", Message: "turn 2 has 3 bubble(s), at most 2 allowed"})
-	builds := map[string]func(llm.Model) judge.Judge{
-		"rubric": func(m llm.Model) judge.Judge { return must(NewRubric(m, dateCriteria, RubricConfig{})) },
-		"traits": func(m llm.Model) judge.Judge {
+	score := `{"reasoning": "ok", "score": 1}`
+	builds := map[string]struct {
+		answer string
+		build  func(llm.Model) judge.Judge
+	}{
+		"rubric": {score, func(m llm.Model) judge.Judge { return must(NewRubric(m, dateCriteria, RubricConfig{})) }},
+		"traits": {score, func(m llm.Model) judge.Judge {
 			return must(NewTraits(m, []string{"mentions the date"}, TraitsConfig{}))
-		},
-		"correctness": func(m llm.Model) judge.Judge { return must(NewCorrectness(m, CorrectnessConfig{})) },
-		"criteria": func(m llm.Model) judge.Judge {
+		}},
+		"correctness": {score, func(m llm.Model) judge.Judge { return must(NewCorrectness(m, CorrectnessConfig{})) }},
+		"criteria": {`{"style": {"reasoning": "ok", "score": 7}}`, func(m llm.Model) judge.Judge {
 			return must(NewCriteria(m, []Axis{{Name: "style", Description: "short bubbles"}}, CriteriaConfig{}))
-		},
+		}},
 	}
-	for name, build := range builds {
+	for name, b := range builds {
 		t.Run(name, func(t *testing.T) {
-			model := answers(`{"reasoning": "ok", "score": 1, "style": {"reasoning": "ok", "score": 7}}`)
-			got := judge.Run(ctx, build(model), orderTranscript())
+			model := answers(b.answer)
+			got := judge.Run(ctx, b.build(model), orderTranscript())
 			if got.Status == judge.StatusError {
 				t.Fatalf("ERROR: %s", got.Reasoning)
 			}

@@ -18,10 +18,16 @@ type scored struct {
 
 // parseScore reads {"reasoning": "…", "score": n} with n within lo..hi.
 func parseScore(answer string, lo, hi float64) (scored, error) {
-	m, err := extract(answer, []string{"score"}, shape{"score": nil, "reasoning": nil})
-	if err != nil {
-		return scored{}, err
-	}
+	return unambiguous(answer, scoreFormat, func(m map[string]any) (scored, error) {
+		return readScore(m, lo, hi)
+	})
+}
+
+// scoreFormat is the answer of a judge that gives one score.
+var scoreFormat = format{shape: shape{"score": nil, "reasoning": nil}, decisions: []string{"score"}, where: `"score"`}
+
+// readScore reads a score answer's fields.
+func readScore(m map[string]any, lo, hi float64) (scored, error) {
 	score, err := number(m, "score", lo, hi)
 	if err != nil {
 		return scored{}, err
@@ -35,10 +41,12 @@ func parseScore(answer string, lo, hi float64) (scored, error) {
 
 // ParseScore reads a judge's answer {"reasoning": "…", "score": n}, with n
 // within lo..hi, as this package's judges do: leniently (the object alone,
-// inside fences or prose, or as XML-like tags) but safely: an answer with
-// two different verdicts, a key given twice, a score out of range, NaN or
-// infinite, or a missing field is an error whose text can be shown to the
-// model when asking again, never a guess.
+// inside fences or prose, or as XML-like tags) but safely: an answer that
+// is not unambiguous (two different verdicts, a verdict in another field
+// such as "pass" or "verdict", or in the prose around it), a key given
+// twice, a score out of range, NaN or infinite, or a missing field is an
+// error whose text can be shown to the model when asking again, never a
+// guess.
 func ParseScore(answer string, lo, hi float64) (score float64, reasoning string, err error) {
 	v, err := parseScore(answer, lo, hi)
 	return v.score, v.reasoning, err

@@ -304,3 +304,58 @@ cases:
 		t.Errorf("the stored run does not count its calls:\n%s", out)
 	}
 }
+
+// scriptSuite is the starter's shape: a builtin agent played by the
+// script models/agent.yaml, judged by a hard rule.
+const scriptSuite = `name: script-edit
+max_followups: -1
+models:
+  judge: script:models/agent.yaml
+agent:
+  builtin:
+    model: script:models/agent.yaml
+    system_prompt: Be brief.
+cases:
+  - id: greeting
+    input: hello
+    rules: [{contains: hello, ignore_case: true}]
+`
+
+// An edited script answers with its new text, the cache on: the cache
+// keys a script model by the file's content, not by its path, so the
+// first run's answers are not replayed for a script that no longer gives
+// them (and come back when the script does again).
+func TestCacheReadsTheEditedScript(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	suite := filepath.Join(dir, "gavel.yaml")
+	script := filepath.Join(dir, "models", "agent.yaml")
+	if err := os.MkdirAll(filepath.Dir(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(suite, []byte(scriptSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	say := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(script, []byte("rules:\n  - text: "+text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"run", "--quiet", suite}
+	for _, step := range []struct {
+		name, text string
+		exit       int
+		cached     bool
+	}{
+		{"first run", "Hello there!", exitPassed, false},
+		{"the script edited", "Goodbye.", exitFailed, false},
+		{"the first script back", "Hello there!", exitPassed, true},
+	} {
+		say(step.text)
+		out := gavelIn(t, step.exit, args...)
+		if cached := strings.Contains(out, "answered from the cache"); cached != step.cached {
+			t.Errorf("%s: answered from the cache = %v, want %v:\n%s", step.name, cached, step.cached, out)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package providers_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/gavelhq/gavel/llm"
@@ -27,7 +29,7 @@ func TestNamespace(t *testing.T) {
 		{llm.Ref{Provider: "openai", Model: "qwen", BaseURL: "http://10.0.0.2/v1"}, getenv, "openai:qwen@http://10.0.0.2/v1"},
 		{llm.Ref{Provider: "anthropic", Model: "claude-haiku-4-5"}, getenv, "anthropic:claude-haiku-4-5 ANTHROPIC_BASE_URL=http://127.0.0.1:9000"},
 		{llm.Ref{Provider: "ollama", Model: "llama3.1"}, getenv, "ollama:llama3.1 OLLAMA_HOST=gpu-box:11434"},
-		{llm.Ref{Provider: "script", Model: "/suite/models/agent.yaml"}, getenv, "script:/suite/models/agent.yaml"},
+		{llm.Ref{Provider: "script", Model: "/no/such/agent.yaml"}, getenv, "script:/no/such/agent.yaml sha256=unreadable"},
 		{llm.Ref{Provider: "mine", Model: "m"}, getenv, "mine:m"},
 	}
 	for _, tt := range tests {
@@ -49,5 +51,31 @@ func TestNamespaceKnowsEveryProvidersServer(t *testing.T) {
 		if got := providers.Namespace(ref, everything); got == ref.String() {
 			t.Errorf("Namespace(%v) = %q: the server its environment names is missing", ref, got)
 		}
+	}
+}
+
+// A script's namespace is its path and its content: an edited script is
+// another model, and the same content again is the first model again.
+func TestNamespaceOfAScriptIsItsContent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.yaml")
+	ref := llm.Ref{Provider: "script", Model: path}
+	write := func(content string) string {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return providers.Namespace(ref, nil)
+	}
+	first := write("rules:\n  - text: Hello\n")
+	// The SHA-256 of "rules:\n  - text: Hello\n".
+	if want := "script:" + path + " sha256=028ef0d8a05993f032c6a2790b858de03d2afd90b19abb1d1444acd1fcbd9afa"; first != want {
+		t.Errorf("Namespace = %q, want %q", first, want)
+	}
+	edited := write("rules:\n  - text: Goodbye\n")
+	if edited == first {
+		t.Errorf("the edited script has the first one's namespace %q", first)
+	}
+	if again := write("rules:\n  - text: Hello\n"); again != first {
+		t.Errorf("the same content again: namespace %q, want %q", again, first)
 	}
 }
