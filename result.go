@@ -133,20 +133,40 @@ func (r *CaseResult) ID() string {
 	return ""
 }
 
-// PassRate returns the share of the case's trials that passed, and false
-// when none ran.
+// PassRate returns the share of the case's judged trials that passed,
+// and false when none was judged: none ran, or every one's verdict
+// abstained (a conversation imported without a verdict, see Judged). An
+// ERROR was judged: it counts as not passed.
 func (r *CaseResult) PassRate() (float64, bool) {
-	if len(r.Trials) == 0 {
+	passed, judged := r.passes()
+	if judged == 0 {
 		return 0, false
 	}
-	passed := 0
+	return float64(passed) / float64(judged), true
+}
+
+// passes counts the case's judged trials (see Judged) and those of them
+// that passed.
+func (r *CaseResult) passes() (passed, judged int) {
 	for _, t := range r.Trials {
+		if !t.Judged() {
+			continue
+		}
+		judged++
 		if t.Verdict.Passed() {
 			passed++
 		}
 	}
-	return float64(passed) / float64(len(r.Trials)), true
+	return passed, judged
 }
+
+// Judged reports whether the trial has a verdict: one that does not
+// abstain. A trial imported without a verdict (gavel import) abstains
+// until gavel rejudge judges it, and Gavel's own runs never abstain (a
+// verdict of judges that all abstained is an ERROR): a pass rate, pass@k
+// and pass^k count only judged trials, so that a run nobody judged has
+// none, rather than 0%.
+func (t Trial) Judged() bool { return t.Verdict.Status != judge.StatusAbstain }
 
 // Summarize sets the outcome from the trials.
 func (r *CaseResult) Summarize() {

@@ -78,10 +78,13 @@ type Stats struct {
 	Cases map[Outcome]int `json:"cases"`
 	// Trials is how many trials ran.
 	Trials int `json:"trials"`
-	// PassRate is the mean of the pass rates of the cases that ran.
-	PassRate float64 `json:"pass_rate"`
+	// PassRate is the mean of the pass rates of the cases that were
+	// judged (CaseResult.PassRate); nil, and null in JSON, when none was:
+	// every case was skipped, or imported without a verdict. Unknown is
+	// not 0%: a run with no pass rate meets no threshold (see Run.Met).
+	PassRate *float64 `json:"pass_rate"`
 	// PassAtK[k-1] is pass@k: the mean over cases of the chance that at
-	// least one of k trials drawn from the case's n passes.
+	// least one of k trials drawn from the case's n judged trials passes.
 	PassAtK []float64 `json:"pass_at_k,omitempty"`
 	// PassHatK[k-1] is pass^k (τ-bench): the mean over cases of the chance
 	// that all of k trials drawn pass, C(c,k)/C(n,k) for c passes.
@@ -125,10 +128,11 @@ type CriterionStat struct {
 }
 
 // Stats computes the run's numbers. pass@k and pass^k are given for k up
-// to the smallest number of trials of a case that ran.
+// to the smallest number of judged trials of a judged case.
 func (r *Run) Stats() Stats {
 	s := Stats{Cases: map[Outcome]int{}, Models: maps.Clone(r.Models)}
 	var ran []counts
+	var rates float64
 	crit := criteria{}
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -136,27 +140,26 @@ func (r *Run) Stats() Stats {
 		if c.Outcome == Flaky {
 			s.Flaky = append(s.Flaky, c.ID())
 		}
+		for _, t := range c.Trials {
+			s.Usage = s.Usage.Add(t.Usage)
+			crit.add(t.Verdict)
+		}
+		s.Trials += len(c.Trials)
 		rate, ok := c.PassRate()
 		if !ok {
 			continue
 		}
-		s.PassRate += rate
-		n := counts{n: len(c.Trials)}
-		for _, t := range c.Trials {
-			s.Usage = s.Usage.Add(t.Usage)
-			crit.add(t.Verdict)
-			if t.Verdict.Passed() {
-				n.c++
-			}
-		}
-		s.Trials += n.n
+		rates += rate
+		var n counts
+		n.c, n.n = c.passes()
 		ran = append(ran, n)
 	}
 	s.Criteria = crit.stats()
 	if len(ran) == 0 {
 		return s
 	}
-	s.PassRate /= float64(len(ran))
+	rate := rates / float64(len(ran))
+	s.PassRate = &rate
 	maxK := ran[0].n
 	for _, n := range ran {
 		maxK = min(maxK, n.n)
@@ -230,9 +233,12 @@ func choose(n, k int) float64 {
 }
 
 // Met reports whether the cases that ran reached the suite's threshold.
-// It says nothing of the cases that did not run: see Passed.
+// It says nothing of the cases that did not run: see Passed. A run in
+// which nothing was judged has no pass rate, and meets no threshold: it
+// showed nothing, so it is no pass.
 func (r *Run) Met() bool {
-	return r.Stats().PassRate >= r.threshold()
+	rate := r.Stats().PassRate
+	return rate != nil && *rate >= r.threshold()
 }
 
 // Complete reports whether the run ran every selected trial: nothing

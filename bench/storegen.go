@@ -198,7 +198,7 @@ func (p runPlan) build(trialsPerRun int) (*gavel.Run, []gavel.Trial, store.Statu
 		status = store.Errored
 	case p.Interrupted:
 		status = store.Incomplete
-	case run.Stats().PassRate < benchThreshold:
+	case !reaches(run.Stats().PassRate, benchThreshold):
 		status = store.Failed
 	}
 	return run, all, status
@@ -294,4 +294,10 @@ func (p runPlan) verdict(pass bool) (judge.Judgment, judge.Usage) {
 		Usage:    all,
 		Duration: 1200 * time.Millisecond,
 	}, all
+}
+
+// reaches reports whether a pass rate reached the threshold: never when
+// there is none (nothing was judged).
+func reaches(rate *float64, threshold float64) bool {
+	return rate != nil && *rate >= threshold
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
 )
 
@@ -14,6 +15,19 @@ func percent(share float64) string {
 	s := strconv.FormatFloat(share*100, 'f', 1, 64)
 	return strings.TrimSuffix(s, ".0") + "%"
 }
+
+// passRate formats a run's pass rate (gavel.Stats.PassRate): "80%", or
+// "unknown" when nothing was judged, never 0%.
+func passRate(r *float64) string {
+	if r == nil {
+		return "unknown"
+	}
+	return percent(*r)
+}
+
+// notJudged is what reports say in place of a pass rate when no trial
+// of the run was judged.
+const notJudged = "no trial was judged"
 
 // usd formats dollars as "$0.0123".
 func usd(v float64) string {
@@ -124,10 +138,13 @@ func score(v float64) string {
 // does, for other views of runs (the web app) to write them alike.
 var (
 	Percent = percent // a share of 0..1: "27.8%", "80%"
-	Cost    = cost    // what a usage cost: "$0.0123", "$0.0123 + unpriced", "unpriced"
-	Count   = count   // with thousands separators: "12,345"
-	Score   = score   // a normalised score: "0.67"
-	Elapsed = elapsed // to the millisecond: "42.5s"
+	// PassRate writes a run's pass rate (gavel.Stats.PassRate): "80%",
+	// or "unknown" when nothing was judged.
+	PassRate = passRate
+	Cost     = cost    // what a usage cost: "$0.0123", "$0.0123 + unpriced", "unpriced"
+	Count    = count   // with thousands separators: "12,345"
+	Score    = score   // a normalised score: "0.67"
+	Elapsed  = elapsed // to the millisecond: "42.5s"
 
 	// Calls writes how many model calls a usage counts and how many the
 	// cache answered: "12 calls, 4 answered from the cache"; "" when no
@@ -149,6 +166,12 @@ var (
 	// Incomplete says why a run is incomplete, and that it does not pass,
 	// on one line; "" for a complete run.
 	Incomplete = incomplete
+	// Unjudged says that a complete run in which nothing was judged does
+	// not pass, on one line; "" for any other run.
+	Unjudged = unjudged
+	// TrialsCell writes how many of a case's judged trials passed, as
+	// the table of cases shows it: "2/3", "not judged".
+	TrialsCell = func(cr *gavel.CaseResult) string { return trialsCell(factsOf(cr)) }
 	// PassHatK writes pass^k for k from 2 up: "k=2 44.4%, k=3 33.3%", or
 	// "" when no case ran more than one trial.
 	PassHatK = passHatK

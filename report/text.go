@@ -96,12 +96,26 @@ func textRow(f caseFacts) tableRow {
 	}
 	g := f.Aspects
 	r.Tools, r.Response = grade(g.toolsRan, g.toolsPassed), grade(g.responseRan, g.responsePassed)
-	r.Trials = fmt.Sprintf("%d/%d", f.Passed, f.Ran)
+	r.Trials = trialsCell(f)
 	if f.Scored {
 		r.Score = score(f.Score)
 	}
 	r.Cost = cost(f.Usage.Total())
 	return r
+}
+
+// trialsCell says how many of a case's judged trials passed: "2/3";
+// "not judged" when none was (imported without verdicts), and how many
+// were not when some were: "1/1 (1 not judged)".
+func trialsCell(f caseFacts) string {
+	if f.Judged == 0 {
+		return "not judged"
+	}
+	s := fmt.Sprintf("%d/%d", f.Passed, f.Judged)
+	if f.Judged < f.Ran {
+		s += fmt.Sprintf(" (%d not judged)", f.Ran-f.Judged)
+	}
+	return s
 }
 
 // writeTable writes rows as columns separated by " | ", the first row a
@@ -154,13 +168,17 @@ func writeNotPassed(b *bytes.Buffer, facts []caseFacts) {
 // threshold.
 func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts Options) {
 	stats := run.Stats()
-	ran, skipped := 0, stats.Cases[gavel.Skipped]
+	judged, skipped := 0, stats.Cases[gavel.Skipped]
 	for _, f := range facts {
-		if f.Ran > 0 {
-			ran++
+		if f.Judged > 0 {
+			judged++
 		}
 	}
-	fmt.Fprintf(b, "Pass rate: %s over %d cases", percent(stats.PassRate), ran)
+	if stats.PassRate == nil {
+		fmt.Fprintf(b, "Pass rate: unknown: %s", notJudged)
+	} else {
+		fmt.Fprintf(b, "Pass rate: %s over %d cases", percent(*stats.PassRate), judged)
+	}
 	if skipped > 0 {
 		fmt.Fprintf(b, " (%d skipped)", skipped)
 	}
@@ -183,8 +201,10 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	for _, u := range unstableJudges(run) {
 		fmt.Fprintf(b, "Unstable judge: %s\n", u)
 	}
-	if line := incomplete(run); line != "" {
-		b.WriteString(line + "\n")
+	for _, line := range []string{incomplete(run), unjudged(run, stats)} {
+		if line != "" {
+			b.WriteString(line + "\n")
+		}
 	}
 	for _, bd := range breakdowns(stats) {
 		table := [][]string{bd.header}
@@ -224,6 +244,17 @@ func incomplete(run *gavel.Run) string {
 		why = string(run.Stopped)
 	}
 	return "Incomplete: " + why + ". Not every selected trial ran, so the run does not pass, whatever its pass rate."
+}
+
+// unjudged says that a complete run in which nothing was judged does not
+// pass, whatever its threshold, on one line; "" for any other run (an
+// incomplete one says why it is incomplete instead, and a run of no case
+// selected nothing to judge).
+func unjudged(run *gavel.Run, stats gavel.Stats) string {
+	if !run.Complete() || stats.PassRate != nil || len(run.Cases) == 0 {
+		return ""
+	}
+	return "Nothing was judged: a run without a pass rate does not pass."
 }
 
 // byRole formats usage role by role, "agent 1,200, judge 800", leaving

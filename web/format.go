@@ -13,11 +13,12 @@ import (
 
 // The numbers are written as the reports write them.
 var (
-	percent = report.Percent
-	cost    = report.Cost
-	count   = report.Count
-	score   = report.Score
-	elapsed = report.Elapsed
+	percent  = report.Percent
+	passRate = report.PassRate
+	cost     = report.Cost
+	count    = report.Count
+	score    = report.Score
+	elapsed  = report.Elapsed
 )
 
 // stamp formats a time for a page, in UTC to the second; "" for the zero
@@ -44,6 +45,12 @@ func thresholdOf(t float64) float64 {
 		return 1
 	}
 	return t
+}
+
+// reached reports whether a pass rate reached a threshold: never when
+// there is no pass rate (nothing was judged: see gavel.Stats.PassRate).
+func reached(rate *float64, threshold float64) bool {
+	return rate != nil && *rate >= threshold
 }
 
 // clean makes untrusted text (replies, tool results, names, reasoning)

@@ -44,11 +44,14 @@ func readRun(ctx context.Context, id string, read func(context.Context, string) 
 
 // runData is run.tmpl's data.
 type runData struct {
-	ID, Href, Suite, SuiteFile    string
-	TrendsHref                    string
-	Status, Class                 string
-	Finished, Met                 bool
-	Incomplete, Abandoned         string
+	ID, Href, Suite, SuiteFile string
+	TrendsHref                 string
+	Status, Class              string
+	Finished, Met              bool
+	Incomplete, Abandoned      string
+	// NotJudged says why there is no pass rate, "" when there is one;
+	// Unjudged, that a complete run that judged nothing does not pass.
+	NotJudged, Unjudged           string
 	Continues, ContinuesHref      string
 	Rejudges, RejudgesHref        string
 	PassRate, Threshold           string
@@ -136,8 +139,8 @@ func newRunData(sr *store.StoredRun) runData {
 		Finished:   info.Status != store.Running,
 		// An incomplete run (an abandoned one too) never passes; a running
 		// one is shown as meeting its threshold so far, or not.
-		Met:        stats.PassRate >= threshold && (run.Complete() || info.Status == store.Running),
-		PassRate:   percent(stats.PassRate),
+		Met:        reached(stats.PassRate, threshold) && (run.Complete() || info.Status == store.Running),
+		PassRate:   passRate(stats.PassRate),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),
 		Trials:     stats.Trials,
@@ -158,7 +161,11 @@ func newRunData(sr *store.StoredRun) runData {
 	if !info.Ended.IsZero() {
 		d.Duration = elapsed(info.Ended.Sub(info.Started))
 	}
+	if stats.PassRate == nil {
+		d.NotJudged = " (no trial was judged)"
+	}
 	d.Incomplete = report.Incomplete(run)
+	d.Unjudged = report.Unjudged(run, stats)
 	if info.Status == store.Abandoned {
 		d.Abandoned = oneLine(abandonedWhy(info))
 	}
@@ -247,8 +254,7 @@ func newCaseRow(runID string, cr *gavel.CaseResult) caseRow {
 		return row
 	}
 	row.Tools, row.Response = report.Grades(cr.Trials)
-	passed, ran := trialsPassed(cr.Trials)
-	row.Trials = fmt.Sprintf("%d/%d", passed, ran)
+	row.Trials = report.TrialsCell(cr)
 	var sum float64
 	var scored int
 	var usage gavel.RoleUsage

@@ -157,8 +157,8 @@ func newRunRow(info store.RunInfo) runRow {
 	}
 	if finished {
 		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total())
-		row.PassRate = percent(info.Stats.PassRate)
-		row.Met = info.Stats.PassRate >= thresholdOf(info.Threshold) && info.Status != store.Incomplete // an incomplete run never passes
+		row.PassRate = passRate(info.Stats.PassRate)
+		row.Met = reached(info.Stats.PassRate, thresholdOf(info.Threshold)) && info.Status != store.Incomplete // an incomplete run never passes
 	}
 	return row
 }
@@ -204,11 +204,12 @@ type RunSummary struct {
 	// Threshold is the pass rate the run had to reach, 1 when the suite
 	// set none.
 	Threshold float64 `json:"threshold"`
-	// PassRate, Cases and CostUSD repeat the stats' pass rate, number of
-	// cases (whatever their outcome) and total cost, for convenience.
-	PassRate float64 `json:"pass_rate"`
-	Cases    int     `json:"cases"`
-	CostUSD  float64 `json:"cost_usd"`
+	// PassRate, Cases and CostUSD repeat the stats' pass rate (null when
+	// nothing was judged), number of cases (whatever their outcome) and
+	// total cost, for convenience.
+	PassRate *float64 `json:"pass_rate"`
+	Cases    int      `json:"cases"`
+	CostUSD  float64  `json:"cost_usd"`
 	// CostUnpriced is true when a model without a price took part in the
 	// run: CostUSD is then a lower bound.
 	CostUnpriced bool              `json:"cost_unpriced,omitempty"`

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -268,4 +269,39 @@ func TestReportImportedAndRejudged(t *testing.T) {
 	if n := agentCalls.Load(); n != 0 {
 		t.Errorf("the agent was called %d times", n)
 	}
+}
+
+// Conversations imported without verdicts have no pass rate: gavel show,
+// gavel runs and the JSON report say unknown (null), never 0%, and pass^k
+// is not given.
+func TestImportUnjudgedHasNoPassRate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "results.db")
+	id := importRun(t, db, importFixture(t, "chats.jsonl")).Info.ID
+	code, out, errs := gavelCmd(t, "show", "--db", db, id)
+	if code != exitPassed || !strings.Contains(out, "Pass rate: unknown: no trial was judged (3 skipped)") ||
+		strings.Contains(out, "Pass rate: 0%") || strings.Contains(out, "0/1") {
+		t.Errorf("gavel show: exit %d, want an unknown pass rate and no trial counted as failed:\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "runs", "--db", db)
+	if code != exitPassed || !strings.Contains(out, "incomplete  unknown") || strings.Contains(out, "0.0%") {
+		t.Errorf("gavel runs: exit %d, want the pass rate unknown:\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "report", "--db", db, "--format", "json", id)
+	var got struct {
+		Stats map[string]json.RawMessage `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != exitPassed || err != nil {
+		t.Fatalf("gavel report --format json: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	if rate, hat := string(got.Stats["pass_rate"]), got.Stats["pass_hat_k"]; rate != "null" || hat != nil {
+		t.Errorf("JSON report: pass_rate %s, pass_hat_k %s; want null and none", rate, hat)
+	}
+}
+
+// rateOf is a pass rate to compare and print: its value, or "none".
+func rateOf(p *float64) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
 }
