@@ -110,6 +110,7 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 		reply.ToolCalls = calls
 	}
 
+	counted := false // the reply gave a token count, 0 included
 	for _, n := range []struct {
 		p   jsonPointer
 		dst *int64
@@ -125,7 +126,11 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 		if err := json.Unmarshal(raw, n.dst); err != nil || *n.dst < 0 {
 			return nil, fmt.Errorf("the reply's token count at %s is %s, want a non-negative integer", n.p, excerptJSON(raw))
 		}
+		counted = counted || n.dst != &reply.Usage.CachedTokens
 	}
+	// An agent that says nothing of its input or output tokens spent
+	// what nobody knows: not 0.
+	reply.Usage.Unreported = !counted
 	if raw, ok := r.costUSD.find(doc); ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &reply.Usage.CostUSD); err != nil || reply.Usage.CostUSD < 0 {
 			return nil, fmt.Errorf("the reply's cost at %s is %s, want a non-negative number", r.costUSD, excerptJSON(raw))

@@ -164,9 +164,14 @@ type Usage struct {
 	// without a price: CostUSD then counts only the priced ones, a lower
 	// bound of the true cost.
 	Unpriced bool `json:"unpriced,omitempty"`
+	// Unreported is true when some of what was spent was never reported,
+	// as judge.Usage has it (the two convert into each other); the
+	// providers report what they spend, 0 included, and leave it false.
+	Unreported bool `json:"unreported,omitempty"`
 }
 
-// Add returns the sum of u and v. The sum is unpriced when either is.
+// Add returns the sum of u and v. The sum is unpriced when either is,
+// and unreported when either is.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:  u.InputTokens + v.InputTokens,
@@ -176,5 +181,6 @@ func (u Usage) Add(v Usage) Usage {
 		Calls:        u.Calls + v.Calls,
 		CacheHits:    u.CacheHits + v.CacheHits,
 		Unpriced:     u.Unpriced || v.Unpriced,
+		Unreported:   u.Unreported || v.Unreported,
 	}
 }

@@ -111,6 +111,10 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		// cost_usd leaves out a model without a price: a lower bound.
 		s.Properties = append(s.Properties, junitProperty{Name: "cost_unpriced", Value: "true"})
 	}
+	if stats.Usage.Total().Unreported {
+		// cost_usd leaves out what nobody reported: a lower bound.
+		s.Properties = append(s.Properties, junitProperty{Name: "usage_unreported", Value: "true"})
+	}
 	if opts.Version != "" {
 		s.Properties = append(s.Properties, junitProperty{Name: "gavel_version", Value: clean(opts.Version)})
 	}

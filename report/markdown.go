@@ -35,12 +35,14 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		rate += " (" + notJudged + ")"
 	}
 	fmt.Fprintf(b, "Pass rate %s against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
-		rate, percent(threshold(run)), len(run.Cases), stats.Trials, count(total.Tokens()), inParens(calls(total)), mdText(cost(total)))
+		rate, percent(threshold(run)), len(run.Cases), stats.Trials, mdText(tokens(total)), inParens(calls(total)), mdText(cost(total)))
 	if roles := byRole(stats.Usage, costAndTokens); roles != "" {
 		fmt.Fprintf(b, "Cost by role: %s\n\n", mdText(roles))
 	}
-	if note := unpricedNote(stats); note != "" {
-		fmt.Fprintf(b, "⚠️ %s\n\n", mdText(note))
+	for _, note := range []string{unpricedNote(stats), unreportedNote(stats)} {
+		if note != "" {
+			fmt.Fprintf(b, "⚠️ %s\n\n", mdText(note))
+		}
 	}
 	if k := passAtK(stats); k != "" {
 		fmt.Fprintf(b, "pass@k: %s\n\n", k)

@@ -186,8 +186,10 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
 	tokens, spent := usageLines(stats.Usage)
 	fmt.Fprintf(b, "Tokens: %s\nCost: %s\n", tokens, spent)
-	if note := unpricedNote(stats); note != "" {
-		b.WriteString(note + "\n")
+	for _, note := range []string{unpricedNote(stats), unreportedNote(stats)} {
+		if note != "" {
+			b.WriteString(note + "\n")
+		}
 	}
 	if k := passAtK(stats); k != "" {
 		fmt.Fprintf(b, "pass@k: %s\n", k)
@@ -272,11 +274,10 @@ func byRole(u gavel.RoleUsage, format func(judge.Usage) string) string {
 // usageLines formats what u spent, in tokens ("4,971 (agent 1,786, judge
 // 2,389; 34 calls)") and in dollars ("$0.0123 (agent $0.0100, judge
 // $0.0023)"), role by role.
-func usageLines(u gavel.RoleUsage) (tokens, dollars string) {
+func usageLines(u gavel.RoleUsage) (inTokens, dollars string) {
 	total := u.Total()
-	roles := byRole(u, func(u judge.Usage) string { return count(u.Tokens()) })
-	tokens = count(total.Tokens()) + inParens(joinNonEmpty("; ", roles, calls(total)))
-	return tokens, cost(total) + inParens(byRole(u, cost))
+	roles := byRole(u, tokens)
+	return tokens(total) + inParens(joinNonEmpty("; ", roles, calls(total))), cost(total) + inParens(byRole(u, cost))
 }
 
 // joinNonEmpty joins the parts that are not "" with sep.

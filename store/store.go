@@ -331,8 +331,10 @@ type TrendPoint struct {
 	PassRate *float64
 	CostUSD  float64
 	// CostUnpriced is true when a model without a price took part:
-	// CostUSD is then a lower bound.
-	CostUnpriced bool
+	// CostUSD is then a lower bound. CostUnreported is true when some of
+	// what the run spent was never reported (judge.Usage.Unreported):
+	// CostUSD is a lower bound then too.
+	CostUnpriced, CostUnreported bool
 	// Criteria are the run's per-criterion means, by name.
 	Criteria map[string]float64
 }

@@ -14,6 +14,7 @@ import (
 // The numbers are written as the reports write them.
 var (
 	percent  = report.Percent
+	tokens   = report.Tokens
 	passRate = report.PassRate
 	cost     = report.Cost
 	count    = report.Count

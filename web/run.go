@@ -144,10 +144,10 @@ func newRunData(sr *store.StoredRun) runData {
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),
 		Trials:     stats.Trials,
-		Tokens:     count(total.Tokens()),
+		Tokens:     tokens(total),
 		Calls:      report.Calls(total),
 		Cost:       cost(total),
-		Unpriced:   report.UnpricedNote(stats),
+		Unpriced:   strings.TrimSpace(report.UnpricedNote(stats) + " " + report.UnreportedNote(stats)),
 		PassHatK:   report.PassHatK(stats),
 		Started:    stamp(info.Started),
 		StartedISO: machineTime(info.Started),
@@ -213,10 +213,12 @@ func newRunData(sr *store.StoredRun) runData {
 	return d
 }
 
-// newUsageRow formats what a role or a model spent.
+// newUsageRow formats what a role or a model spent: counts of tokens
+// that leave out what nobody reported say so (see report.Tokens).
 func newUsageRow(name string, u judge.Usage) usageRow {
-	return usageRow{Name: name, Calls: report.CallsCell(u), Input: count(u.InputTokens), Output: count(u.OutputTokens),
-		Cached: count(u.CachedTokens), Tokens: count(u.Tokens()), Cost: cost(u)}
+	part := func(n int64) string { return tokens(judge.Usage{InputTokens: n, Unreported: u.Unreported}) }
+	return usageRow{Name: name, Calls: report.CallsCell(u), Input: part(u.InputTokens), Output: part(u.OutputTokens),
+		Cached: part(u.CachedTokens), Tokens: tokens(u), Cost: cost(u)}
 }
 
 // trialsPassed counts the trials that passed and those that ran.

@@ -211,15 +211,17 @@ type RunSummary struct {
 	Cases    int      `json:"cases"`
 	CostUSD  float64  `json:"cost_usd"`
 	// CostUnpriced is true when a model without a price took part in the
-	// run: CostUSD is then a lower bound.
-	CostUnpriced bool              `json:"cost_unpriced,omitempty"`
-	GitBranch    string            `json:"git_branch"`
-	GitCommit    string            `json:"git_commit"`
-	StartedBy    string            `json:"started_by"`
-	Host         string            `json:"host"`
-	Filters      []string          `json:"filters"`
-	Models       map[string]string `json:"models"`
-	Settings     map[string]string `json:"settings"`
+	// run, CostUnreported when some of what it spent was never reported
+	// (judge.Usage.Unreported): CostUSD is then a lower bound.
+	CostUnpriced   bool              `json:"cost_unpriced,omitempty"`
+	CostUnreported bool              `json:"cost_unreported,omitempty"`
+	GitBranch      string            `json:"git_branch"`
+	GitCommit      string            `json:"git_commit"`
+	StartedBy      string            `json:"started_by"`
+	Host           string            `json:"host"`
+	Filters        []string          `json:"filters"`
+	Models         map[string]string `json:"models"`
+	Settings       map[string]string `json:"settings"`
 	// GitDirty says the tree it ran from had changes not committed
 	// (GitCommit is not all of it).
 	GitDirty bool `json:"git_dirty,omitempty"`
@@ -253,8 +255,8 @@ func newRunSummary(info store.RunInfo) RunSummary {
 		PassRate:     info.Stats.PassRate,
 		Cases:        info.Stats.CaseCount(),
 		CostUSD:      info.Stats.Usage.Total().CostUSD,
-		CostUnpriced: info.Stats.Usage.Total().Unpriced,
-		GitBranch:    info.GitBranch, GitCommit: info.GitCommit, GitDirty: info.GitDirty, StartedBy: info.StartedBy, Host: info.Host,
+		CostUnpriced: info.Stats.Usage.Total().Unpriced, CostUnreported: info.Stats.Usage.Total().Unreported,
+		GitBranch: info.GitBranch, GitCommit: info.GitCommit, GitDirty: info.GitDirty, StartedBy: info.StartedBy, Host: info.Host,
 		Filters:  append([]string{}, info.Filters...),
 		Models:   map[string]string{},
 		Settings: map[string]string{},

@@ -41,9 +41,11 @@ type TrendPoint struct {
 	// without verdicts): a gap in the line, not a 0% point.
 	PassRate *float64 `json:"pass_rate"`
 	CostUSD  float64  `json:"cost_usd"`
-	// CostUnpriced is true when a model without a price took part:
+	// CostUnpriced is true when a model without a price took part,
+	// CostUnreported when some of what the run spent was never reported:
 	// CostUSD is then a lower bound.
-	CostUnpriced bool `json:"cost_unpriced,omitempty"`
+	CostUnpriced   bool `json:"cost_unpriced,omitempty"`
+	CostUnreported bool `json:"cost_unreported,omitempty"`
 	// Criteria are the run's mean scores (0..1), by criterion; a
 	// criterion the run did not score is missing.
 	Criteria map[string]float64 `json:"criteria"`
@@ -68,7 +70,7 @@ func (s *Server) trend(ctx context.Context, suite, tag string, n int) (Trend, er
 	names := map[string]bool{}
 	for i, p := range points {
 		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, Threshold: thresholdOf(p.Threshold), PassRate: p.PassRate,
-			CostUSD: p.CostUSD, CostUnpriced: p.CostUnpriced, Criteria: map[string]float64{}}
+			CostUSD: p.CostUSD, CostUnpriced: p.CostUnpriced, CostUnreported: p.CostUnreported, Criteria: map[string]float64{}}
 		for name, mean := range p.Criteria {
 			out.Points[i].Criteria[name] = mean
 			names[name] = true
@@ -225,7 +227,7 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 			RunID: oneLine(p.RunID), Href: runHref(p.RunID),
 			Started: stamp(p.Started), StartedISO: machineTime(p.Started),
 			PassRate: passRate(p.PassRate), Threshold: percent(p.Threshold),
-			Cost: cost(judge.Usage{CostUSD: p.CostUSD, Unpriced: p.CostUnpriced}),
+			Cost: cost(judge.Usage{CostUSD: p.CostUSD, Unpriced: p.CostUnpriced, Unreported: p.CostUnreported}),
 		}
 		for _, name := range t.Criteria {
 			mean, ok := p.Criteria[name]

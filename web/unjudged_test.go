@@ -21,6 +21,7 @@ func (f *fixture) importUnjudged() string {
 	c := testCase("case_001", "Where is order 12345?")
 	tr := passing("case_001", 1, 5)
 	tr.Verdict = judge.Judgment{Name: "not judged", Status: judge.StatusAbstain, Reasoning: "imported from chats.jsonl without a verdict"}
+	tr.Usage = gavel.RoleUsage{Agent: judge.Usage{Unreported: true}} // the chat log recorded none
 	started := base.Add(5 * time.Hour)
 	run := &gavel.Run{Suite: &gavel.Suite{Name: "support-desk", Threshold: 0.5}, Started: started,
 		Cases:   []gavel.CaseResult{{Case: c, Trials: []gavel.Trial{tr}, Outcome: gavel.Skipped, SkipReason: "not judged yet: imported without a verdict"}},
@@ -37,7 +38,8 @@ func (f *fixture) importUnjudged() string {
 // A run in which nothing was judged shows no pass rate anywhere in the
 // web app: not on its page, not in the list of runs, not in the API, and
 // it is no 0% point of its suite's trend. Each point of a trend carries
-// its own run's threshold, not the latest run's.
+// its own run's threshold, not the latest run's. What nobody reported
+// spending is unreported, not 0 tokens and $0.0000.
 func TestUnjudgedRunHasNoPassRate(t *testing.T) {
 	f := newFixture(t, Config{})
 	id := f.importUnjudged()
@@ -56,6 +58,9 @@ func TestUnjudgedRunHasNoPassRate(t *testing.T) {
 				t.Errorf("point %d: pass_rate %s, threshold %s; want %s, %s", i+1, p["pass_rate"], p["threshold"], want.rate, want.threshold)
 			}
 		}
+		if string(tr.Points[3]["cost_unreported"]) != "true" {
+			t.Errorf("the import's point: cost_unreported %s, want true", tr.Points[3]["cost_unreported"])
+		}
 		_, page := f.get("/trends?suite=support-desk")
 		if !strings.Contains(page, `<code>`+id+`</code></a></td><td><time`) || strings.Contains(page, `<td class="num">0%</td>`) {
 			t.Errorf("the trends page shows the import at 0%% or not at all:\n%s", page)
@@ -70,13 +75,21 @@ func TestUnjudgedRunHasNoPassRate(t *testing.T) {
 		if !strings.Contains(page, `<td class="num">not judged</td>`) || strings.Contains(page, ">0/1<") {
 			t.Errorf("the case's row says its trial passed or failed:\n%s", page)
 		}
+		if !strings.Contains(page, "· unreported tokens") || !strings.Contains(page, `<td class="num">unreported</td>`) ||
+			strings.Contains(page, "$0.0000") || strings.Contains(page, " 0 tokens") {
+			t.Errorf("the run's page shows what nobody reported as 0:\n%s", page)
+		}
+		_, page = f.get("/runs/" + id + "/cases/case_001")
+		if !strings.Contains(page, "unreported") || strings.Contains(page, "$0.0000") {
+			t.Errorf("the case's page shows what nobody reported as 0:\n%s", page)
+		}
 	})
 
 	t.Run("runs", func(t *testing.T) {
 		_, page := f.get("/runs")
 		row := page[strings.Index(page, id):]
 		row = row[:strings.Index(row, "</tr>")]
-		if !strings.Contains(row, ">unknown</span> / 50%") {
+		if !strings.Contains(row, ">unknown</span> / 50%") || !strings.Contains(row, `<td class="num">unreported</td>`) {
 			t.Errorf("the run's row lacks an unknown pass rate against its threshold:\n%s", row)
 		}
 		var list struct {
@@ -91,8 +104,8 @@ func TestUnjudgedRunHasNoPassRate(t *testing.T) {
 			}
 			var stats map[string]json.RawMessage
 			json.Unmarshal(r["stats"], &stats)
-			if string(r["pass_rate"]) != "null" || string(stats["pass_rate"]) != "null" {
-				t.Errorf("GET /api/runs: pass_rate %s, stats.pass_rate %s; want null", r["pass_rate"], stats["pass_rate"])
+			if string(r["pass_rate"]) != "null" || string(stats["pass_rate"]) != "null" || string(r["cost_unreported"]) != "true" {
+				t.Errorf("GET /api/runs: pass_rate %s, stats.pass_rate %s, cost_unreported %s; want null, null, true", r["pass_rate"], stats["pass_rate"], r["cost_unreported"])
 			}
 		}
 	})

@@ -305,3 +305,27 @@ func rateOf(p *float64) string {
 	}
 	return fmt.Sprint(*p)
 }
+
+// Conversations imported without usage spent what nobody recorded: gavel
+// show says so ("unreported"), never 0 tokens and $0.0000.
+func TestImportWithoutUsageIsUnreported(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "results.db")
+	id := importRun(t, db, importFixture(t, "chats.jsonl")).Info.ID
+	code, out, errs := gavelCmd(t, "show", "--db", db, id)
+	for _, want := range []string{
+		"Tokens: 469 + unreported (agent 469 + unreported)",
+		"Cost: unpriced + unreported (agent unpriced + unreported)",
+		"chats-2      | -     | -        | SKIPPED | not judged | -     | unreported",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("gavel show lacks %q", want)
+		}
+	}
+	if code != exitPassed || strings.Contains(out, "$0.0000") {
+		t.Errorf("gavel show: exit %d, and what nobody reported shown as $0.0000?\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "show", "--db", db, id, "weather-1")
+	if code != exitPassed || !strings.Contains(out, "Tokens:   unreported (agent unreported)") || strings.Contains(out, "Tokens:   0") {
+		t.Errorf("gavel show RUN CASE: exit %d, want the case's tokens unreported:\n%s%s", code, out, errs)
+	}
+}

@@ -45,7 +45,7 @@ func (db *DB) Trend(ctx context.Context, suite string, n int) ([]store.TrendPoin
 // trendRuns returns the points of a suite's last n finished runs, oldest
 // first, without their criteria.
 func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([]store.TrendPoint, error) {
-	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, threshold, pass_rate, pass_rate_unknown, cost_usd, cost_unpriced FROM runs
+	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, threshold, pass_rate, pass_rate_unknown, cost_usd, cost_unpriced, cost_unreported FROM runs
 		WHERE suite = ? AND status IN (?, ?, ?)
 		ORDER BY started_us DESC, id DESC LIMIT ?`),
 		suite, string(store.Passed), string(store.Failed), string(store.Incomplete), n)
@@ -59,7 +59,7 @@ func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([
 		var started int64
 		var rate float64
 		var unknown int
-		if err := rows.Scan(&p.RunID, &started, &p.Threshold, &rate, &unknown, &p.CostUSD, &p.CostUnpriced); err != nil {
+		if err := rows.Scan(&p.RunID, &started, &p.Threshold, &rate, &unknown, &p.CostUSD, &p.CostUnpriced, &p.CostUnreported); err != nil {
 			return nil, err
 		}
 		p.Started = fromMicros(started)
@@ -143,13 +143,14 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 	tagged := map[caseKey]bool{}
 	err := db.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, db.q(last+`SELECT r.id, r.started_us, r.threshold, c.case_id, c.snapshot, c.tags, v.tags,
-				t.trials, t.judged, t.passed, t.cost, t.unpriced
+				t.trials, t.judged, t.passed, t.cost, t.unpriced, t.unreported
 			FROM r
 			JOIN (SELECT run_id, case_id, count(*) AS trials,
 					sum(CASE WHEN status <> ? THEN 1 ELSE 0 END) AS judged,
 					sum(CASE WHEN status = ? THEN 1 ELSE 0 END) AS passed,
 					sum(agent_cost_usd + judge_cost_usd + user_cost_usd + followup_cost_usd) AS cost,
 					max(agent_unpriced + judge_unpriced + user_unpriced + followup_unpriced) AS unpriced,
+					max(agent_unreported + judge_unreported + user_unreported + followup_unreported) AS unreported,
 					min(case_key) AS case_key
 				FROM trials WHERE run_id IN (SELECT id FROM r)
 				GROUP BY run_id, case_id) t ON t.run_id = r.id
@@ -166,8 +167,8 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 			var snapshot int
 			var versionTags sql.NullString
 			var threshold, cost float64
-			var unpriced int64
-			if err := rows.Scan(&runID, &started, &threshold, &caseID, &snapshot, &snapTags, &versionTags, &trials, &judged, &passed, &cost, &unpriced); err != nil {
+			var unpriced, unreported int64
+			if err := rows.Scan(&runID, &started, &threshold, &caseID, &snapshot, &snapTags, &versionTags, &trials, &judged, &passed, &cost, &unpriced, &unreported); err != nil {
 				return err
 			}
 			tags := snapTags
@@ -190,6 +191,7 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 			}
 			points[len(points)-1].CostUSD += cost
 			points[len(points)-1].CostUnpriced = points[len(points)-1].CostUnpriced || unpriced > 0
+			points[len(points)-1].CostUnreported = points[len(points)-1].CostUnreported || unreported > 0
 			if judged > 0 {
 				a := passRates[runID]
 				a.sum += float64(passed) / float64(judged)

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -199,12 +200,15 @@ func testTrendTag(t *testing.T, s store.Store) {
 // judged runs of different thresholds: the import is a point with no
 // pass rate (not 0%), of the whole suite and of a tag alike, its run
 // reads back with none, and every point carries its own run's threshold.
+// The import recorded no usage: its trial reads back unreported, and its
+// point's cost is unreported too.
 func testTrendNothingJudged(t *testing.T, s store.Store) {
 	ctx := ctx(t)
 	c1 := testCase("case_001", "where is order 1?")
 	c1.Tags = []string{"billing"}
 	notJudged := trial("case_001", 1, trialSpec{})
 	notJudged.Verdict = judge.Abstained("imported without a verdict")
+	notJudged.Usage = gavel.RoleUsage{Agent: judge.Usage{Unreported: true}}
 	runs := []struct {
 		threshold float64
 		result    gavel.CaseResult
@@ -225,8 +229,9 @@ func testTrendNothingJudged(t *testing.T, s store.Store) {
 		info, err := s.ImportRun(ctx, in, store.RunEnd{Status: r.status, Ended: started.Add(time.Minute), Run: run})
 		check(t, "ImportRun", err)
 		stats := run.Stats()
+		total := stats.Usage.Total()
 		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), Threshold: r.threshold, PassRate: stats.PassRate,
-			CostUSD: stats.Usage.Total().CostUSD, Criteria: map[string]float64{}}
+			CostUSD: total.CostUSD, CostUnreported: total.Unreported, Criteria: map[string]float64{}}
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
@@ -235,7 +240,7 @@ func testTrendNothingJudged(t *testing.T, s store.Store) {
 			unjudged = info.ID
 		}
 	}
-	if want[1].PassRate != nil || want[0].PassRate == nil {
+	if want[1].PassRate != nil || want[0].PassRate == nil || !want[1].CostUnreported {
 		t.Fatalf("fixture: want the import without a pass rate, the others with one: %+v", want)
 	}
 	got, err := s.Trend(ctx, "imports", 10)
@@ -249,6 +254,16 @@ func testTrendNothingJudged(t *testing.T, s store.Store) {
 	check(t, "RunInfo", err)
 	if info.Stats.PassRate != nil {
 		t.Errorf("the import's pass rate reads back as %v, want none", *info.Stats.PassRate)
+	}
+	if !info.Stats.Usage.Agent.Unreported {
+		t.Errorf("the import's usage reads back as %+v, want it unreported", info.Stats.Usage.Agent)
+	}
+	for _, read := range []func(context.Context, string) (*store.StoredRun, error){s.Run, s.RunVerdicts} {
+		sr, err := read(ctx, unjudged)
+		check(t, "Run", err)
+		if u := sr.Run.Cases[0].Trials[0].Usage; u != notJudged.Usage {
+			t.Errorf("the import's trial's usage reads back as %+v, want %+v", u, notJudged.Usage)
+		}
 	}
 	listed, err := s.Runs(ctx, store.RunFilter{Suite: "imports"})
 	check(t, "Runs", err)
