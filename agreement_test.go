@@ -169,8 +169,8 @@ func TestCalibrateThreeClasses(t *testing.T) {
 	}
 	c = gavel.Calibrate(checks)
 	checkKappa(t, c.Kappa, 41.0/66)
-	if math.Abs(c.Agreement-0.75) > 1e-9 {
-		t.Errorf("agreement %v, want 0.75", c.Agreement)
+	if math.Abs(orNaN(c.Agreement)-0.75) > 1e-9 {
+		t.Errorf("agreement %v, want 0.75", orNaN(c.Agreement))
 	}
 }
 

@@ -133,9 +133,10 @@ type Calibration struct {
 	// LabelCheck.Counts).
 	Labels, Counted int
 	// Agreed is how many of the counted labels agreed with the judge
-	// (see LabelCheck.Agrees); Agreement is Agreed / Counted (0 when nothing counted).
+	// (see LabelCheck.Agrees); Agreement is Agreed / Counted, nil when
+	// no label counted: there is no agreement to tell, which is no 0%.
 	Agreed    int
-	Agreement float64
+	Agreement *float64
 	// Kappa is Cohen's kappa of the judge's and the people's categories
 	// (Table's): the agreement beyond what chance would give, from -1 to
 	// 1. It is nil when chance explains everything (judge and people gave
@@ -149,9 +150,10 @@ type Calibration struct {
 	Raters []RaterAgreement
 	// Scored is how many counted labels carry a person's score, and
 	// ScoreError the mean absolute difference between it and the
-	// judge's score, among those where the judge gave one.
+	// judge's score, among those where the judge gave one; nil when
+	// Scored is 0.
 	Scored     int
-	ScoreError float64
+	ScoreError *float64
 	// Disagreements are the counted labels that disagreed with the
 	// judge, oldest first: the cases to read.
 	Disagreements []LabelCheck
@@ -183,9 +185,11 @@ func Calibrate(checks []LabelCheck) Calibration {
 	if c.Counted == 0 {
 		return c
 	}
-	c.Agreement = float64(c.Agreed) / float64(c.Counted)
+	agreement := float64(c.Agreed) / float64(c.Counted)
+	c.Agreement = &agreement
 	if c.Scored > 0 {
-		c.ScoreError = scoreDiffs / float64(c.Scored)
+		e := scoreDiffs / float64(c.Scored)
+		c.ScoreError = &e
 	}
 	c.Table = Agree(pairs)
 	c.Kappa = c.Table.Kappa
@@ -243,7 +247,7 @@ func Raters(checks []LabelCheck) []RaterAgreement {
 // Calibrated reports whether the judge clears the bar: at least
 // CalibratedAgreement over at least CalibrationLabels counted labels.
 func (c Calibration) Calibrated() bool {
-	return c.Counted >= CalibrationLabels && c.Agreement >= CalibratedAgreement
+	return c.Counted >= CalibrationLabels && c.Agreement != nil && *c.Agreement >= CalibratedAgreement
 }
 
 // Verdict says where the judge stands, in a few words: "calibrated",

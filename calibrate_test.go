@@ -39,12 +39,13 @@ func TestCalibrate(t *testing.T) {
 		name                      string
 		checks                    []gavel.LabelCheck
 		counted, agreed           int
-		agreement                 float64
+		agreement                 float64 // NaN: none
 		kappa                     float64 // NaN: none
 		verdict                   string
 		disagreements, wantLabels int
 	}{
-		{"no labels", nil, 0, 0, 0, math.NaN(), "too few labels", 0, 0},
+		{"no labels", nil, 0, 0, math.NaN(), math.NaN(), "too few labels", 0, 0},
+		{"no label counted", byRules(labels(4, fail, false)), 0, 0, math.NaN(), math.NaN(), "too few labels", 0, 4},
 		// 40 passes and 20 fails; people disagree with 3 passes and 3
 		// fails: agreement 54/60, people pass 40-3+3 = 40 of 60.
 		// Chance: (2/3)(2/3) + (1/3)(1/3) = 5/9; kappa (0.9 - 5/9) / (4/9) = 0.775.
@@ -76,9 +77,11 @@ func TestCalibrate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := gavel.Calibrate(tt.checks)
-			if c.Labels != tt.wantLabels || c.Counted != tt.counted || c.Agreed != tt.agreed || math.Abs(c.Agreement-tt.agreement) > 1e-9 {
+			agreement := orNaN(c.Agreement)
+			if c.Labels != tt.wantLabels || c.Counted != tt.counted || c.Agreed != tt.agreed ||
+				math.IsNaN(agreement) != math.IsNaN(tt.agreement) || math.Abs(agreement-tt.agreement) > 1e-9 {
 				t.Errorf("labels %d, counted %d, agreed %d, agreement %v; want %d, %d, %d, %v",
-					c.Labels, c.Counted, c.Agreed, c.Agreement, tt.wantLabels, tt.counted, tt.agreed, tt.agreement)
+					c.Labels, c.Counted, c.Agreed, agreement, tt.wantLabels, tt.counted, tt.agreed, tt.agreement)
 			}
 			switch {
 			case math.IsNaN(tt.kappa) && c.Kappa != nil:
@@ -105,7 +108,18 @@ func TestCalibrateScores(t *testing.T) {
 		{Status: judge.StatusPass, ModelJudged: true, Correct: true, HumanScore: f(1)}, // the judge gave no score
 		{Status: judge.StatusPass, ModelJudged: true, Score: f(0.5), Correct: true},    // the person gave none
 	})
-	if c.Scored != 2 || math.Abs(c.ScoreError-0.4) > 1e-9 {
-		t.Errorf("scored %d, error %v; want 2, 0.4", c.Scored, c.ScoreError)
+	if c.Scored != 2 || math.Abs(orNaN(c.ScoreError)-0.4) > 1e-9 {
+		t.Errorf("scored %d, error %v; want 2, 0.4", c.Scored, orNaN(c.ScoreError))
 	}
+	if none := gavel.Calibrate(labels(3, judge.StatusPass, true)); none.Scored != 0 || none.ScoreError != nil {
+		t.Errorf("without a person's score: scored %d, error %v; want 0 and none", none.Scored, orNaN(none.ScoreError))
+	}
+}
+
+// orNaN is a number that may be unknown, NaN when it is.
+func orNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }

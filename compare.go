@@ -61,8 +61,9 @@ type Comparison struct {
 	Unchanged int
 
 	// PassRate is each run's pass rate (Stats.PassRate). Each is over the
-	// cases that ran in that run, which need not be the same cases.
-	PassRate Delta
+	// cases that were judged in that run, which need not be the same
+	// cases; a side is nil when nothing was judged in that run.
+	PassRate RateDelta
 	// CostUSD is what each run spent, in US dollars (the total of
 	// Stats.Usage).
 	CostUSD Delta
@@ -101,8 +102,9 @@ type CaseSide struct {
 	Result *CaseResult
 	// Outcome is the case's outcome; "" when the run has no such case.
 	Outcome Outcome
-	// Passed counts the trials that passed, Trials the trials that ran.
-	Passed, Trials int
+	// Passed counts the trials that passed, Trials the trials that ran,
+	// Judged those of them that were judged (see Trial.Judged).
+	Passed, Trials, Judged int
 	// Reason says why the case did not pass, on one line: for a case that
 	// ran, the first reason its first trial that did not pass gave (the
 	// name and reasoning of the first judgment at the end of a failing
@@ -112,13 +114,13 @@ type CaseSide struct {
 	Reason string
 }
 
-// PassRate returns the share of the case's trials that passed, and false
-// when none ran.
+// PassRate returns the share of the case's judged trials that passed,
+// and false when none was judged (see CaseResult.PassRate).
 func (s CaseSide) PassRate() (float64, bool) {
-	if s.Trials == 0 {
+	if s.Judged == 0 {
 		return 0, false
 	}
-	return float64(s.Passed) / float64(s.Trials), true
+	return float64(s.Passed) / float64(s.Judged), true
 }
 
 // A Delta is a number of the base beside the same number of the head.
@@ -128,6 +130,21 @@ type Delta struct {
 
 // Diff returns Head - Base: positive when the head's number is higher.
 func (d Delta) Diff() float64 { return d.Head - d.Base }
+
+// A RateDelta is the pass rate of the base beside the head's; a side is
+// nil when nothing was judged in that run (see Stats.PassRate).
+type RateDelta struct {
+	Base, Head *float64
+}
+
+// Diff returns Head - Base, and false when either side is unknown: a
+// change from or to nothing is no number.
+func (d RateDelta) Diff() (float64, bool) {
+	if d.Base == nil || d.Head == nil {
+		return 0, false
+	}
+	return *d.Head - *d.Base, true
+}
 
 // Unpriced says, of each of two runs, whether its cost leaves out a model
 // without a price.
@@ -207,7 +224,7 @@ func Compare(base, head *Run) Comparison {
 	}
 
 	bs, hs := base.Stats(), head.Stats()
-	c.PassRate = Delta{Base: bs.PassRate, Head: hs.PassRate}
+	c.PassRate = RateDelta{Base: bs.PassRate, Head: hs.PassRate}
 	c.CostUSD = Delta{Base: bs.Usage.Total().CostUSD, Head: hs.Usage.Total().CostUSD}
 	c.CostUnpriced = Unpriced{Base: bs.Usage.Total().Unpriced, Head: hs.Usage.Total().Unpriced}
 	c.Criteria = criterionDeltas(bs.Criteria, hs.Criteria)
@@ -239,6 +256,9 @@ func (c *Comparison) listFor(base, head Outcome) *[]CaseChange {
 func sideOf(r *CaseResult) CaseSide {
 	s := CaseSide{Result: r, Outcome: r.Outcome, Trials: len(r.Trials)}
 	for _, t := range r.Trials {
+		if t.Judged() {
+			s.Judged++
+		}
 		if t.Verdict.Passed() {
 			s.Passed++
 		} else if s.Reason == "" {

@@ -176,7 +176,7 @@ func TestCompareCases(t *testing.T) {
 	got := gavel.Compare(base, head)
 
 	side := func(o gavel.Outcome, passed, trials int, reason string) gavel.CaseSide {
-		return gavel.CaseSide{Outcome: o, Passed: passed, Trials: trials, Reason: reason}
+		return gavel.CaseSide{Outcome: o, Passed: passed, Trials: trials, Judged: trials, Reason: reason}
 	}
 	pass := side(gavel.Passed, 1, 1, "")
 	fail := side(gavel.Failed, 0, 1, "check: wrong answer")
@@ -197,7 +197,7 @@ func TestCompareCases(t *testing.T) {
 			{ID: "gone1", Name: "case gone1", Base: fail},
 		},
 		Unchanged: 1,
-		PassRate:  gavel.Delta{Base: 4.0 / 6, Head: 3.0 / 5},
+		PassRate:  gavel.RateDelta{Base: new(4.0 / 6), Head: new(3.0 / 5)},
 	}
 	ignoreResults := cmpopts.IgnoreFields(gavel.CaseSide{}, "Result")
 	if diff := cmp.Diff(want, got, ignoreResults, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
@@ -236,7 +236,7 @@ func TestCaseSide(t *testing.T) {
 		{
 			name:   "the first failing leaf, on one line",
 			result: gavel.CaseResult{Outcome: gavel.Failed, Trials: []gavel.Trial{{Verdict: tree}}},
-			want:   gavel.CaseSide{Outcome: gavel.Failed, Trials: 1, Reason: "forbidden_tools cancel: called cancel (call 2)"},
+			want:   gavel.CaseSide{Outcome: gavel.Failed, Trials: 1, Judged: 1, Reason: "forbidden_tools cancel: called cancel (call 2)"},
 			ran:    true,
 		},
 		{
@@ -246,7 +246,7 @@ func TestCaseSide(t *testing.T) {
 				{Verdict: judge.Judgment{Name: "judge", Status: judge.StatusFail, Reasoning: "second"}},
 				{Verdict: judge.Judgment{Name: "judge", Status: judge.StatusFail, Reasoning: "third"}},
 			}},
-			want: gavel.CaseSide{Outcome: gavel.Flaky, Passed: 1, Trials: 3, Reason: "judge: second"},
+			want: gavel.CaseSide{Outcome: gavel.Flaky, Passed: 1, Trials: 3, Judged: 3, Reason: "judge: second"},
 			rate: 1.0 / 3, ran: true,
 		},
 		{
@@ -255,7 +255,7 @@ func TestCaseSide(t *testing.T) {
 				{Verdict: judge.Judgment{Status: judge.StatusFail}},
 				{Verdict: judge.Judgment{Name: "judge", Status: judge.StatusFail, Reasoning: "said why"}},
 			}},
-			want: gavel.CaseSide{Outcome: gavel.Failed, Trials: 2, Reason: "judge: said why"},
+			want: gavel.CaseSide{Outcome: gavel.Failed, Trials: 2, Judged: 2, Reason: "judge: said why"},
 			ran:  true,
 		},
 		{
@@ -263,13 +263,13 @@ func TestCaseSide(t *testing.T) {
 			result: gavel.CaseResult{Outcome: gavel.Errored, Trials: []gavel.Trial{
 				{Verdict: judge.Judgment{Name: "conversation", Status: judge.StatusError, Reasoning: "TIMEOUT"}},
 			}},
-			want: gavel.CaseSide{Outcome: gavel.Errored, Trials: 1, Reason: "conversation: TIMEOUT"},
+			want: gavel.CaseSide{Outcome: gavel.Errored, Trials: 1, Judged: 1, Reason: "conversation: TIMEOUT"},
 			ran:  true,
 		},
 		{
 			name:   "passed",
 			result: gavel.CaseResult{Outcome: gavel.Passed, Trials: []gavel.Trial{{Verdict: judge.Judgment{Status: judge.StatusPass}}}},
-			want:   gavel.CaseSide{Outcome: gavel.Passed, Passed: 1, Trials: 1},
+			want:   gavel.CaseSide{Outcome: gavel.Passed, Passed: 1, Trials: 1, Judged: 1},
 			rate:   1, ran: true,
 		},
 		{
@@ -324,7 +324,7 @@ func TestCompareNumbers(t *testing.T) {
 	c := gavel.Compare(base, head)
 
 	approx := cmpopts.EquateApprox(0, 1e-9)
-	if diff := cmp.Diff(gavel.Delta{Base: 2.0 / 3, Head: 1}, c.PassRate, approx); diff != "" {
+	if diff := cmp.Diff(gavel.RateDelta{Base: new(2.0 / 3), Head: new(1.0)}, c.PassRate, approx); diff != "" {
 		t.Errorf("PassRate (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(gavel.Delta{Base: 0.04, Head: 0.05}, c.CostUSD, approx); diff != "" {

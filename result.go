@@ -166,32 +166,40 @@ func (r *CaseResult) ID() string {
 	return ""
 }
 
-// PassRate returns the share of the case's trials with a verdict (those
-// that did not abstain) that passed, and false when there is none: the
-// case did not run, or no trial of it was judged.
+// PassRate returns the share of the case's judged trials that passed,
+// and false when none was judged: none ran, or every one's verdict
+// abstained (a conversation imported without a verdict, see Judged). An
+// ERROR was judged: it counts as not passed.
 func (r *CaseResult) PassRate() (float64, bool) {
-	n := r.counts()
-	if n.n == 0 {
+	passed, judged := r.passes()
+	if judged == 0 {
 		return 0, false
 	}
-	return float64(n.c) / float64(n.n), true
+	return float64(passed) / float64(judged), true
 }
 
-// counts counts the case's trials with a verdict, and those that passed:
-// an ABSTAIN is none.
-func (r *CaseResult) counts() counts {
-	var n counts
+// passes counts the case's judged trials (see Judged) and those of them
+// that passed.
+func (r *CaseResult) passes() (passed, judged int) {
 	for _, t := range r.Trials {
-		if t.Verdict.Status == judge.StatusAbstain {
+		if !t.Judged() {
 			continue
 		}
-		n.n++
+		judged++
 		if t.Verdict.Passed() {
-			n.c++
+			passed++
 		}
 	}
-	return n
+	return passed, judged
 }
+
+// Judged reports whether the trial has a verdict: one that does not
+// abstain. A trial imported without a verdict (gavel import) abstains
+// until gavel rejudge judges it, and Gavel's own runs never abstain (a
+// verdict of judges that all abstained is an ERROR): a pass rate, pass@k
+// and pass^k count only judged trials, so that a run nobody judged has
+// none, rather than 0%.
+func (t Trial) Judged() bool { return t.Verdict.Status != judge.StatusAbstain }
 
 // Summarize sets the outcome from the trials, and SkipReason with it: a
 // case that did not run keeps the reason its runner gave; one whose every

@@ -75,7 +75,7 @@ func TestPassRateLeavesAbstentionsOut(t *testing.T) {
 		}
 	}
 	stats := run.Stats()
-	want := gavel.Stats{PassRate: (1 + 0.5) / 2, Trials: 6, PassAtK: []float64{0.75}, PassHatK: []float64{0.75},
+	want := gavel.Stats{PassRate: new((1 + 0.5) / 2), Trials: 6, PassAtK: []float64{0.75}, PassHatK: []float64{0.75},
 		Cases: map[gavel.Outcome]int{gavel.Passed: 1, gavel.Skipped: 1, gavel.Flaky: 1}}
 	got := gavel.Stats{PassRate: stats.PassRate, Trials: stats.Trials, PassAtK: stats.PassAtK, PassHatK: stats.PassHatK, Cases: stats.Cases}
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {

@@ -87,12 +87,13 @@ type Stats struct {
 	Cases map[Outcome]int `json:"cases"`
 	// Trials is how many trials ran.
 	Trials int `json:"trials"`
-	// PassRate is the mean of the pass rates of the cases that ran and
-	// were judged (see CaseResult.PassRate): a case that was skipped, or
-	// whose every trial abstained, has none.
-	PassRate float64 `json:"pass_rate"`
+	// PassRate is the mean of the pass rates of the cases that were
+	// judged (CaseResult.PassRate); nil, and null in JSON, when none was:
+	// every case was skipped, or imported without a verdict. Unknown is
+	// not 0%: a run with no pass rate meets no threshold (see Run.Met).
+	PassRate *float64 `json:"pass_rate"`
 	// PassAtK[k-1] is pass@k: the mean over cases of the chance that at
-	// least one of k trials drawn from the case's n passes.
+	// least one of k trials drawn from the case's n judged trials passes.
 	PassAtK []float64 `json:"pass_at_k,omitempty"`
 	// PassHatK[k-1] is pass^k (τ-bench): the mean over cases of the chance
 	// that all of k trials drawn pass, C(c,k)/C(n,k) for c passes.
@@ -136,11 +137,11 @@ type CriterionStat struct {
 }
 
 // Stats computes the run's numbers. pass@k and pass^k are given for k up
-// to the smallest number of trials with a verdict of a case: a trial that
-// abstained counts in none of them.
+// to the smallest number of judged trials of a judged case.
 func (r *Run) Stats() Stats {
 	s := Stats{Cases: map[Outcome]int{}, Models: maps.Clone(r.Models)}
 	var ran []counts
+	var rates float64
 	crit := criteria{}
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -153,18 +154,21 @@ func (r *Run) Stats() Stats {
 			crit.add(t.Verdict)
 		}
 		s.Trials += len(c.Trials)
-		n := c.counts()
-		if n.n == 0 {
-			continue // not run, or not judged: no pass rate
+		rate, ok := c.PassRate()
+		if !ok {
+			continue
 		}
-		s.PassRate += float64(n.c) / float64(n.n)
+		rates += rate
+		var n counts
+		n.c, n.n = c.passes()
 		ran = append(ran, n)
 	}
 	s.Criteria = crit.stats()
 	if len(ran) == 0 {
 		return s
 	}
-	s.PassRate /= float64(len(ran))
+	rate := rates / float64(len(ran))
+	s.PassRate = &rate
 	maxK := ran[0].n
 	for _, n := range ran {
 		maxK = min(maxK, n.n)
@@ -237,12 +241,20 @@ func choose(n, k int) float64 {
 	return out
 }
 
-// Met reports whether the cases that ran reached the suite's threshold,
-// give or take the rounding of the pass rate (judge.CompareToThreshold: 3
-// cases passing 7 of 10 trials each meet 0.7). It says nothing of the
-// cases that did not run: see Passed.
+// Met reports whether the cases that ran reached the suite's threshold
+// (see Reaches). It says nothing of the cases that did not run: see
+// Passed.
 func (r *Run) Met() bool {
-	return judge.CompareToThreshold(r.Stats().PassRate, r.threshold()) >= 0
+	return Reaches(r.Stats().PassRate, r.threshold())
+}
+
+// Reaches reports whether a run's pass rate reaches threshold, give or
+// take the rounding of the rate (judge.CompareToThreshold: 3 cases passing
+// 7 of 10 trials each reach 0.7). A run in which nothing was judged has
+// no pass rate (nil), and reaches no threshold: it showed nothing, so it
+// is no pass.
+func Reaches(rate *float64, threshold float64) bool {
+	return rate != nil && judge.CompareToThreshold(*rate, threshold) >= 0
 }
 
 // Complete reports whether the run ran every selected trial: nothing

@@ -1,6 +1,7 @@
 package gavel_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -178,7 +179,7 @@ func TestStatsPassAtK(t *testing.T) {
 	)
 	stats := run.Stats()
 	// b: pass@2 = 1 - C(2,2)/C(3,2) = 2/3, pass^2 = 0; pass@3 = 1, pass^3 = 0.
-	want := gavel.Stats{PassRate: (1 + 1.0/3) / 2, PassAtK: []float64{(1 + 1.0/3) / 2, (1 + 2.0/3) / 2, 1}, PassHatK: []float64{(1 + 1.0/3) / 2, 0.5, 0.5}}
+	want := gavel.Stats{PassRate: new((1 + 1.0/3) / 2), PassAtK: []float64{(1 + 1.0/3) / 2, (1 + 2.0/3) / 2, 1}, PassHatK: []float64{(1 + 1.0/3) / 2, 0.5, 0.5}}
 	got := gavel.Stats{PassRate: stats.PassRate, PassAtK: stats.PassAtK, PassHatK: stats.PassHatK}
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("pass rates (-want +got):\n%s", diff)
@@ -194,7 +195,7 @@ func TestStatsPassRateOverCasesThatRan(t *testing.T) {
 		run.Cases[i].SkipReason = "the budget was spent"
 	}
 	stats := run.Stats()
-	want := gavel.Stats{PassRate: (1 + 0 + 0.5) / 3, Trials: 4, Cases: map[gavel.Outcome]int{gavel.Passed: 1, gavel.Failed: 1, gavel.Skipped: 2, gavel.Flaky: 1}}
+	want := gavel.Stats{PassRate: new((1 + 0 + 0.5) / 3), Trials: 4, Cases: map[gavel.Outcome]int{gavel.Passed: 1, gavel.Failed: 1, gavel.Skipped: 2, gavel.Flaky: 1}}
 	got := gavel.Stats{PassRate: stats.PassRate, Trials: stats.Trials, Cases: stats.Cases}
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
 		t.Errorf("stats of 3 cases judged and 2 skipped (-want +got):\n%s", diff)
@@ -297,7 +298,7 @@ func TestRunMetAtItsThreshold(t *testing.T) {
 			run := runOf(tc.cases...)
 			run.Suite = &gavel.Suite{Threshold: tc.threshold}
 			if got := run.Met(); got != tc.met {
-				t.Errorf("Met() = %v at pass rate %v and threshold %v, want %v", got, run.Stats().PassRate, tc.threshold, tc.met)
+				t.Errorf("Met() = %v at pass rate %v and threshold %v, want %v", got, *run.Stats().PassRate, tc.threshold, tc.met)
 			}
 			if got := run.Passed(); got != tc.met {
 				t.Errorf("Passed() = %v, want %v", got, tc.met)
@@ -331,6 +332,60 @@ func TestRunUnreachable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := runOf(tc.cases...).Unreachable(); got != tc.want {
 				t.Errorf("Unreachable() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// A run in which no trial was judged has no pass rate: its JSON says
+// null, it has no pass@k nor pass^k, and it does not meet its threshold,
+// however low, so no gate goes green on it. A trial whose verdict
+// abstained (imported without a verdict) was not judged: it counts in no
+// pass rate, and a case's rate is over its judged trials.
+func TestStatsNothingJudged(t *testing.T) {
+	pass := judge.Verdict(true, "ok")
+	unjudged := judge.Judgment{Name: "not judged", Status: judge.StatusAbstain, Reasoning: "imported without a verdict"}
+	caseOf := func(outcome gavel.Outcome, verdicts ...judge.Judgment) gavel.CaseResult {
+		cr := gavel.CaseResult{Case: &gavel.Case{ID: "c"}, Outcome: outcome}
+		for n, v := range verdicts {
+			cr.Trials = append(cr.Trials, gavel.Trial{CaseID: "c", N: n + 1, Verdict: v})
+		}
+		return cr
+	}
+	tests := []struct {
+		name     string
+		cases    []gavel.CaseResult
+		passRate string // as JSON
+		passHatK string // as JSON, "" when absent
+		met      bool
+	}{
+		{"imported without verdicts", []gavel.CaseResult{caseOf(gavel.Skipped, unjudged), caseOf(gavel.Skipped, unjudged, unjudged)}, "null", "", false},
+		{"every case skipped", []gavel.CaseResult{caseOf(gavel.Skipped), caseOf(gavel.Skipped)}, "null", "", false},
+		{"no case", nil, "null", "", false},
+		{"a verdict beside a trial not judged", []gavel.CaseResult{caseOf(gavel.Passed, pass, unjudged)}, "1", "[1]", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := &gavel.Run{Suite: &gavel.Suite{Threshold: 0.01}, Cases: tc.cases}
+			data, err := json.Marshal(run.Stats())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got map[string]json.RawMessage
+			if err := json.Unmarshal(data, &got); err != nil {
+				t.Fatal(err)
+			}
+			if rate := string(got["pass_rate"]); rate != tc.passRate {
+				t.Errorf("pass_rate = %s, want %s", rate, tc.passRate)
+			}
+			if hat := string(got["pass_hat_k"]); hat != tc.passHatK {
+				t.Errorf("pass_hat_k = %q, want %q", hat, tc.passHatK)
+			}
+			if met := run.Met(); met != tc.met {
+				t.Errorf("Met() = %v, want %v", met, tc.met)
+			}
+			if passed := run.Passed(); passed != tc.met {
+				t.Errorf("Passed() = %v, want %v (the run is complete)", passed, tc.met)
 			}
 		})
 	}

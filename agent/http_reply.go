@@ -112,6 +112,7 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 		reply.ToolCalls = calls
 	}
 
+	counted := false // the reply gave a token count, 0 included
 	for _, n := range []struct {
 		p   jsonPointer
 		dst *int64
@@ -128,7 +129,11 @@ func (r replyReader) read(doc []byte) (*Reply, error) {
 		if *n.dst, problem = llm.ReadCount(raw); problem != "" {
 			return nil, fmt.Errorf("the reply's token count at %s %s", n.p, problem)
 		}
+		counted = counted || n.dst != &reply.Usage.CachedTokens
 	}
+	// An agent that says nothing of its input or output tokens spent
+	// what nobody knows: not 0.
+	reply.Usage.Unreported = !counted
 	if raw, ok := r.costUSD.find(doc); ok && !isNull(raw) {
 		var problem string
 		if reply.Usage.CostUSD, problem = llm.ReadCost(raw); problem != "" {

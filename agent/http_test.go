@@ -206,7 +206,7 @@ func TestHTTPTokensWithoutCostAreUnpriced(t *testing.T) {
 	}{
 		{`{"input_tokens": 812, "output_tokens": 45}`, judge.Usage{InputTokens: 812, OutputTokens: 45, Unpriced: true}},
 		{`{"input_tokens": 812, "output_tokens": 45, "cost_usd": 0}`, judge.Usage{InputTokens: 812, OutputTokens: 45}},
-		{`{}`, judge.Usage{}},
+		{`{}`, judge.Usage{Unreported: true}},
 	} {
 		srv, _ := serve(t, http.StatusOK, `{"reply": "hi", "usage": `+tc.usage+`}`)
 		r := mustSend(t, mustOpen(t, mustNewHTTP(t, HTTPConfig{URL: srv.URL}), "s"), "hello")
@@ -216,12 +216,37 @@ func TestHTTPTokensWithoutCostAreUnpriced(t *testing.T) {
 	}
 }
 
+// An agent that says nothing of its tokens spent what nobody knows: its
+// usage is unreported, never zero; one that says it spent 0 tokens spent
+// 0.
+func TestHTTPUsageNotReportedIsUnknown(t *testing.T) {
+	for _, tc := range []struct {
+		name, reply string
+		want        judge.Usage
+	}{
+		{"no usage", `{"reply": "hi"}`, judge.Usage{Unreported: true}},
+		{"an empty usage", `{"reply": "hi", "usage": {}}`, judge.Usage{Unreported: true}},
+		{"null tokens", `{"reply": "hi", "usage": {"input_tokens": null, "output_tokens": null}}`, judge.Usage{Unreported: true}},
+		{"a cost alone", `{"reply": "hi", "usage": {"cost_usd": 0.01}}`, judge.Usage{CostUSD: 0.01, Unreported: true}},
+		{"zero tokens", `{"reply": "hi", "usage": {"input_tokens": 0, "output_tokens": 0}}`, judge.Usage{}},
+		{"output tokens alone", `{"reply": "hi", "usage": {"output_tokens": 3, "cost_usd": 0}}`, judge.Usage{OutputTokens: 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, _ := serve(t, http.StatusOK, tc.reply)
+			r := mustSend(t, mustOpen(t, mustNewHTTP(t, HTTPConfig{URL: srv.URL}), "s"), "hello")
+			if diff := cmp.Diff(tc.want, r.Usage); diff != "" {
+				t.Errorf("usage (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestHTTPReplyWithTextOnly(t *testing.T) {
 	srv, _ := serve(t, http.StatusOK, `{"reply": "hi", "tool_calls": null}`)
 	s := mustOpen(t, mustNewHTTP(t, HTTPConfig{URL: srv.URL}), "s")
 	r := mustSend(t, s, "hello")
 	r.Latency = 0
-	if diff := cmp.Diff(&Reply{Text: "hi"}, r); diff != "" {
+	if diff := cmp.Diff(&Reply{Text: "hi", Usage: judge.Usage{Unreported: true}}, r); diff != "" {
 		t.Errorf("reply (-want +got):\n%s", diff)
 	}
 }

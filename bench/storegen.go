@@ -198,7 +198,7 @@ func (p runPlan) build(trialsPerRun int) (*gavel.Run, []gavel.Trial, store.Statu
 		status = store.Errored
 	case p.Interrupted:
 		status = store.Incomplete
-	case judge.CompareToThreshold(run.Stats().PassRate, benchThreshold) < 0:
+	case !gavel.Reaches(run.Stats().PassRate, benchThreshold):
 		status = store.Failed
 	}
 	return run, all, status

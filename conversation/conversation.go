@@ -286,7 +286,9 @@ func (d *driver) record(n int, reply *agent.Reply, err error) {
 	if reply == nil {
 		return
 	}
-	if err != nil && reply.Text == "" && len(reply.ToolCalls) == 0 && reply.Usage == (judge.Usage{}) && reply.FinishReason == "" {
+	spent := reply.Usage
+	spent.Unreported = false // a partial reply that says nothing of its tokens holds nothing
+	if err != nil && reply.Text == "" && len(reply.ToolCalls) == 0 && spent == (judge.Usage{}) && reply.FinishReason == "" {
 		return
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{

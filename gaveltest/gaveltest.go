@@ -208,9 +208,9 @@ func summary(run *gavel.Run, minPassRate float64) string {
 	if c := report.Calls(u); c != "" {
 		calls = " (" + c + ")"
 	}
-	return fmt.Sprintf("gaveltest: suite %s: %d of %d cases passed (%d failed, %d flaky, %d errored, %d skipped); a case needs %s of its trials to pass; %d trials, %d tokens%s, %s, %s",
+	return fmt.Sprintf("gaveltest: suite %s: %d of %d cases passed (%d failed, %d flaky, %d errored, %d skipped); a case needs %s of its trials to pass; %d trials, %s tokens%s, %s, %s",
 		run.Suite.Name, st.Cases[gavel.Passed], len(run.Cases), st.Cases[gavel.Failed], st.Cases[gavel.Flaky], st.Cases[gavel.Errored], st.Cases[gavel.Skipped],
-		percent(minPassRate), st.Trials, u.Tokens(), calls, report.Cost(u), run.Duration.Round(time.Millisecond))
+		percent(minPassRate), st.Trials, report.Tokens(u), calls, report.Cost(u), run.Duration.Round(time.Millisecond))
 }
 
 // percent formats a share as "80%" or "66.7%".

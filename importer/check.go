@@ -72,7 +72,9 @@ func (c *reportCheck) stats(s *gavel.Stats, trials []int) {
 		c.count("stats.cases."+string(o), s.Cases[o])
 	}
 	c.count("stats.trials", s.Trials)
-	c.rate("stats.pass_rate", s.PassRate)
+	if s.PassRate != nil { // null: nothing was judged
+		c.rate("stats.pass_rate", *s.PassRate)
+	}
 	// pass@k and pass^k are given for k up to the fewest trials a case
 	// that ran ran.
 	fewest := 0

@@ -345,7 +345,8 @@ func caseIDFrom(meta map[string]string) string {
 
 // finish fills in what every imported transcript has: its goal (the
 // first user turn), its status, its usage (the sum of its turns' when it
-// has none of its own) and its case and trial.
+// has none of its own; an agent turn without usage spent what nobody
+// recorded: see unreported) and its case and trial.
 func finish(t *judge.Transcript, caseID string) {
 	t.CaseID, t.Trial = caseID, 1
 	for _, turn := range t.Turns {
@@ -357,11 +358,28 @@ func finish(t *judge.Transcript, caseID string) {
 	if t.Status == "" {
 		t.Status = judge.ExecSuccess
 	}
+	for i, turn := range t.Turns {
+		if turn.Role == judge.RoleAgent {
+			t.Turns[i].Usage = unreported(turn.Usage)
+		}
+	}
 	if t.Usage == (judge.Usage{}) {
 		for _, turn := range t.Turns {
 			t.Usage = t.Usage.Add(turn.Usage)
 		}
 	}
+}
+
+// unreported marks usage that says nothing as unreported: a reply, or a
+// conversation, that the source recorded without tokens or cost spent
+// what nobody recorded, which is not 0 (reports show it as unknown).
+// Sources that record usage record what a reply cost, never a reply of
+// no tokens.
+func unreported(u judge.Usage) judge.Usage {
+	if u == (judge.Usage{}) {
+		u.Unreported = true
+	}
+	return u
 }
 
 // unpriced marks usage that counts tokens but no money as unpriced: the
@@ -376,7 +394,7 @@ func unpriced(u judge.Usage) judge.Usage {
 
 // trialOf is the one trial of an imported conversation, not judged.
 func trialOf(t *judge.Transcript, from string) gavel.Trial {
-	t.Usage = unpriced(t.Usage)
+	t.Usage = unpriced(unreported(t.Usage))
 	for i := range t.Turns {
 		t.Turns[i].Usage = unpriced(t.Turns[i].Usage)
 	}

@@ -262,3 +262,28 @@ func TestGavelReportProblems(t *testing.T) {
 		}
 	}
 }
+
+// A conversation imported without usage spent what nobody recorded: its
+// usage, and that of each agent turn without one, is unreported, never
+// zero. A conversation whose line says what it spent keeps that.
+func TestUsageNotRecordedIsUnreported(t *testing.T) {
+	b := read(t, "", "testdata/chats.jsonl")
+	for i, want := range []bool{false, true, true} {
+		tr := b.Cases[i].Trials[0]
+		if got := tr.Usage.Agent.Unreported; got != want || tr.Transcript.Usage.Unreported != want {
+			t.Errorf("%s: unreported %v (transcript %v), want %v: %+v", b.Cases[i].ID, got, tr.Transcript.Usage.Unreported, want, tr.Usage.Agent)
+		}
+		for _, turn := range tr.Transcript.AgentTurns() {
+			if !want && i == 0 {
+				continue // the line's usage is the conversation's, not a turn's
+			}
+			if !turn.Usage.Unreported {
+				t.Errorf("%s: an agent turn without usage has %+v, want it unreported", b.Cases[i].ID, turn.Usage)
+			}
+		}
+	}
+	spans := read(t, "", "testdata/spans.otlp.json")
+	if u := spans.Cases[0].Trials[0].Usage.Agent; u.Unreported || u.Tokens() == 0 {
+		t.Errorf("spans with usage: %+v, want it reported", u)
+	}
+}

@@ -236,13 +236,21 @@ type Usage struct {
 	// without a price: CostUSD then counts only the priced ones, a lower
 	// bound of the true cost, and reports show it as such.
 	Unpriced bool `json:"unpriced,omitempty"`
+	// Unreported is true when some of what was spent was never reported:
+	// an http or exec agent's reply that gave no token count, a
+	// conversation imported without usage. The tokens and the cost then
+	// count only what was reported, lower bounds, and reports show them
+	// as such ("unreported" when nothing was): unknown is not 0. A
+	// provider that reports 0 tokens reported 0.
+	Unreported bool `json:"unreported,omitempty"`
 }
 
-// Add returns the sum of u and v. The sum is unpriced when either is. A
-// count too large for an int64 saturates at math.MaxInt64 ("at least that
-// many"), never wraps around to a negative one: every sum of usage (a
-// transcript's, a trial's, a run's, by role or model, what a budget is
-// checked against) is made with Add.
+// Add returns the sum of u and v. The sum is unpriced when either is,
+// and unreported when either is. A count too large for an int64
+// saturates at math.MaxInt64 ("at least that many"), never wraps around
+// to a negative one: every sum of usage (a transcript's, a trial's, a
+// run's, by role or model, what a budget is checked against) is made
+// with Add.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:  addCount(u.InputTokens, v.InputTokens),
@@ -252,6 +260,7 @@ func (u Usage) Add(v Usage) Usage {
 		Calls:        addCount(u.Calls, v.Calls),
 		CacheHits:    addCount(u.CacheHits, v.CacheHits),
 		Unpriced:     u.Unpriced || v.Unpriced,
+		Unreported:   u.Unreported || v.Unreported,
 	}
 }
 

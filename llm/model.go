@@ -164,11 +164,16 @@ type Usage struct {
 	// without a price: CostUSD then counts only the priced ones, a lower
 	// bound of the true cost.
 	Unpriced bool `json:"unpriced,omitempty"`
+	// Unreported is true when some of what was spent was never reported,
+	// as judge.Usage has it (the two convert into each other); the
+	// providers report what they spend, 0 included, and leave it false.
+	Unreported bool `json:"unreported,omitempty"`
 }
 
-// Add returns the sum of u and v. The sum is unpriced when either is. A
-// count too large for an int64 saturates at math.MaxInt64 ("at least that
-// many"), never wraps around to a negative one.
+// Add returns the sum of u and v. The sum is unpriced when either is,
+// and unreported when either is. A count too large for an int64
+// saturates at math.MaxInt64 ("at least that many"), never wraps around
+// to a negative one.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
 		InputTokens:  addCount(u.InputTokens, v.InputTokens),
@@ -178,5 +183,6 @@ func (u Usage) Add(v Usage) Usage {
 		Calls:        addCount(u.Calls, v.Calls),
 		CacheHits:    addCount(u.CacheHits, v.CacheHits),
 		Unpriced:     u.Unpriced || v.Unpriced,
+		Unreported:   u.Unreported || v.Unreported,
 	}
 }

@@ -46,9 +46,9 @@ func breakdowns(s gavel.Stats) []breakdown {
 		}
 		for _, name := range slices.Sorted(maps.Keys(s.Models)) {
 			u := s.Models[name]
-			row := []string{name, count(u.Tokens()), cost(u)}
+			row := []string{name, tokens(u), cost(u)}
 			if counted {
-				row = []string{name, callsCell(u), count(u.Tokens()), cost(u)}
+				row = []string{name, callsCell(u), tokens(u), cost(u)}
 			}
 			b.rows = append(b.rows, row)
 		}
@@ -83,6 +83,16 @@ func unpricedNote(s gavel.Stats) string {
 	return fmt.Sprintf("Unpriced: %s %s no price, so the costs that include %s are lower bounds. "+
 		"Give %s price in US dollars per million tokens under prices: in the suite file, or in a file named with gavel run --prices.",
 		who, has, it, its)
+}
+
+// unreportedNote says that some of what the run spent was never
+// reported; "" when everything was.
+func unreportedNote(s gavel.Stats) string {
+	if !s.Usage.Total().Unreported {
+		return ""
+	}
+	return "Unreported: the agent did not report what some of its replies spent (an http or exec agent that gives no token count, " +
+		"a conversation imported without usage), so the tokens and costs that include them are lower bounds."
 }
 
 // title capitalises a column's name, "criterion" to "Criterion".

@@ -36,14 +36,16 @@ type JSONCalibration struct {
 		Agreement float64 `json:"agreement"`
 		Labels    int     `json:"labels"`
 	} `json:"target"`
-	Labels    int     `json:"labels"`
-	Counted   int     `json:"counted"`
-	Agreed    int     `json:"agreed"`
-	Agreement float64 `json:"agreement"`
+	Labels  int `json:"labels"`
+	Counted int `json:"counted"`
+	Agreed  int `json:"agreed"`
+	// Agreement is null when no label counted.
+	Agreement *float64 `json:"agreement"`
 	// Kappa is null when chance explains every agreement.
-	Kappa         *float64         `json:"kappa"`
-	Scored        int              `json:"scored"`
-	ScoreError    float64          `json:"score_error"`
+	Kappa  *float64 `json:"kappa"`
+	Scored int      `json:"scored"`
+	// ScoreError is null when no counted label carries a person's score.
+	ScoreError    *float64         `json:"score_error"`
 	Disagreements []JSONLabelCheck `json:"disagreements"`
 	// Table is the judge (rows) against the people (columns) over the
 	// counted labels whose category is known.
@@ -61,8 +63,9 @@ type JSONAgreement struct {
 	Table      [][]int  `json:"table"`
 	Items      int      `json:"items"`
 	Agreed     int      `json:"agreed"`
-	Observed   float64  `json:"observed"`
-	Chance     float64  `json:"chance"`
+	// Observed and Chance are null without items: no agreement to tell.
+	Observed *float64 `json:"observed"`
+	Chance   *float64 `json:"chance"`
 	// Kappa is null when chance explains every agreement.
 	Kappa *float64 `json:"kappa"`
 }
@@ -75,7 +78,10 @@ type JSONRaterAgreement struct {
 }
 
 func newJSONAgreement(a gavel.Agreement) JSONAgreement {
-	out := JSONAgreement{Categories: a.Categories, Table: a.Table, Items: a.Items, Agreed: a.Agreed, Observed: a.Observed, Chance: a.Chance, Kappa: a.Kappa}
+	out := JSONAgreement{Categories: a.Categories, Table: a.Table, Items: a.Items, Agreed: a.Agreed, Kappa: a.Kappa}
+	if a.Items > 0 {
+		out.Observed, out.Chance = &a.Observed, &a.Chance
+	}
 	if out.Categories == nil {
 		out.Categories, out.Table = []string{}, [][]int{}
 	}
@@ -172,14 +178,14 @@ func writeCalibrationText(b *bytes.Buffer, of string, c gavel.Calibration) {
 		writeRaters(b, c.Raters)
 		return
 	}
-	fmt.Fprintf(b, "Agreement:   %d of %d (%s)\n", c.Agreed, c.Counted, percent(c.Agreement))
+	fmt.Fprintf(b, "Agreement:   %s\n", AgreementOf(c))
 	fmt.Fprintf(b, "Kappa:       %s\n", Kappa(c.Kappa))
 	if len(c.Table.Categories) > 1 {
 		b.WriteString("\nJudge (rows) against people (columns):\n")
 		writeAgreement(b, c.Table)
 	}
-	if c.Scored > 0 {
-		fmt.Fprintf(b, "Scores:      %s with a person's score, off the judge's by %s on average\n", nLabels(c.Scored), score(c.ScoreError))
+	if c.ScoreError != nil {
+		fmt.Fprintf(b, "Scores:      %s with a person's score, off the judge's by %s on average\n", nLabels(c.Scored), score(*c.ScoreError))
 	}
 	writeRaters(b, c.Raters)
 	if len(c.Disagreements) == 0 {
@@ -229,10 +235,24 @@ func writeRaters(b *bytes.Buffer, raters []gavel.RaterAgreement) {
 
 // CalibrationVerdict says where a judge stands against the bar, in a
 // sentence: "calibrated (92% agreement over 60 labels; the bar is 85%
-// over 50)".
+// over 50)", or, when no label counted, "too few labels (no label
+// counted; the bar is 85% over 50)": no agreement, rather than 0%.
 func CalibrationVerdict(c gavel.Calibration) string {
-	return fmt.Sprintf("%s (%s agreement over %s; the bar is %s over %d)",
-		c.Verdict(), percent(c.Agreement), nLabels(c.Counted), percent(gavel.CalibratedAgreement), gavel.CalibrationLabels)
+	measured := "no label counted"
+	if c.Agreement != nil {
+		measured = fmt.Sprintf("%s agreement over %s", percent(*c.Agreement), nLabels(c.Counted))
+	}
+	return fmt.Sprintf("%s (%s; the bar is %s over %d)",
+		c.Verdict(), measured, percent(gavel.CalibratedAgreement), gavel.CalibrationLabels)
+}
+
+// AgreementOf says how many counted labels agreed with the judge: "11 of
+// 12 (91.7%)"; "none counted" when no label counted.
+func AgreementOf(c gavel.Calibration) string {
+	if c.Agreement == nil {
+		return "none counted"
+	}
+	return fmt.Sprintf("%d of %d (%s)", c.Agreed, c.Counted, percent(*c.Agreement))
 }
 
 // nLabels says "1 label", "2 labels".

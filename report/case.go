@@ -27,9 +27,21 @@ func WriteCase(w io.Writer, cr *gavel.CaseResult) error {
 	}
 	if f.Ran > 0 {
 		tokens, spent := usageLines(f.Usage)
-		fmt.Fprintf(&b, "  Trials:   %d of %d passed\n  Tokens:   %s\n  Cost:     %s\n", f.Passed, f.Ran, tokens, spent)
+		fmt.Fprintf(&b, "  Trials:   %s\n  Tokens:   %s\n  Cost:     %s\n", trialsPassed(f), tokens, spent)
 	}
 	writeCaseDetail(&b, "  ", cr, true)
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// trialsPassed says how many of a case's judged trials passed: "2 of 3
+// passed", "1 of 1 passed, 1 not judged", "1, not judged".
+func trialsPassed(f caseFacts) string {
+	switch {
+	case f.Judged == 0:
+		return fmt.Sprintf("%d, not judged", f.Ran)
+	case f.Judged < f.Ran:
+		return fmt.Sprintf("%d of %d passed, %d not judged", f.Passed, f.Judged, f.Ran-f.Judged)
+	}
+	return fmt.Sprintf("%d of %d passed", f.Passed, f.Judged)
 }

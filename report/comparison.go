@@ -170,16 +170,19 @@ func comparisonCells(s comparisonSection, cc gavel.CaseChange) []string {
 	return []string{id, name, sideCell(cc.Base), sideCell(cc.Head), reason}
 }
 
-// sideCell formats how a case came out in a run: "FLAKY 2/3", "SKIPPED",
-// or "-" when the run has no such case.
+// sideCell formats how a case came out in a run: "FLAKY 2/3" (of its
+// judged trials), "SKIPPED", "SKIPPED not judged" (trials imported
+// without verdicts), or "-" when the run has no such case.
 func sideCell(s gavel.CaseSide) string {
 	switch {
 	case s.Outcome == "":
 		return "-"
 	case s.Trials == 0:
 		return string(s.Outcome)
+	case s.Judged == 0:
+		return string(s.Outcome) + " not judged"
 	}
-	return fmt.Sprintf("%s %d/%d", s.Outcome, s.Passed, s.Trials)
+	return fmt.Sprintf("%s %d/%d", s.Outcome, s.Passed, s.Judged)
 }
 
 // comparisonCounts says how many cases each section holds, leaving out
@@ -226,9 +229,15 @@ func comparisonVerdict(c gavel.Comparison) string {
 }
 
 // passRateChange formats the pass rates of both runs and the change in
-// points: "80% -> 66.7% (-13.3 points)". arrow separates the two.
-func passRateChange(d gavel.Delta, arrow string) string {
-	points := strconv.FormatFloat(d.Diff()*100, 'f', 1, 64)
+// points: "80% -> 66.7% (-13.3 points)". arrow separates the two. A run
+// in which nothing was judged has no pass rate, and the change is
+// unknown: "unknown -> 66.7% (change unknown)".
+func passRateChange(d gavel.RateDelta, arrow string) string {
+	diff, ok := d.Diff()
+	if !ok {
+		return fmt.Sprintf("%s %s %s (change unknown)", passRate(d.Base), arrow, passRate(d.Head))
+	}
+	points := strconv.FormatFloat(diff*100, 'f', 1, 64)
 	points = strings.TrimSuffix(points, ".0")
 	change := "no change"
 	if points != "0" && points != "-0" {
@@ -237,7 +246,7 @@ func passRateChange(d gavel.Delta, arrow string) string {
 		}
 		change = points + " points"
 	}
-	return fmt.Sprintf("%s %s %s (%s)", percent(d.Base), arrow, percent(d.Head), change)
+	return fmt.Sprintf("%s %s %s (%s)", passRate(d.Base), arrow, passRate(d.Head), change)
 }
 
 // costChange formats what both runs cost and the difference: "$0.0424

@@ -17,10 +17,11 @@ const ComparisonSchemaVersion = 1
 // A JSONComparison is the JSON report of a comparison, field for field.
 // Decode one into it to read it back.
 //
-// Every field is always present: lists are empty rather than null. Only
-// these are null: a case's side in a run that does not have the case, a
-// side's pass_rate when no trial ran, and a criterion's side and delta
-// when only one run scored it.
+// Every field is always present but the deltas left out when unknown:
+// lists are empty rather than null. Only these are null: a run's
+// pass_rate when nothing was judged in it, a case's side in a run that
+// does not have the case, a side's pass_rate when none of its trials was
+// judged, and a criterion's side and delta when only one run scored it.
 type JSONComparison struct {
 	SchemaVersion int `json:"schema_version"`
 	// Kind is "comparison", telling this report from a run's.
@@ -32,10 +33,11 @@ type JSONComparison struct {
 	// HasRegressions is true when a case passed in the base and did not
 	// pass in the head: the comparison's verdict.
 	HasRegressions bool `json:"has_regressions"`
-	// PassRateDelta is head.pass_rate - base.pass_rate; CostUSDDelta is
+	// PassRateDelta is head.pass_rate - base.pass_rate, left out when
+	// either is null (nothing was judged in that run); CostUSDDelta is
 	// head.cost_usd - base.cost_usd, left out when either cost is
-	// unpriced (the change is unknown).
-	PassRateDelta float64  `json:"pass_rate_delta"`
+	// unpriced. Either change is then unknown.
+	PassRateDelta *float64 `json:"pass_rate_delta,omitempty"`
 	CostUSDDelta  *float64 `json:"cost_usd_delta,omitempty"`
 	// Counts says how many cases each list holds, and how many cases
 	// came out the same in both runs.
@@ -106,9 +108,10 @@ type JSONPairwiseTally struct {
 type JSONComparedRun struct {
 	// Label names the run as the caller did ("main@abc1234"); "base" or
 	// "head" when they did not.
-	Label    string  `json:"label"`
-	PassRate float64 `json:"pass_rate"`
-	CostUSD  float64 `json:"cost_usd"`
+	Label string `json:"label"`
+	// PassRate is null when nothing was judged in the run.
+	PassRate *float64 `json:"pass_rate"`
+	CostUSD  float64  `json:"cost_usd"`
 	// CostUnpriced is true when a model without a price took part in the
 	// run: CostUSD is then a lower bound.
 	CostUnpriced bool `json:"cost_unpriced,omitempty"`
@@ -183,7 +186,6 @@ func newJSONComparison(c gavel.Comparison, opts ComparisonOptions) JSONCompariso
 		Base:           JSONComparedRun{Label: base, PassRate: c.PassRate.Base, CostUSD: c.CostUSD.Base, CostUnpriced: c.CostUnpriced.Base},
 		Head:           JSONComparedRun{Label: head, PassRate: c.PassRate.Head, CostUSD: c.CostUSD.Head, CostUnpriced: c.CostUnpriced.Head},
 		HasRegressions: c.HasRegressions(),
-		PassRateDelta:  c.PassRate.Diff(),
 		Counts: JSONComparisonCounts{
 			Regressions: len(c.Regressions), Fixes: len(c.Fixes), Changed: len(c.Changed),
 			Errored: len(c.Errored), NotCompared: len(c.NotCompared),
@@ -197,6 +199,9 @@ func newJSONComparison(c gavel.Comparison, opts ComparisonOptions) JSONCompariso
 		Added:       jsonCaseChanges(c.Added),
 		Removed:     jsonCaseChanges(c.Removed),
 		Criteria:    make([]JSONCriterionDelta, len(c.Criteria)),
+	}
+	if d, ok := c.PassRate.Diff(); ok {
+		out.PassRateDelta = &d
 	}
 	for i, d := range c.Criteria {
 		jd := JSONCriterionDelta{Name: d.Name, Base: jsonCriterionScores(d.Base), Head: jsonCriterionScores(d.Head)}

@@ -319,10 +319,10 @@ func TestComparisonNumbers(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"pass rate up", passRateChange(gavel.Delta{Base: 0.5, Head: 0.75}, "->"), "50% -> 75% (+25 points)"},
-		{"pass rate down", passRateChange(gavel.Delta{Base: 0.8, Head: 2.0 / 3}, "->"), "80% -> 66.7% (-13.3 points)"},
-		{"pass rate same", passRateChange(gavel.Delta{Base: 0.5, Head: 0.5}, "->"), "50% -> 50% (no change)"},
-		{"pass rate nearly same", passRateChange(gavel.Delta{Base: 0.5, Head: 0.4999}, "->"), "50% -> 50% (no change)"},
+		{"pass rate up", passRateChange(gavel.RateDelta{Base: new(0.5), Head: new(0.75)}, "->"), "50% -> 75% (+25 points)"},
+		{"pass rate down", passRateChange(gavel.RateDelta{Base: new(0.8), Head: new(2.0 / 3)}, "->"), "80% -> 66.7% (-13.3 points)"},
+		{"pass rate same", passRateChange(gavel.RateDelta{Base: new(0.5), Head: new(0.5)}, "->"), "50% -> 50% (no change)"},
+		{"pass rate nearly same", passRateChange(gavel.RateDelta{Base: new(0.5), Head: new(0.4999)}, "->"), "50% -> 50% (no change)"},
 		{"cost up", costChange(gavel.Delta{Base: 0.04, Head: 0.05}, gavel.Unpriced{}, "->"), "$0.0400 -> $0.0500 (+$0.0100)"},
 		{"cost down", costChange(gavel.Delta{Base: 0.05, Head: 0.04}, gavel.Unpriced{}, "->"), "$0.0500 -> $0.0400 (-$0.0100)"},
 		{"cost same", costChange(gavel.Delta{}, gavel.Unpriced{}, "->"), "$0.0000 -> $0.0000 (no change)"},
@@ -334,7 +334,8 @@ func TestComparisonNumbers(t *testing.T) {
 		{"score gone", scoreChange(gavel.CriterionDelta{Base: gavel.CriterionStat{Count: 1}}), "gone"},
 		{"side absent", sideCell(gavel.CaseSide{}), "-"},
 		{"side skipped", sideCell(gavel.CaseSide{Outcome: gavel.Skipped}), "SKIPPED"},
-		{"side flaky", sideCell(gavel.CaseSide{Outcome: gavel.Flaky, Passed: 2, Trials: 3}), "FLAKY 2/3"},
+		{"side flaky", sideCell(gavel.CaseSide{Outcome: gavel.Flaky, Passed: 2, Trials: 3, Judged: 3}), "FLAKY 2/3"},
+		{"side not judged", sideCell(gavel.CaseSide{Outcome: gavel.Skipped, Trials: 1}), "SKIPPED not judged"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -29,8 +29,9 @@ type caseFacts struct {
 	ID, Name, Description string
 	Input, Expected       string
 	Outcome               gavel.Outcome
-	// Passed counts the trials that passed, Ran those that ran.
-	Passed, Ran int
+	// Passed counts the trials that passed, Ran those that ran, Judged
+	// those of them that were judged (see gavel.Trial.Judged).
+	Passed, Ran, Judged int
 	// Score is the mean normalised score of the trial verdicts that
 	// count (see judge.Judgment.Normalized); Scored is false when none do.
 	Score  float64
@@ -59,6 +60,9 @@ func factsOf(r *gavel.CaseResult) caseFacts {
 	for _, t := range r.Trials {
 		if t.Verdict.Passed() {
 			f.Passed++
+		}
+		if t.Judged() {
+			f.Judged++
 		}
 		if v, ok := t.Verdict.Normalized(); ok {
 			sum += v

@@ -40,16 +40,20 @@ type htmlPage struct {
 	Passed                           bool
 	Verdict                          string
 	PassRate, Threshold              string
-	Started, Duration                string
-	Cases, Trials                    int
-	Tokens, Calls, Cost, ByRole      string
-	PassAtK, PassHatK                string
-	Unstable                         []string
-	Unpriced                         string // which models have no price, and how to give it
-	Outcomes, Flaky                  string
-	Incomplete                       string
-	Rows                             []htmlCase
-	Breakdowns                       []htmlBreakdown
+	// NotJudged says why there is no pass rate, "" when there is one.
+	NotJudged                   string
+	Started, Duration           string
+	Cases, Trials               int
+	Tokens, Calls, Cost, ByRole string
+	PassAtK, PassHatK           string
+	Unstable                    []string
+	Unpriced                    string // which models have no price, and how to give it
+	Outcomes, Flaky             string
+	// Incomplete says why an incomplete run is; Unjudged that a
+	// complete run in which nothing was judged does not pass.
+	Incomplete, Unjudged string
+	Rows                 []htmlCase
+	Breakdowns           []htmlBreakdown
 }
 
 // htmlBreakdown is a small table under the table of cases: the
@@ -128,20 +132,24 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		Version:    clean(opts.Version),
 		Passed:     run.Passed(),
 		Verdict:    runVerdict(run),
-		PassRate:   percent(stats.PassRate),
+		PassRate:   passRate(stats.PassRate),
 		Threshold:  percent(threshold(run)),
 		Duration:   elapsed(run.Duration),
 		Cases:      len(run.Cases),
 		Trials:     stats.Trials,
-		Tokens:     count(total.Tokens()),
+		Tokens:     tokens(total),
 		Calls:      inParens(calls(total)),
 		Cost:       cost(total),
-		Unpriced:   clean(unpricedNote(stats)),
+		Unpriced:   clean(joinNonEmpty(" ", unpricedNote(stats), unreportedNote(stats))),
 		ByRole:     inParens(byRole(stats.Usage, costAndTokens)),
 		PassAtK:    passAtK(stats),
 		PassHatK:   passHatK(stats),
 		Unstable:   unstableJudges(run),
 		Incomplete: clean(incomplete(run)),
+		Unjudged:   unjudged(run, stats),
+	}
+	if stats.PassRate == nil {
+		p.NotJudged = " (" + notJudged + ")"
 	}
 	if !run.Started.IsZero() {
 		p.Started = run.Started.UTC().Format("2006-01-02 15:04:05 MST")

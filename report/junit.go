@@ -97,15 +97,23 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		s.Timestamp = run.Started.UTC().Format("2006-01-02T15:04:05")
 	}
 	stats := run.Stats()
-	s.Properties = []junitProperty{
-		{Name: "pass_rate", Value: decimal(stats.PassRate)},
+	// Without a pass rate (nothing was judged) the property is left out:
+	// unknown is no number.
+	if stats.PassRate != nil {
+		s.Properties = append(s.Properties, junitProperty{Name: "pass_rate", Value: decimal(*stats.PassRate)})
+	}
+	s.Properties = append(s.Properties, []junitProperty{
 		{Name: "threshold", Value: decimal(threshold(run))},
 		{Name: "passed", Value: strconv.FormatBool(run.Passed())},
 		{Name: "cost_usd", Value: decimal(stats.Usage.Total().CostUSD)},
-	}
+	}...)
 	if stats.Usage.Total().Unpriced {
 		// cost_usd leaves out a model without a price: a lower bound.
 		s.Properties = append(s.Properties, junitProperty{Name: "cost_unpriced", Value: "true"})
+	}
+	if stats.Usage.Total().Unreported {
+		// cost_usd leaves out what nobody reported: a lower bound.
+		s.Properties = append(s.Properties, junitProperty{Name: "usage_unreported", Value: "true"})
 	}
 	if opts.Version != "" {
 		s.Properties = append(s.Properties, junitProperty{Name: "gavel_version", Value: clean(opts.Version)})
@@ -144,6 +152,14 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		s.Errors++
 		s.Cases = append(s.Cases, junitCase{ClassName: name, Name: "gavel: the run is incomplete", Time: "0",
 			Error: &junitProblem{Type: "INCOMPLETE", Message: clean(incomplete(run))}})
+	}
+	if line := unjudged(run, stats); line != "" {
+		// As for an incomplete run: a CI page shows test cases, and a run
+		// that judged nothing did not pass.
+		s.Tests++
+		s.Failures++
+		s.Cases = append(s.Cases, junitCase{ClassName: name, Name: "gavel: nothing was judged", Time: "0",
+			Failure: &junitProblem{Type: "NOT JUDGED", Message: line}})
 	}
 	doc := junitSuites{Name: "gavel", Tests: s.Tests, Failures: s.Failures, Errors: s.Errors, Time: s.Time, Suite: s}
 

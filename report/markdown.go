@@ -30,13 +30,19 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	fmt.Fprintf(b, "## %s %s: %s\n\n", icon, mdText(suiteName(run)), verdictOf(run, opts))
 
 	total := stats.Usage.Total()
-	fmt.Fprintf(b, "Pass rate **%s** against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
-		percent(stats.PassRate), percent(threshold(run)), len(run.Cases), stats.Trials, count(total.Tokens()), inParens(calls(total)), mdText(cost(total)))
+	rate := "**" + passRate(stats.PassRate) + "**"
+	if stats.PassRate == nil {
+		rate += " (" + notJudged + ")"
+	}
+	fmt.Fprintf(b, "Pass rate %s against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
+		rate, percent(threshold(run)), len(run.Cases), stats.Trials, mdText(tokens(total)), inParens(calls(total)), mdText(cost(total)))
 	if roles := byRole(stats.Usage, costAndTokens); roles != "" {
 		fmt.Fprintf(b, "Cost by role: %s\n\n", mdText(roles))
 	}
-	if note := unpricedNote(stats); note != "" {
-		fmt.Fprintf(b, "⚠️ %s\n\n", mdText(note))
+	for _, note := range []string{unpricedNote(stats), unreportedNote(stats)} {
+		if note != "" {
+			fmt.Fprintf(b, "⚠️ %s\n\n", mdText(note))
+		}
 	}
 	if k := passAtK(stats); k != "" {
 		fmt.Fprintf(b, "pass@k: %s\n\n", k)
@@ -54,8 +60,10 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if flaky := flakyCases(facts); len(flaky) > 0 {
 		fmt.Fprintf(b, "⚠️ Flaky: %s\n\n", mdText(strings.Join(flaky, ", ")))
 	}
-	if line := incomplete(run); line != "" {
-		b.WriteString("⚠️ " + mdText(line) + "\n\n")
+	for _, line := range []string{incomplete(run), unjudged(run, stats)} {
+		if line != "" {
+			b.WriteString("⚠️ " + mdText(line) + "\n\n")
+		}
 	}
 
 	b.WriteString("| Case | Name | Tools | Response | Overall | Trials passed | Score | Cost |\n")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
 )
 
@@ -16,23 +17,57 @@ func percent(share float64) string {
 	return strings.TrimSuffix(s, ".0") + "%"
 }
 
+// passRate formats a run's pass rate (gavel.Stats.PassRate): "80%", or
+// "unknown" when nothing was judged, never 0%.
+func passRate(r *float64) string {
+	if r == nil {
+		return "unknown"
+	}
+	return percent(*r)
+}
+
+// notJudged is what reports say in place of a pass rate when no trial
+// of the run was judged.
+const notJudged = "no trial was judged"
+
 // usd formats dollars as "$0.0123".
 func usd(v float64) string {
 	return fmt.Sprintf("$%.4f", v)
 }
 
 // cost formats what u cost: "$0.0123". A cost that includes a model
-// without a price is unknown, never a plain amount: "$0.0123 + unpriced"
-// (the priced part, a lower bound), or "unpriced" when nothing of it was
-// priced.
+// without a price, or spending nobody reported, is unknown, never a
+// plain amount: "$0.0123 + unpriced" (the priced part, a lower bound),
+// "$0.0123 + unreported", or "unpriced", "unreported" when nothing of it
+// is known.
 func cost(u judge.Usage) string {
+	var unknown []string
+	if u.Unpriced {
+		unknown = append(unknown, "unpriced")
+	}
+	if u.Unreported {
+		unknown = append(unknown, "unreported")
+	}
 	switch {
-	case !u.Unpriced:
+	case len(unknown) == 0:
 		return usd(u.CostUSD)
 	case u.CostUSD == 0:
-		return "unpriced"
+		return strings.Join(unknown, " + ")
 	}
-	return usd(u.CostUSD) + " + unpriced"
+	return usd(u.CostUSD) + " + " + strings.Join(unknown, " + ")
+}
+
+// tokens formats the tokens u counts (input and output): "1,234". Usage
+// nobody reported is unknown, never 0: "1,234 + unreported" (what was
+// reported, a lower bound), or "unreported" when nothing was.
+func tokens(u judge.Usage) string {
+	switch {
+	case !u.Unreported:
+		return count(u.Tokens())
+	case u.Tokens() == 0:
+		return "unreported"
+	}
+	return count(u.Tokens()) + " + unreported"
 }
 
 // count formats an integer with thousands separators: "12,345". A sum of
@@ -55,7 +90,7 @@ func count(n int64) string {
 
 // costAndTokens formats usage as "$0.0123 / 4,500 tokens".
 func costAndTokens(u judge.Usage) string {
-	return cost(u) + " / " + count(u.Tokens()) + " tokens"
+	return cost(u) + " / " + tokens(u) + " tokens"
 }
 
 // calls formats how many model calls usage counts and how many of them
@@ -130,10 +165,14 @@ func score(v float64) string {
 // does, for other views of runs (the web app) to write them alike.
 var (
 	Percent = percent // a share of 0..1: "27.8%", "80%"
-	Cost    = cost    // what a usage cost: "$0.0123", "$0.0123 + unpriced", "unpriced"
-	Count   = count   // with thousands separators: "12,345"
-	Score   = score   // a normalised score: "0.67"
-	Elapsed = elapsed // to the millisecond: "42.5s"
+	// PassRate writes a run's pass rate (gavel.Stats.PassRate): "80%",
+	// or "unknown" when nothing was judged.
+	PassRate = passRate
+	Cost     = cost    // what a usage cost: "$0.0123", "$0.0123 + unpriced", "unpriced", "unreported"
+	Tokens   = tokens  // the tokens a usage counts: "1,234", "1,234 + unreported", "unreported"
+	Count    = count   // with thousands separators: "12,345"
+	Score    = score   // a normalised score: "0.67"
+	Elapsed  = elapsed // to the millisecond: "42.5s"
 
 	// Calls writes how many model calls a usage counts and how many the
 	// cache answered: "12 calls, 4 answered from the cache"; "" when no
@@ -152,9 +191,19 @@ var (
 	// costs that include them are lower bounds, and how to give their
 	// prices; "" when every cost is known.
 	UnpricedNote = unpricedNote
+	// UnreportedNote says that some of a run's spending was never
+	// reported, so that the totals that include it are lower bounds; ""
+	// when everything was.
+	UnreportedNote = unreportedNote
 	// Incomplete says why a run is incomplete, and that it does not pass,
 	// on one line; "" for a complete run.
 	Incomplete = incomplete
+	// Unjudged says that a complete run in which nothing was judged does
+	// not pass, on one line; "" for any other run.
+	Unjudged = unjudged
+	// TrialsCell writes how many of a case's judged trials passed, as
+	// the table of cases shows it: "2/3", "not judged".
+	TrialsCell = func(cr *gavel.CaseResult) string { return trialsCell(factsOf(cr)) }
 	// PassHatK writes pass^k for k from 2 up: "k=2 44.4%, k=3 33.3%", or
 	// "" when no case ran more than one trial.
 	PassHatK = passHatK

@@ -96,12 +96,26 @@ func textRow(f caseFacts) tableRow {
 	}
 	g := f.Aspects
 	r.Tools, r.Response = grade(g.toolsRan, g.toolsPassed), grade(g.responseRan, g.responsePassed)
-	r.Trials = fmt.Sprintf("%d/%d", f.Passed, f.Ran)
+	r.Trials = trialsCell(f)
 	if f.Scored {
 		r.Score = score(f.Score)
 	}
 	r.Cost = cost(f.Usage.Total())
 	return r
+}
+
+// trialsCell says how many of a case's judged trials passed: "2/3";
+// "not judged" when none was (imported without verdicts), and how many
+// were not when some were: "1/1 (1 not judged)".
+func trialsCell(f caseFacts) string {
+	if f.Judged == 0 {
+		return "not judged"
+	}
+	s := fmt.Sprintf("%d/%d", f.Passed, f.Judged)
+	if f.Judged < f.Ran {
+		s += fmt.Sprintf(" (%d not judged)", f.Ran-f.Judged)
+	}
+	return s
 }
 
 // writeTable writes rows as columns separated by " | ", the first row a
@@ -154,13 +168,17 @@ func writeNotPassed(b *bytes.Buffer, facts []caseFacts) {
 // threshold.
 func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts Options) {
 	stats := run.Stats()
-	ran, skipped := 0, stats.Cases[gavel.Skipped]
-	for i := range run.Cases {
-		if _, ok := run.Cases[i].PassRate(); ok { // the cases the pass rate is over
-			ran++
+	judged, skipped := 0, stats.Cases[gavel.Skipped]
+	for _, f := range facts {
+		if f.Judged > 0 {
+			judged++
 		}
 	}
-	fmt.Fprintf(b, "Pass rate: %s over %d cases", percent(stats.PassRate), ran)
+	if stats.PassRate == nil {
+		fmt.Fprintf(b, "Pass rate: unknown: %s", notJudged)
+	} else {
+		fmt.Fprintf(b, "Pass rate: %s over %d cases", percent(*stats.PassRate), judged)
+	}
 	if skipped > 0 {
 		fmt.Fprintf(b, " (%d skipped)", skipped)
 	}
@@ -168,8 +186,10 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
 	tokens, spent := usageLines(stats.Usage)
 	fmt.Fprintf(b, "Tokens: %s\nCost: %s\n", tokens, spent)
-	if note := unpricedNote(stats); note != "" {
-		b.WriteString(note + "\n")
+	for _, note := range []string{unpricedNote(stats), unreportedNote(stats)} {
+		if note != "" {
+			b.WriteString(note + "\n")
+		}
 	}
 	if k := passAtK(stats); k != "" {
 		fmt.Fprintf(b, "pass@k: %s\n", k)
@@ -183,8 +203,10 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	for _, u := range unstableJudges(run) {
 		fmt.Fprintf(b, "Unstable judge: %s\n", u)
 	}
-	if line := incomplete(run); line != "" {
-		b.WriteString(line + "\n")
+	for _, line := range []string{incomplete(run), unjudged(run, stats)} {
+		if line != "" {
+			b.WriteString(line + "\n")
+		}
 	}
 	for _, bd := range breakdowns(stats) {
 		table := [][]string{bd.header}
@@ -226,6 +248,17 @@ func incomplete(run *gavel.Run) string {
 	return "Incomplete: " + why + ". Not every selected trial ran, so the run does not pass, whatever its pass rate."
 }
 
+// unjudged says that a complete run in which nothing was judged does not
+// pass, whatever its threshold, on one line; "" for any other run (an
+// incomplete one says why it is incomplete instead, and a run of no case
+// selected nothing to judge).
+func unjudged(run *gavel.Run, stats gavel.Stats) string {
+	if !run.Complete() || stats.PassRate != nil || len(run.Cases) == 0 {
+		return ""
+	}
+	return "Nothing was judged: a run without a pass rate does not pass."
+}
+
 // byRole formats usage role by role, "agent 1,200, judge 800", leaving
 // out the roles that spent nothing; "" when none did.
 func byRole(u gavel.RoleUsage, format func(judge.Usage) string) string {
@@ -241,11 +274,10 @@ func byRole(u gavel.RoleUsage, format func(judge.Usage) string) string {
 // usageLines formats what u spent, in tokens ("4,971 (agent 1,786, judge
 // 2,389; 34 calls)") and in dollars ("$0.0123 (agent $0.0100, judge
 // $0.0023)"), role by role.
-func usageLines(u gavel.RoleUsage) (tokens, dollars string) {
+func usageLines(u gavel.RoleUsage) (inTokens, dollars string) {
 	total := u.Total()
-	roles := byRole(u, func(u judge.Usage) string { return count(u.Tokens()) })
-	tokens = count(total.Tokens()) + inParens(joinNonEmpty("; ", roles, calls(total)))
-	return tokens, cost(total) + inParens(byRole(u, cost))
+	roles := byRole(u, tokens)
+	return tokens(total) + inParens(joinNonEmpty("; ", roles, calls(total))), cost(total) + inParens(byRole(u, cost))
 }
 
 // joinNonEmpty joins the parts that are not "" with sep.

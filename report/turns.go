@@ -84,8 +84,8 @@ func followUpNote(c *judge.FollowUpCheck) string {
 		return ""
 	}
 	s := "follow-up check by the " + c.By
-	if n := c.Usage.Tokens(); n > 0 {
-		s += " (" + count(n) + " tokens)"
+	if c.Usage.Tokens() > 0 || c.Usage.Unreported {
+		s += " (" + tokens(c.Usage) + " tokens)"
 	}
 	switch {
 	case c.Error != "":

@@ -50,23 +50,25 @@ func MaxTurns(max int) (judge.Judge, error) {
 }
 
 // MaxCost passes when the agent under test spent at most usd dollars
-// (judge.Transcript.Usage; judges' costs are not counted).
+// (judge.Transcript.Usage; judges' costs are not counted). It is an
+// ERROR when the agent did not report all it spent.
 func MaxCost(usd float64) (judge.Judge, error) {
 	if math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 {
 		return nil, fmt.Errorf("max_cost: %v: want a dollar amount of 0 or more", usd)
 	}
-	return limitRule(fmt.Sprintf("max_cost $%g", usd), atMost("agent's cost", usd, "USD"), func(t *judge.Transcript) (bool, string, float64) {
+	return spendingRule(fmt.Sprintf("max_cost $%g", usd), fmt.Sprintf("at most $%g", usd), atMost("agent's cost", usd, "USD"), func(t *judge.Transcript) (bool, string, float64) {
 		return judge.CompareToThreshold(t.Usage.CostUSD, usd) <= 0, fmt.Sprintf("the agent spent $%.4f, at most $%g allowed", t.Usage.CostUSD, usd), t.Usage.CostUSD
 	}), nil
 }
 
 // MaxTokens passes when the agent under test used at most max input plus
-// output tokens.
+// output tokens. It is an ERROR when the agent did not report all it
+// spent.
 func MaxTokens(max int64) (judge.Judge, error) {
 	if max < 1 {
 		return nil, fmt.Errorf("max_tokens: %d: want at least 1", max)
 	}
-	return limitRule(fmt.Sprintf("max_tokens %d", max), atMost("agent's tokens", float64(max), ""), func(t *judge.Transcript) (bool, string, float64) {
+	return spendingRule(fmt.Sprintf("max_tokens %d", max), fmt.Sprintf("at most %d tokens", max), atMost("agent's tokens", float64(max), ""), func(t *judge.Transcript) (bool, string, float64) {
 		n := t.Usage.Tokens()
 		return n <= max, fmt.Sprintf("the agent used %d tokens, at most %d allowed", n, max), float64(n)
 	}), nil

@@ -16,6 +16,8 @@ func TestLimits(t *testing.T) {
 	tr.Turns[1].Latency = time.Second
 	tr.Duration = 9 * time.Second
 	tr.Usage = judge.Usage{InputTokens: 1200, OutputTokens: 300, CostUSD: 0.042}
+	unreported := conversation("one", "two", "three")
+	unreported.Usage = judge.Usage{InputTokens: 200, Unreported: true}
 
 	judgetest.RunCases(t, []judgetest.Case{
 		{Name: "turn latency within", Build: func() (judge.Judge, error) { return rule.MaxTurnLatency(5 * time.Second) }, Transcript: tr, WantStatus: pass, WantIn: []string{"slowest agent turn took 4s"}},
@@ -26,6 +28,11 @@ func TestLimits(t *testing.T) {
 		{Name: "cost over", Build: func() (judge.Judge, error) { return rule.MaxCost(0.01) }, Transcript: tr, WantStatus: fail, WantIn: []string{"the agent spent $0.0420, at most $0.01 allowed"}},
 		{Name: "cost within", Build: func() (judge.Judge, error) { return rule.MaxCost(0.05) }, Transcript: tr, WantStatus: pass},
 		{Name: "tokens over", Build: func() (judge.Judge, error) { return rule.MaxTokens(1000) }, Transcript: tr, WantStatus: fail, WantIn: []string{"used 1500 tokens"}},
+		// What the agent did not report is unknown, not 0: no limit holds.
+		{Name: "tokens unreported", Build: func() (judge.Judge, error) { return rule.MaxTokens(1000) }, Transcript: unreported, WantStatus: judge.StatusError,
+			WantIn: []string{"the agent did not report all it spent", "at most 1000 tokens"}},
+		{Name: "cost unreported", Build: func() (judge.Judge, error) { return rule.MaxCost(0.05) }, Transcript: unreported, WantStatus: judge.StatusError,
+			WantIn: []string{"the agent did not report all it spent", "at most $0.05"}},
 	})
 	judgetest.RunBuildErrorCases(t, []judgetest.BuildErrorCase{
 		{Name: "zero latency", Build: func() (judge.Judge, error) { return rule.MaxTurnLatency(0) }, WantErr: "want a positive duration"},

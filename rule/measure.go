@@ -64,11 +64,31 @@ func (b bounds) decides(m measured, than *measured) bool {
 // compares the number with b: check returns whether it passed, why, and
 // the number.
 func limitRule(name string, b bounds, check func(*judge.Transcript) (bool, string, float64)) judge.Judge {
-	return transcriptRule(name, func(t *judge.Transcript) judge.Judgment {
+	return transcriptRule(name, limitJudgment(name, b, check))
+}
+
+// limitJudgment is what limitRule judges a transcript with.
+func limitJudgment(name string, b bounds, check func(*judge.Transcript) (bool, string, float64)) func(*judge.Transcript) judge.Judgment {
+	return func(t *judge.Transcript) judge.Judgment {
 		ok, msg, value := check(t)
 		j := verdict(name, ok, msg)
 		j.Threshold = b.threshold(value)
 		return j
+	}
+}
+
+// spendingRule is limitRule for a limit on what the agent spent (allowed
+// says what, "at most 1000 tokens"): an agent that did not report all it
+// spent (judge.Usage.Unreported) spent what nobody knows, which is not 0,
+// so the limit cannot be checked, and the judgment is an ERROR.
+func spendingRule(name, allowed string, b bounds, check func(*judge.Transcript) (bool, string, float64)) judge.Judge {
+	limit := limitJudgment(name, b, check)
+	return transcriptRule(name, func(t *judge.Transcript) judge.Judgment {
+		if t.Usage.Unreported {
+			return judge.Judgment{Name: name, Status: judge.StatusError,
+				Reasoning: "the agent did not report all it spent (its replies gave no token count), so " + allowed + " cannot be checked"}
+		}
+		return limit(t)
 	})
 }
 

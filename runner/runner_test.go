@@ -88,7 +88,7 @@ func TestSuiteOrderAndOutcomes(t *testing.T) {
 	if len(progress) != 6 || progress[5] != 6 {
 		t.Errorf("progress reports %v, want 1..6", progress)
 	}
-	if stats := run.Stats(); stats.PassRate != 1.0/6 || stats.Usage.Agent.CostUSD == 0 {
+	if stats := run.Stats(); stats.PassRate == nil || *stats.PassRate != 1.0/6 || stats.Usage.Agent.CostUSD == 0 {
 		t.Errorf("stats %+v", stats)
 	}
 }

@@ -325,13 +325,21 @@ type RunFilter struct {
 
 // A TrendPoint is one run of a suite's trend.
 type TrendPoint struct {
-	RunID    string
-	Started  time.Time
-	PassRate float64
+	RunID   string
+	Started time.Time
+	// Threshold is the pass rate the run had to reach, as it was stored
+	// (RunInfo.Threshold): each run's own, since a suite's threshold
+	// changes over its history.
+	Threshold float64
+	// PassRate is the run's (gavel.Stats.PassRate): nil when nothing was
+	// judged in it (a run imported without verdicts), which is no 0%.
+	PassRate *float64
 	CostUSD  float64
 	// CostUnpriced is true when a model without a price took part:
-	// CostUSD is then a lower bound.
-	CostUnpriced bool
+	// CostUSD is then a lower bound. CostUnreported is true when some of
+	// what the run spent was never reported (judge.Usage.Unreported):
+	// CostUSD is a lower bound then too.
+	CostUnpriced, CostUnreported bool
 	// Criteria are the run's per-criterion means, by name.
 	Criteria map[string]float64
 }

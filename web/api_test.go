@@ -46,7 +46,7 @@ func TestAPIRuns(t *testing.T) {
 	}
 	latest := list.Runs[2]
 	if latest.Suite != "support-desk" || latest.Status != store.Failed || latest.Threshold != 0.8 || latest.Cases != 5 ||
-		latest.PassRate != 0.375 || latest.Ended == nil || latest.GitBranch != "main" || latest.Models["agent"] != "openai:gpt-5-mini" ||
+		rateOf(latest.PassRate) != 0.375 || latest.Ended == nil || latest.GitBranch != "main" || latest.Models["agent"] != "openai:gpt-5-mini" ||
 		latest.Stats.Cases[gavel.Flaky] != 1 || latest.Links.Page != "/runs/"+f.latest || latest.Links.Report != "/api/runs/"+f.latest {
 		t.Errorf("latest run: %+v", latest)
 	}
@@ -111,7 +111,7 @@ func TestAPITrends(t *testing.T) {
 		strings.Join(tr.Criteria, ",") != "helpfulness,tone" {
 		t.Fatalf("trend: %+v", tr)
 	}
-	if p := tr.Points[0]; p.RunID != f.older || p.PassRate != 0.8 || p.Criteria["tone"] != 1 || p.CostUSD == 0 {
+	if p := tr.Points[0]; p.RunID != f.older || rateOf(p.PassRate) != 0.8 || p.Criteria["tone"] != 1 || p.CostUSD == 0 {
 		t.Errorf("first point: %+v", p)
 	}
 	if p := tr.Points[2]; p.RunID != f.latest {
@@ -138,13 +138,13 @@ func TestAPITrendsOfATag(t *testing.T) {
 		run      string
 		passRate float64
 	}{{f.older, 1}, {f.old, 1}, {f.latest, 0.5}} {
-		if p := tr.Points[i]; p.RunID != want.run || p.PassRate != want.passRate || p.CostUSD == 0 || len(p.Criteria) == 0 {
+		if p := tr.Points[i]; p.RunID != want.run || rateOf(p.PassRate) != want.passRate || p.CostUSD == 0 || len(p.Criteria) == 0 {
 			t.Errorf("point %d: %+v, want run %s with pass rate %v", i, p, want.run, want.passRate)
 		}
 	}
 	var all Trend
 	f.getJSON("/api/trends?suite=support-desk", http.StatusOK, &all)
-	if all.Points[0].CostUSD <= tr.Points[0].CostUSD || all.Points[2].PassRate == tr.Points[2].PassRate {
+	if all.Points[0].CostUSD <= tr.Points[0].CostUSD || rateOf(all.Points[2].PassRate) == rateOf(tr.Points[2].PassRate) {
 		t.Errorf("the trend of a tag has the numbers of the whole suite: %+v", tr.Points)
 	}
 
@@ -152,7 +152,7 @@ func TestAPITrendsOfATag(t *testing.T) {
 	// latest run.
 	tr = Trend{}
 	f.getJSON("/api/trends?suite=support-desk&tag="+hostileTagQuery, http.StatusOK, &tr)
-	if tr.Tag != hostileTag || len(tr.Points) != 3 || tr.Points[2].PassRate != 0 || tr.Points[0].PassRate != 1 {
+	if tr.Tag != hostileTag || len(tr.Points) != 3 || rateOf(tr.Points[2].PassRate) != 0 || rateOf(tr.Points[0].PassRate) != 1 {
 		t.Errorf("trend of a hostile tag: %+v", tr)
 	}
 
@@ -168,7 +168,7 @@ func TestAPICompare(t *testing.T) {
 	var c report.JSONComparison
 	f.getJSON("/api/compare?a="+f.old+"&b="+f.latest, http.StatusOK, &c)
 	if c.Kind != "comparison" || !c.HasRegressions || c.Counts.Regressions != 2 || c.Regressions[0].ID != "case_002" ||
-		c.Base.Label != f.old+" (main@5d7e765a)" || c.Head.PassRate != 0.375 {
+		c.Base.Label != f.old+" (main@5d7e765a)" || rateOf(c.Head.PassRate) != 0.375 {
 		t.Errorf("comparison: %+v", c)
 	}
 }

@@ -232,3 +232,58 @@ func TestBrowserVerdictInWords(t *testing.T) {
 	mustContain(t, "the model judge's line", tab.text("main"), "rubric scored 0.9, above its threshold 0.7")
 	mustNotContain(t, "the case's page", tab.text("main"), "0.8/1", "score 0.8")
 }
+
+// The pass rate's chart draws each run against its own threshold, not
+// the latest run's, and a run in which nothing was judged (imported
+// without verdicts) as a gap, not a 0% point.
+func TestBrowserTrendsOwnThresholdsAndGaps(t *testing.T) {
+	tab := newBrowser(t)
+	app := newBrowserApp(t)
+	c := testCase("case_001", "Where is order 12345?")
+	notJudged := passing("case_001", 1, 4)
+	notJudged.Verdict = judge.Judgment{Name: "not judged", Status: judge.StatusAbstain, Reasoning: "imported without a verdict"}
+	for i, r := range []struct {
+		threshold float64
+		result    gavel.CaseResult
+		stopped   gavel.StopCause
+		status    store.Status
+	}{
+		{0.8, result(c, passing("case_001", 1, 4)), "", store.Passed},
+		{0.5, gavel.CaseResult{Case: c, Trials: []gavel.Trial{notJudged}, Outcome: gavel.Skipped, SkipReason: "not judged"}, gavel.StopNotJudged, store.Incomplete},
+		{0.9, result(c, failing("case_001", 1)), "", store.Failed},
+	} {
+		started := base.Add(time.Duration(i) * time.Minute)
+		run := &gavel.Run{Suite: &gavel.Suite{Name: "moving", Threshold: r.threshold}, Started: started, Cases: []gavel.CaseResult{r.result}, Stopped: r.stopped}
+		info := store.RunInfo{Suite: "moving", Threshold: r.threshold, Started: started}
+		if _, err := app.store.ImportRun(t.Context(), info, store.RunEnd{Status: r.status, Ended: started, Run: run}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tab.login(app.url, "vera")
+	tab.do("open the trends",
+		chromedp.Navigate(app.url+"/trends?suite=moving"),
+		chromedp.WaitVisible(chromedp.CSS(`.chart[data-chart="pass_rate"] canvas`)),
+	)
+	lines := readPage(tab, "the pass rate chart's lines", chromedp.Evaluate[[][]*float64](`(() => {
+		const u = document.querySelector('.chart[data-chart="pass_rate"]').uplot;
+		return [Array.from(u.data[1]), Array.from(u.data[2])];
+	})()`))
+	show := func(vs []*float64) string {
+		var out []string
+		for _, v := range vs {
+			if v == nil {
+				out = append(out, "null")
+			} else {
+				out = append(out, fmt.Sprint(*v))
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	if len(lines) != 2 || show(lines[0]) != "1 null 0" || show(lines[1]) != "0.8 0.5 0.9" {
+		var got []string
+		for _, l := range lines {
+			got = append(got, show(l))
+		}
+		t.Errorf("pass rate and threshold lines: %q; want [1 null 0] and [0.8 0.5 0.9]", got)
+	}
+}

@@ -49,13 +49,13 @@ func (s *Server) calibration(ctx context.Context, suite string) (gavel.Calibrati
 // newCalibrationView formats a suite's calibration for its trends page.
 func newCalibrationView(suite string, c gavel.Calibration) calibrationView {
 	v := calibrationView{Verdict: report.CalibrationVerdict(c), Class: "unmet", Labels: c.Labels, Counted: c.Counted,
-		Agreement: fmt.Sprintf("%d of %d (%s)", c.Agreed, c.Counted, percent(c.Agreement)), Kappa: report.Kappa(c.Kappa),
+		Agreement: report.AgreementOf(c), Kappa: report.Kappa(c.Kappa),
 		API: "/api/calibration?suite=" + url.QueryEscape(suite)}
 	if c.Calibrated() {
 		v.Class = "met"
 	}
-	if c.Scored > 0 {
-		v.Scores = fmt.Sprintf("%d of them with a person's score, off the judge's by %s on average", c.Scored, score(c.ScoreError))
+	if c.ScoreError != nil {
+		v.Scores = fmt.Sprintf("%d of them with a person's score, off the judge's by %s on average", c.Scored, score(*c.ScoreError))
 	}
 	for _, r := range c.Raters {
 		v.Raters = append(v.Raters, fmt.Sprintf("%s and %s: %d of %d (%s), kappa %s",

@@ -2,7 +2,9 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/gavelhq/gavel/report"
@@ -47,5 +49,20 @@ func TestCalibration(t *testing.T) {
 	f.getJSON("/api/calibration?suite=support-desk", http.StatusOK, &c)
 	if c.Suite != "support-desk" || c.Counted != 4 || c.Agreed != 2 || len(c.Disagreements) != 2 || c.Disagreements[0].Comment != evil || len(c.Raters) != 1 {
 		t.Errorf("calibration %+v", c)
+	}
+}
+
+// Before any label counts, the trends page and the API give no
+// agreement: "no label counted", null, never 0%.
+func TestCalibrationWithoutLabels(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, page := f.get("/trends?suite=support-desk")
+	if !strings.Contains(page, "too few labels (no label counted; the bar is 85% over 50)") || strings.Contains(page, "0% agreement") {
+		t.Errorf("the trends page's calibration gives an agreement of nothing:\n%s", page)
+	}
+	_, body := f.get("/api/calibration?suite=support-desk")
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(body), &got); err != nil || string(got["agreement"]) != "null" {
+		t.Errorf("GET /api/calibration: agreement %s (%v), want null:\n%s", got["agreement"], err, body)
 	}
 }

@@ -189,7 +189,7 @@ func newTrialView(t gavel.Trial, n int) trialView {
 		Open:     !t.Verdict.Passed(),
 		Duration: elapsed(t.Duration),
 		Cost:     cost(total),
-		Tokens:   count(total.Tokens()),
+		Tokens:   tokens(total),
 		Calls:    report.Calls(total),
 		Verdict:  newJudgmentView(t.Verdict, ""),
 	}

@@ -13,11 +13,13 @@ import (
 
 // The numbers are written as the reports write them.
 var (
-	percent = report.Percent
-	cost    = report.Cost
-	count   = report.Count
-	score   = report.Score
-	elapsed = report.Elapsed
+	percent  = report.Percent
+	tokens   = report.Tokens
+	passRate = report.PassRate
+	cost     = report.Cost
+	count    = report.Count
+	score    = report.Score
+	elapsed  = report.Elapsed
 )
 
 // stamp formats a time for a page, in UTC to the second; "" for the zero

@@ -82,7 +82,7 @@ func testPages(t *testing.T, f *fixture) {
 			"<h1>Trends of support-desk</h1>", `<div class="charts" id="charts" data-api="/api/trends?n=100&amp;suite=support-desk">`,
 			`data-chart="pass_rate"`, `data-chart="criteria"`, `data-chart="cost"`,
 			`<th class="num">helpfulness</th>`, `href="/runs/` + f.older + `"`, `href="/runs/` + f.latest + `"`,
-			"the suite's threshold is 80%", `<option value="hostile&lt;u&gt;suite&lt;/u&gt;">hostile&lt;u&gt;suite&lt;/u&gt;</option>`,
+			"the latest run's is 80%", `<option value="hostile&lt;u&gt;suite&lt;/u&gt;">hostile&lt;u&gt;suite&lt;/u&gt;</option>`,
 		}, []string{`href="/runs/` + f.running + `"`}},
 		{"trends, every case", "/trends?suite=support-desk", 200, []string{
 			`<option value="" selected>every case</option>`, `<option value="refunds">refunds</option>`, `<option value="orders">orders</option>`,

@@ -44,11 +44,14 @@ func readRun(ctx context.Context, id string, read func(context.Context, string) 
 
 // runData is run.tmpl's data.
 type runData struct {
-	ID, Href, Suite, SuiteFile    string
-	TrendsHref                    string
-	Status, Class                 string
-	Finished, Met                 bool
-	Incomplete, Abandoned         string
+	ID, Href, Suite, SuiteFile string
+	TrendsHref                 string
+	Status, Class              string
+	Finished, Met              bool
+	Incomplete, Abandoned      string
+	// NotJudged says why there is no pass rate, "" when there is one;
+	// Unjudged, that a complete run that judged nothing does not pass.
+	NotJudged, Unjudged           string
 	Continues, ContinuesHref      string
 	Rejudges, RejudgesHref        string
 	PassRate, Threshold           string
@@ -136,15 +139,15 @@ func newRunData(sr *store.StoredRun) runData {
 		Finished:   info.Status != store.Running,
 		// An incomplete run (an abandoned one too) never passes; a running
 		// one is shown as meeting its threshold so far, or not.
-		Met:        judge.CompareToThreshold(stats.PassRate, threshold) >= 0 && (run.Complete() || info.Status == store.Running),
-		PassRate:   percent(stats.PassRate),
+		Met:        gavel.Reaches(stats.PassRate, threshold) && (run.Complete() || info.Status == store.Running),
+		PassRate:   passRate(stats.PassRate),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),
 		Trials:     stats.Trials,
-		Tokens:     count(total.Tokens()),
+		Tokens:     tokens(total),
 		Calls:      report.Calls(total),
 		Cost:       cost(total),
-		Unpriced:   report.UnpricedNote(stats),
+		Unpriced:   strings.TrimSpace(report.UnpricedNote(stats) + " " + report.UnreportedNote(stats)),
 		PassHatK:   report.PassHatK(stats),
 		Started:    stamp(info.Started),
 		StartedISO: machineTime(info.Started),
@@ -158,7 +161,11 @@ func newRunData(sr *store.StoredRun) runData {
 	if !info.Ended.IsZero() {
 		d.Duration = elapsed(info.Ended.Sub(info.Started))
 	}
+	if stats.PassRate == nil {
+		d.NotJudged = " (no trial was judged)"
+	}
 	d.Incomplete = report.Incomplete(run)
+	d.Unjudged = report.Unjudged(run, stats)
 	if info.Status == store.Abandoned {
 		d.Abandoned = oneLine(abandonedWhy(info))
 	}
@@ -206,10 +213,12 @@ func newRunData(sr *store.StoredRun) runData {
 	return d
 }
 
-// newUsageRow formats what a role or a model spent.
+// newUsageRow formats what a role or a model spent: counts of tokens
+// that leave out what nobody reported say so (see report.Tokens).
 func newUsageRow(name string, u judge.Usage) usageRow {
-	return usageRow{Name: name, Calls: report.CallsCell(u), Input: count(u.InputTokens), Output: count(u.OutputTokens),
-		Cached: count(u.CachedTokens), Tokens: count(u.Tokens()), Cost: cost(u)}
+	part := func(n int64) string { return tokens(judge.Usage{InputTokens: n, Unreported: u.Unreported}) }
+	return usageRow{Name: name, Calls: report.CallsCell(u), Input: part(u.InputTokens), Output: part(u.OutputTokens),
+		Cached: part(u.CachedTokens), Tokens: tokens(u), Cost: cost(u)}
 }
 
 // trialsPassed counts the trials that passed and those that ran.
@@ -247,8 +256,7 @@ func newCaseRow(runID string, cr *gavel.CaseResult) caseRow {
 		return row
 	}
 	row.Tools, row.Response = report.Grades(cr.Trials)
-	passed, ran := trialsPassed(cr.Trials)
-	row.Trials = fmt.Sprintf("%d/%d", passed, ran)
+	row.Trials = report.TrialsCell(cr)
 	var sum float64
 	var scored int
 	var usage gavel.RoleUsage

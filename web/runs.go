@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
-	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -158,8 +157,8 @@ func newRunRow(info store.RunInfo) runRow {
 	}
 	if finished {
 		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total())
-		row.PassRate = percent(info.Stats.PassRate)
-		row.Met = judge.CompareToThreshold(info.Stats.PassRate, thresholdOf(info.Threshold)) >= 0 && info.Status != store.Incomplete // an incomplete run never passes
+		row.PassRate = passRate(info.Stats.PassRate)
+		row.Met = gavel.Reaches(info.Stats.PassRate, thresholdOf(info.Threshold)) && info.Status != store.Incomplete // an incomplete run never passes
 	}
 	return row
 }
@@ -205,21 +204,24 @@ type RunSummary struct {
 	// Threshold is the pass rate the run had to reach, 1 when the suite
 	// set none.
 	Threshold float64 `json:"threshold"`
-	// PassRate, Cases and CostUSD repeat the stats' pass rate, number of
-	// cases (whatever their outcome) and total cost, for convenience.
-	PassRate float64 `json:"pass_rate"`
-	Cases    int     `json:"cases"`
-	CostUSD  float64 `json:"cost_usd"`
+	// PassRate, Cases and CostUSD repeat the stats' pass rate (null when
+	// nothing was judged), number of cases (whatever their outcome) and
+	// total cost, for convenience.
+	PassRate *float64 `json:"pass_rate"`
+	Cases    int      `json:"cases"`
+	CostUSD  float64  `json:"cost_usd"`
 	// CostUnpriced is true when a model without a price took part in the
-	// run: CostUSD is then a lower bound.
-	CostUnpriced bool              `json:"cost_unpriced,omitempty"`
-	GitBranch    string            `json:"git_branch"`
-	GitCommit    string            `json:"git_commit"`
-	StartedBy    string            `json:"started_by"`
-	Host         string            `json:"host"`
-	Filters      []string          `json:"filters"`
-	Models       map[string]string `json:"models"`
-	Settings     map[string]string `json:"settings"`
+	// run, CostUnreported when some of what it spent was never reported
+	// (judge.Usage.Unreported): CostUSD is then a lower bound.
+	CostUnpriced   bool              `json:"cost_unpriced,omitempty"`
+	CostUnreported bool              `json:"cost_unreported,omitempty"`
+	GitBranch      string            `json:"git_branch"`
+	GitCommit      string            `json:"git_commit"`
+	StartedBy      string            `json:"started_by"`
+	Host           string            `json:"host"`
+	Filters        []string          `json:"filters"`
+	Models         map[string]string `json:"models"`
+	Settings       map[string]string `json:"settings"`
 	// GitDirty says the tree it ran from had changes not committed
 	// (GitCommit is not all of it).
 	GitDirty bool `json:"git_dirty,omitempty"`
@@ -253,8 +255,8 @@ func newRunSummary(info store.RunInfo) RunSummary {
 		PassRate:     info.Stats.PassRate,
 		Cases:        info.Stats.CaseCount(),
 		CostUSD:      info.Stats.Usage.Total().CostUSD,
-		CostUnpriced: info.Stats.Usage.Total().Unpriced,
-		GitBranch:    info.GitBranch, GitCommit: info.GitCommit, GitDirty: info.GitDirty, StartedBy: info.StartedBy, Host: info.Host,
+		CostUnpriced: info.Stats.Usage.Total().Unpriced, CostUnreported: info.Stats.Usage.Total().Unreported,
+		GitBranch: info.GitBranch, GitCommit: info.GitCommit, GitDirty: info.GitDirty, StartedBy: info.StartedBy, Host: info.Host,
 		Filters:  append([]string{}, info.Filters...),
 		Models:   map[string]string{},
 		Settings: map[string]string{},

@@ -21,7 +21,8 @@ type Trend struct {
 	// store.Store.TrendTag): runs where none of them ran are left out.
 	Tag string `json:"tag,omitempty"`
 	// Threshold is the pass rate the suite's latest run had to reach; 1
-	// when it set none, 0 when there are no runs.
+	// when it set none, 0 when there are no runs. Each point has its own
+	// run's: a suite's threshold changes over its history.
 	Threshold float64 `json:"threshold"`
 	// Criteria name every criterion scored in any of the runs, sorted.
 	Criteria []string     `json:"criteria"`
@@ -31,23 +32,29 @@ type Trend struct {
 // A TrendPoint is one finished run of a trend (passed, failed or
 // incomplete: a run that errored measured nothing).
 type TrendPoint struct {
-	RunID    string    `json:"run_id"`
-	Started  time.Time `json:"started"`
-	PassRate float64   `json:"pass_rate"`
-	CostUSD  float64   `json:"cost_usd"`
-	// CostUnpriced is true when a model without a price took part:
+	RunID   string    `json:"run_id"`
+	Started time.Time `json:"started"`
+	// Threshold is the pass rate the run had to reach, 1 when it set
+	// none.
+	Threshold float64 `json:"threshold"`
+	// PassRate is null when nothing was judged in the run (imported
+	// without verdicts): a gap in the line, not a 0% point.
+	PassRate *float64 `json:"pass_rate"`
+	CostUSD  float64  `json:"cost_usd"`
+	// CostUnpriced is true when a model without a price took part,
+	// CostUnreported when some of what the run spent was never reported:
 	// CostUSD is then a lower bound.
-	CostUnpriced bool `json:"cost_unpriced,omitempty"`
+	CostUnpriced   bool `json:"cost_unpriced,omitempty"`
+	CostUnreported bool `json:"cost_unreported,omitempty"`
 	// Criteria are the run's mean scores (0..1), by criterion; a
 	// criterion the run did not score is missing.
 	Criteria map[string]float64 `json:"criteria"`
 }
 
 // trend reads a suite's trend over its last n runs, of the cases
-// carrying tag when tag is not "": one query for the points
-// (store.Trend reads the runs' summaries, never their trials;
-// store.TrendTag reads the trials of those runs only) and one for the
-// latest run's threshold.
+// carrying tag when tag is not "": one query for the points, with their
+// runs' thresholds (store.Trend reads the runs' summaries, never their
+// trials; store.TrendTag reads the trials of those runs only).
 func (s *Server) trend(ctx context.Context, suite, tag string, n int) (Trend, error) {
 	var points []store.TrendPoint
 	var err error
@@ -62,19 +69,16 @@ func (s *Server) trend(ctx context.Context, suite, tag string, n int) (Trend, er
 	out := Trend{Suite: suite, Tag: tag, Criteria: []string{}, Points: make([]TrendPoint, len(points))}
 	names := map[string]bool{}
 	for i, p := range points {
-		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, PassRate: p.PassRate, CostUSD: p.CostUSD, CostUnpriced: p.CostUnpriced, Criteria: map[string]float64{}}
+		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, Threshold: thresholdOf(p.Threshold), PassRate: p.PassRate,
+			CostUSD: p.CostUSD, CostUnpriced: p.CostUnpriced, CostUnreported: p.CostUnreported, Criteria: map[string]float64{}}
 		for name, mean := range p.Criteria {
 			out.Points[i].Criteria[name] = mean
 			names[name] = true
 		}
 	}
 	out.Criteria = append(out.Criteria, slices.Sorted(maps.Keys(names))...)
-	if len(points) > 0 {
-		info, err := s.store.RunInfo(ctx, points[len(points)-1].RunID)
-		if err != nil {
-			return Trend{}, err
-		}
-		out.Threshold = thresholdOf(info.Threshold)
+	if len(out.Points) > 0 {
+		out.Threshold = out.Points[len(out.Points)-1].Threshold
 	}
 	return out, nil
 }
@@ -140,7 +144,9 @@ type trendRow struct {
 	// x axis.
 	N                                int
 	RunID, Href, Started, StartedISO string
-	PassRate, Cost                   string
+	// PassRate is "unknown" when nothing was judged in the run; Threshold
+	// is the run's own.
+	PassRate, Threshold, Cost string
 	// Criteria are the run's mean scores in the order of
 	// trendsData.Criteria, "-" where the run has none.
 	Criteria []string
@@ -220,7 +226,8 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 			N:     i + 1,
 			RunID: oneLine(p.RunID), Href: runHref(p.RunID),
 			Started: stamp(p.Started), StartedISO: machineTime(p.Started),
-			PassRate: percent(p.PassRate), Cost: cost(judge.Usage{CostUSD: p.CostUSD, Unpriced: p.CostUnpriced}),
+			PassRate: passRate(p.PassRate), Threshold: percent(p.Threshold),
+			Cost: cost(judge.Usage{CostUSD: p.CostUSD, Unpriced: p.CostUnpriced, Unreported: p.CostUnreported}),
 		}
 		for _, name := range t.Criteria {
 			mean, ok := p.Criteria[name]

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -37,7 +39,8 @@ measures an outside judge's outputs (item, label) against people's
 labels (item, rater, label), CSV or JSON Lines (docs/labels.md), so a
 published judge can be checked before it is adopted.
 
-The exit code is 0, or 1 with --require when the judge is not calibrated.
+The exit code is 0, or 1 with --require when the judge is not calibrated;
+2 when --suite names a suite the database has no run of.
 
 Examples:
   gavel calibrate --suite support-desk
@@ -117,6 +120,9 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 			return exitInfra
 		}
 		defer st.Close()
+		if code, ok := suiteStored(ctx, st, *suite, stderr); !ok {
+			return code
+		}
 		if checks, err = st.LabelChecks(ctx, filter); err != nil {
 			fmt.Fprintln(stderr, "gavel calibrate:", err)
 			return exitInfra
@@ -135,4 +141,43 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitPassed
+}
+
+// recentRuns is how many of the latest runs suiteStored names the suites
+// of.
+const recentRuns = 200
+
+// suiteStored checks that the database has a run of suite ("" is every
+// suite): a suite it has none of is a name mistyped, or the wrong
+// database, not a judge nobody labelled, and measuring it would print a
+// calibration of nothing. It says so, naming the suites of the latest
+// runs, and ok is false with the code to exit with.
+func suiteStored(ctx context.Context, st store.Store, suite string, stderr io.Writer) (code int, ok bool) {
+	if suite == "" {
+		return exitPassed, true
+	}
+	runs, err := st.Runs(ctx, store.RunFilter{Suite: suite, Limit: 1})
+	if err == nil && len(runs) > 0 {
+		return exitPassed, true
+	}
+	if err == nil {
+		runs, err = st.Runs(ctx, store.RunFilter{Limit: recentRuns})
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel calibrate:", err)
+		return exitInfra, false
+	}
+	var suites []string
+	for _, r := range runs {
+		if !slices.Contains(suites, r.Suite) {
+			suites = append(suites, r.Suite)
+		}
+	}
+	slices.Sort(suites)
+	known := "it has no run at all: gavel run stores every run"
+	if len(suites) > 0 {
+		known = "the suites of its latest runs are: " + strings.Join(suites, ", ")
+	}
+	fmt.Fprintf(stderr, "gavel calibrate: --suite %s: the database has no run of that suite; %s\n", suite, known)
+	return exitUsage, false
 }

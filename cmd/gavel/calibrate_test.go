@@ -68,3 +68,37 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("--format html: exit %d, %s", code, errs)
 	}
 }
+
+// With no label counted there is no agreement to give: the calibration
+// says so, never "0% agreement", and its JSON's agreement and score error
+// are null. A suite the database has no run of is a mistake to name, not
+// a judge without labels: exit 2, naming the suites there are.
+func TestCalibrateWithoutCountedLabels(t *testing.T) {
+	dir, db := starterSuite(t)
+	savedRun(t, exitFailed, "--db", db, dir)
+
+	code, out, errs := gavelCmd(t, "calibrate", "--db", db, "--suite", "my-agent")
+	if code != exitPassed || !strings.Contains(out, "too few labels (no label counted; the bar is 85% over 50)") || strings.Contains(out, "0% agreement") {
+		t.Errorf("calibrate without labels: exit %d, want no agreement at all:\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "calibrate", "--db", db, "--format", "json")
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &got); code != exitPassed || err != nil {
+		t.Fatalf("calibrate --format json: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	for _, field := range []string{"agreement", "score_error"} {
+		if v := string(got[field]); v != "null" {
+			t.Errorf("%s = %s, want null", field, v)
+		}
+	}
+	var table map[string]json.RawMessage
+	json.Unmarshal(got["table"], &table)
+	if observed, chance := string(table["observed"]), string(table["chance"]); observed != "null" || chance != "null" {
+		t.Errorf("table of no item: observed %s, chance %s; want null", observed, chance)
+	}
+
+	code, out, errs = gavelCmd(t, "calibrate", "--db", db, "--suite", "nosuchsuite")
+	if code != exitUsage || !strings.Contains(errs, `gavel calibrate: --suite nosuchsuite: the database has no run of that suite; the suites of its latest runs are: my-agent`) {
+		t.Errorf("calibrate --suite nosuchsuite: exit %d, want %d and the suites there are:\n%s%s", code, exitUsage, out, errs)
+	}
+}

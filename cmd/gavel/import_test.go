@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -294,5 +295,64 @@ func TestImportRefusesNegativeUsage(t *testing.T) {
 				t.Errorf("exit %d, want 2 saying %q and that nothing was imported\n%s%s", code, tc.want, out, errs)
 			}
 		})
+	}
+}
+
+// Conversations imported without verdicts have no pass rate: gavel show,
+// gavel runs and the JSON report say unknown (null), never 0%, and pass^k
+// is not given.
+func TestImportUnjudgedHasNoPassRate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "results.db")
+	id := importRun(t, db, importFixture(t, "chats.jsonl")).Info.ID
+	code, out, errs := gavelCmd(t, "show", "--db", db, id)
+	if code != exitPassed || !strings.Contains(out, "Pass rate: unknown: no trial was judged (3 skipped)") ||
+		strings.Contains(out, "Pass rate: 0%") || strings.Contains(out, "0/1") {
+		t.Errorf("gavel show: exit %d, want an unknown pass rate and no trial counted as failed:\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "runs", "--db", db)
+	if code != exitPassed || !strings.Contains(out, "incomplete  unknown") || strings.Contains(out, "0.0%") {
+		t.Errorf("gavel runs: exit %d, want the pass rate unknown:\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "report", "--db", db, "--format", "json", id)
+	var got struct {
+		Stats map[string]json.RawMessage `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); code != exitPassed || err != nil {
+		t.Fatalf("gavel report --format json: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	if rate, hat := string(got.Stats["pass_rate"]), got.Stats["pass_hat_k"]; rate != "null" || hat != nil {
+		t.Errorf("JSON report: pass_rate %s, pass_hat_k %s; want null and none", rate, hat)
+	}
+}
+
+// rateOf is a pass rate to compare and print: its value, or "none".
+func rateOf(p *float64) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprint(*p)
+}
+
+// Conversations imported without usage spent what nobody recorded: gavel
+// show says so ("unreported"), never 0 tokens and $0.0000.
+func TestImportWithoutUsageIsUnreported(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "results.db")
+	id := importRun(t, db, importFixture(t, "chats.jsonl")).Info.ID
+	code, out, errs := gavelCmd(t, "show", "--db", db, id)
+	for _, want := range []string{
+		"Tokens: 469 + unreported (agent 469 + unreported)",
+		"Cost: unpriced + unreported (agent unpriced + unreported)",
+		"chats-2      | -     | -        | SKIPPED | not judged | -     | unreported",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("gavel show lacks %q", want)
+		}
+	}
+	if code != exitPassed || strings.Contains(out, "$0.0000") {
+		t.Errorf("gavel show: exit %d, and what nobody reported shown as $0.0000?\n%s%s", code, out, errs)
+	}
+	code, out, errs = gavelCmd(t, "show", "--db", db, id, "weather-1")
+	if code != exitPassed || !strings.Contains(out, "Tokens:   unreported (agent unreported)") || strings.Contains(out, "Tokens:   0") {
+		t.Errorf("gavel show RUN CASE: exit %d, want the case's tokens unreported:\n%s%s", code, out, errs)
 	}
 }

@@ -152,17 +152,17 @@ func done(r runner.Progress) string {
 
 // line is a plain progress line, about the trial that just finished.
 func line(r runner.Progress) string {
-	return fmt.Sprintf("[%s] %-5s %s#%d  (pass %d, fail %d, error %d; %d tokens, %s)",
+	return fmt.Sprintf("[%s] %-5s %s#%d  (pass %d, fail %d, error %d; %s tokens, %s)",
 		done(r), r.Trial.Verdict.Status, r.Trial.CaseID, r.Trial.N,
-		r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), report.Cost(r.Usage.Total()))
+		r.Passed, r.Failed, r.Errored, report.Tokens(r.Usage.Total()), report.Cost(r.Usage.Total()))
 }
 
 // bar is the terminal's progress bar.
 func bar(r runner.Progress) string {
 	const width = 24
 	if r.Total == 0 { // not known: no bar, no ETA
-		return fmt.Sprintf("%d trials  pass %d  fail %d  error %d  %d tokens  %s",
-			r.Done, r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), report.Cost(r.Usage.Total()))
+		return fmt.Sprintf("%d trials  pass %d  fail %d  error %d  %s tokens  %s",
+			r.Done, r.Passed, r.Failed, r.Errored, report.Tokens(r.Usage.Total()), report.Cost(r.Usage.Total()))
 	}
 	filled := r.Done * width / max(r.Total, 1)
 	eta := "--"
@@ -172,7 +172,7 @@ func bar(r runner.Progress) string {
 	} else if r.Done == r.Total {
 		eta = "done"
 	}
-	return fmt.Sprintf("[%s%s] %d/%d trials  pass %d  fail %d  error %d  %d tokens  %s  ETA %s",
+	return fmt.Sprintf("[%s%s] %d/%d trials  pass %d  fail %d  error %d  %s tokens  %s  ETA %s",
 		strings.Repeat("#", filled), strings.Repeat("-", width-filled), r.Done, r.Total,
-		r.Passed, r.Failed, r.Errored, r.Usage.Total().Tokens(), report.Cost(r.Usage.Total()), eta)
+		r.Passed, r.Failed, r.Errored, report.Tokens(r.Usage.Total()), report.Cost(r.Usage.Total()), eta)
 }

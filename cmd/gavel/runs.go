@@ -83,7 +83,10 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 		// cost, and the cases and trials it saved so far.
 		rate, cases, cost := "-", r.SoFar.String(), "-"
 		if r.Status != store.Running && r.Status != store.Abandoned {
-			rate = fmt.Sprintf("%.1f%%", 100*r.Stats.PassRate)
+			rate = "unknown" // nothing was judged
+			if r.Stats.PassRate != nil {
+				rate = fmt.Sprintf("%.1f%%", 100**r.Stats.PassRate)
+			}
 			cases, cost = strconv.Itoa(r.Stats.CaseCount()), report.Cost(r.Stats.Usage.Total())
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, rate,

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gavelhq/gavel"
@@ -162,13 +160,11 @@ func wholeVerdict(run *gavel.Run) string {
 	if run.Suite != nil && run.Suite.Threshold > 0 {
 		threshold = run.Suite.Threshold
 	}
-	return fmt.Sprintf("%s: pass rate %s over %s (%d trials), threshold %s", verdict,
-		percent(stats.PassRate), plural(len(run.Cases)-stats.Cases[gavel.Skipped], "case"), stats.Trials, percent(threshold))
-}
-
-// percent formats a rate as the reports do: 87.5%, 75%.
-func percent(r float64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(r*100, 'f', 1, 64), ".0") + "%"
+	rate := "unknown, no trial was judged"
+	if stats.PassRate != nil {
+		rate = report.Percent(*stats.PassRate) + " over " + plural(len(run.Cases)-stats.Cases[gavel.Skipped], "case")
+	}
+	return fmt.Sprintf("%s: pass rate %s (%d trials), threshold %s", verdict, rate, stats.Trials, report.Percent(threshold))
 }
 
 // statusOf is the stored status of a run that earned code: the

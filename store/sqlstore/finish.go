@@ -102,12 +102,12 @@ func (db *DB) writeEnd(ctx context.Context, tx *sql.Tx, runID string, e runEnd) 
 	stats := e.stats
 	total := stats.Usage.Total()
 	res, err := tx.ExecContext(ctx, db.q(`UPDATE runs SET status = ?, ended_us = ?, duration_ns = ?, interrupted = ?,
-		stopped = ?, stop_reason = ?, pass_rate = ?, trials = ?, cost_usd = ?, cost_unpriced = ?, input_tokens = ?, output_tokens = ?,
+		stopped = ?, stop_reason = ?, pass_rate = ?, pass_rate_unknown = ?, trials = ?, cost_usd = ?, cost_unpriced = ?, cost_unreported = ?, input_tokens = ?, output_tokens = ?,
 		cases_pass = ?, cases_fail = ?, cases_error = ?, cases_flaky = ?, cases_skipped = ?, stats = ?
 		WHERE id = ?`),
 		string(e.status), micros(normalTime(e.ended)), int64(e.run.Duration), boolInt(e.stopped != ""),
 		string(e.stopped), e.reason,
-		stats.PassRate, stats.Trials, total.CostUSD, boolInt(total.Unpriced), total.InputTokens, total.OutputTokens,
+		passRate(stats), boolInt(stats.PassRate == nil), stats.Trials, total.CostUSD, boolInt(total.Unpriced), boolInt(total.Unreported), total.InputTokens, total.OutputTokens,
 		stats.Cases[gavel.Passed], stats.Cases[gavel.Failed], stats.Cases[gavel.Errored], stats.Cases[gavel.Flaky], stats.Cases[gavel.Skipped],
 		e.statsJSON, runID)
 	if err != nil {
@@ -269,6 +269,15 @@ func (db *DB) saveCriteria(ctx context.Context, tx *sql.Tx, runID string, criter
 		rows[i] = []any{runID, c.Name, c.Mean, c.Min, c.Count}
 	}
 	return db.insertRows(ctx, tx, insertCriteria, rows)
+}
+
+// passRate is a run's pass rate as its row keeps it: 0 when it has none,
+// which pass_rate_unknown then says.
+func passRate(s gavel.Stats) float64 {
+	if s.PassRate == nil {
+		return 0
+	}
+	return *s.PassRate
 }
 
 func boolInt(b bool) int {

@@ -57,7 +57,7 @@ func TestFinishRunAfterACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := gavel.Stats{
-		Cases: map[gavel.Outcome]int{gavel.Passed: 2}, Trials: 3, PassRate: 1, PassAtK: []float64{1}, PassHatK: []float64{1},
+		Cases: map[gavel.Outcome]int{gavel.Passed: 2}, Trials: 3, PassRate: new(1.0), PassAtK: []float64{1}, PassHatK: []float64{1},
 		Usage:    gavel.RoleUsage{Agent: judge.Usage{CostUSD: 1.5}},
 		Criteria: []gavel.CriterionStat{{Name: "helpfulness", Count: 3, Mean: 0.75, Min: 0.75}},
 	}

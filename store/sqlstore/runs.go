@@ -12,11 +12,13 @@ import (
 )
 
 // runColumns are the columns scanRun reads from runs: a run's info and
-// summary, and, for a run still stored as running, how many trials and
-// cases it saved so far (store.RunInfo.SoFar; one look at the trials'
-// primary key, only for the few runs not finished).
+// summary (pass_rate_unknown says that stats' pass rate, 0 in the stats
+// of runs finished before schema 11, is none), and, for a run still
+// stored as running, how many trials and cases it saved so far
+// (store.RunInfo.SoFar; one look at the trials' primary key, only for the
+// few runs not finished).
 const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_branch, filters, models, settings,
-	threshold, status, started_us, ended_us, stats, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges, git_dirty,
+	threshold, status, started_us, ended_us, stats, pass_rate_unknown, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges, git_dirty,
 	(SELECT COUNT(*) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running'),
 	(SELECT COUNT(DISTINCT t.case_id) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running')`
 
@@ -195,9 +197,9 @@ func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 	var ended sql.NullInt64
 	var stats sql.NullString
 	var stopped string
-	var dirty int
+	var dirty, unknown int
 	err := row.Scan(&r.ID, &r.Suite, &r.SuiteFile, &r.StartedBy, &r.Host, &r.GitCommit, &r.GitBranch,
-		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats,
+		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats, &unknown,
 		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges, &dirty,
 		&r.SoFar.Trials, &r.SoFar.Cases)
 	if err != nil {
@@ -224,6 +226,9 @@ func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 	if stats.Valid {
 		if err := json.Unmarshal([]byte(stats.String), &r.Stats); err != nil {
 			return store.RunInfo{}, fmt.Errorf("run %s: stats: %w", r.ID, err)
+		}
+		if unknown != 0 {
+			r.Stats.PassRate = nil
 		}
 	}
 	return r, nil

@@ -45,7 +45,7 @@ func (db *DB) Trend(ctx context.Context, suite string, n int) ([]store.TrendPoin
 // trendRuns returns the points of a suite's last n finished runs, oldest
 // first, without their criteria.
 func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([]store.TrendPoint, error) {
-	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, pass_rate, cost_usd, cost_unpriced FROM runs
+	rows, err := tx.QueryContext(ctx, db.q(`SELECT id, started_us, threshold, pass_rate, pass_rate_unknown, cost_usd, cost_unpriced, cost_unreported FROM runs
 		WHERE suite = ? AND status IN (?, ?, ?)
 		ORDER BY started_us DESC, id DESC LIMIT ?`),
 		suite, string(store.Passed), string(store.Failed), string(store.Incomplete), n)
@@ -57,10 +57,15 @@ func (db *DB) trendRuns(ctx context.Context, tx *sql.Tx, suite string, n int) ([
 	for rows.Next() {
 		var p store.TrendPoint
 		var started int64
-		if err := rows.Scan(&p.RunID, &started, &p.PassRate, &p.CostUSD, &p.CostUnpriced); err != nil {
+		var rate float64
+		var unknown int
+		if err := rows.Scan(&p.RunID, &started, &p.Threshold, &rate, &unknown, &p.CostUSD, &p.CostUnpriced, &p.CostUnreported); err != nil {
 			return nil, err
 		}
 		p.Started = fromMicros(started)
+		if unknown == 0 {
+			p.PassRate = &rate
+		}
 		out = append(out, p)
 	}
 	slices.Reverse(out)
@@ -111,7 +116,9 @@ func (db *DB) readCriteria(ctx context.Context, tx *sql.Tx, ids []any, byRun map
 // TrendTag is Trend restricted to the cases carrying a tag. It reads the
 // last n finished runs first, then only their cases, trials and
 // trial_scores (by their primary keys): the pass rate is the mean of the
-// tagged cases' pass rates (passed trials / trials), the cost the sum of
+// tagged cases' pass rates (passed trials / judged trials: a trial whose
+// verdict abstained was not judged; none when no tagged case's trial
+// was), the cost the sum of
 // their trials' costs, and each criterion's mean the mean of its scores
 // over their trials, as gavel.Stats counts them for a whole run. Tags are
 // matched exactly, in Go: the ones of the run's snapshot of the case, or,
@@ -124,7 +131,7 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 	fail := func(err error) ([]store.TrendPoint, error) {
 		return nil, fmt.Errorf("store: trend of suite %s, tag %q: %w", suite, tag, err)
 	}
-	const last = `WITH r AS (SELECT id, started_us FROM runs
+	const last = `WITH r AS (SELECT id, started_us, threshold FROM runs
 			WHERE suite = ? AND status IN (?, ?, ?)
 			ORDER BY started_us DESC, id DESC LIMIT ?) `
 	args := []any{suite, string(store.Passed), string(store.Failed), string(store.Incomplete), n}
@@ -135,30 +142,33 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 	passRates := map[string]*agg{} // by run
 	tagged := map[caseKey]bool{}
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, db.q(last+`SELECT r.id, r.started_us, c.case_id, c.snapshot, c.tags, v.tags, t.trials, t.passed, t.cost, t.unpriced
+		rows, err := tx.QueryContext(ctx, db.q(last+`SELECT r.id, r.started_us, r.threshold, c.case_id, c.snapshot, c.tags, v.tags,
+				t.trials, t.judged, t.passed, t.cost, t.unpriced, t.unreported
 			FROM r
 			JOIN (SELECT run_id, case_id, count(*) AS trials,
+					sum(CASE WHEN status <> ? THEN 1 ELSE 0 END) AS judged,
 					sum(CASE WHEN status = ? THEN 1 ELSE 0 END) AS passed,
 					sum(agent_cost_usd + judge_cost_usd + user_cost_usd + followup_cost_usd) AS cost,
 					max(agent_unpriced + judge_unpriced + user_unpriced + followup_unpriced) AS unpriced,
+					max(agent_unreported + judge_unreported + user_unreported + followup_unreported) AS unreported,
 					min(case_key) AS case_key
 				FROM trials WHERE run_id IN (SELECT id FROM r)
 				GROUP BY run_id, case_id) t ON t.run_id = r.id
 			JOIN run_cases c ON c.run_id = t.run_id AND c.case_id = t.case_id
 			LEFT JOIN case_versions v ON v.id = t.case_key
-			ORDER BY r.started_us, r.id, c.case_id`), append(args, string(judge.StatusPass))...)
+			ORDER BY r.started_us, r.id, c.case_id`), append(args, string(judge.StatusAbstain), string(judge.StatusPass))...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var runID, caseID, snapTags string
-			var started, trials, passed int64
+			var started, trials, judged, passed int64
 			var snapshot int
 			var versionTags sql.NullString
-			var cost float64
-			var unpriced int64
-			if err := rows.Scan(&runID, &started, &caseID, &snapshot, &snapTags, &versionTags, &trials, &passed, &cost, &unpriced); err != nil {
+			var threshold, cost float64
+			var unpriced, unreported int64
+			if err := rows.Scan(&runID, &started, &threshold, &caseID, &snapshot, &snapTags, &versionTags, &trials, &judged, &passed, &cost, &unpriced, &unreported); err != nil {
 				return err
 			}
 			tags := snapTags
@@ -176,14 +186,17 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 			}
 			tagged[caseKey{runID, caseID}] = true
 			if len(points) == 0 || points[len(points)-1].RunID != runID {
-				points = append(points, store.TrendPoint{RunID: runID, Started: fromMicros(started)})
+				points = append(points, store.TrendPoint{RunID: runID, Started: fromMicros(started), Threshold: threshold})
 				passRates[runID] = &agg{}
 			}
 			points[len(points)-1].CostUSD += cost
 			points[len(points)-1].CostUnpriced = points[len(points)-1].CostUnpriced || unpriced > 0
-			a := passRates[runID]
-			a.sum += float64(passed) / float64(trials)
-			a.count++
+			points[len(points)-1].CostUnreported = points[len(points)-1].CostUnreported || unreported > 0
+			if judged > 0 {
+				a := passRates[runID]
+				a.sum += float64(passed) / float64(judged)
+				a.count++
+			}
 		}
 		if err := rows.Err(); err != nil {
 			return err
@@ -226,8 +239,10 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 		}
 		for i := range points {
 			p := &points[i]
-			a := passRates[p.RunID]
-			p.PassRate = a.sum / a.count
+			if a := passRates[p.RunID]; a.count > 0 {
+				rate := a.sum / a.count
+				p.PassRate = &rate
+			}
 			for name, c := range criteria[p.RunID] {
 				if p.Criteria == nil {
 					p.Criteria = map[string]float64{}

@@ -25,6 +25,7 @@ const (
 	user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
 	followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
 	agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
+	agent_unreported, judge_unreported, user_unreported, followup_unreported,
 	agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
 	user_calls, user_cache_hits, followup_calls, followup_cache_hits, models, trace_id`
 )
@@ -179,10 +180,11 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
 			followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
 			agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
+			agent_unreported, judge_unreported, user_unreported, followup_unreported,
 			agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
 			user_calls, user_cache_hits, followup_calls, followup_cache_hits, models, trace_id,
 			transcript, verdict, saved_us)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, case_id, n) DO UPDATE SET
 			case_key = excluded.case_key, status = excluded.status, score = excluded.score,
 			exec_status = excluded.exec_status, duration_ns = excluded.duration_ns,
@@ -196,6 +198,8 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 			followup_cached_tokens = excluded.followup_cached_tokens, followup_cost_usd = excluded.followup_cost_usd,
 			agent_unpriced = excluded.agent_unpriced, judge_unpriced = excluded.judge_unpriced,
 			user_unpriced = excluded.user_unpriced, followup_unpriced = excluded.followup_unpriced,
+			agent_unreported = excluded.agent_unreported, judge_unreported = excluded.judge_unreported,
+			user_unreported = excluded.user_unreported, followup_unreported = excluded.followup_unreported,
 			agent_calls = excluded.agent_calls, agent_cache_hits = excluded.agent_cache_hits,
 			judge_calls = excluded.judge_calls, judge_cache_hits = excluded.judge_cache_hits,
 			user_calls = excluded.user_calls, user_cache_hits = excluded.user_cache_hits,
@@ -208,6 +212,7 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 		u.SimulatedUser.InputTokens, u.SimulatedUser.OutputTokens, u.SimulatedUser.CachedTokens, u.SimulatedUser.CostUSD,
 		u.FollowUp.InputTokens, u.FollowUp.OutputTokens, u.FollowUp.CachedTokens, u.FollowUp.CostUSD,
 		boolInt(u.Agent.Unpriced), boolInt(u.Judge.Unpriced), boolInt(u.SimulatedUser.Unpriced), boolInt(u.FollowUp.Unpriced),
+		boolInt(u.Agent.Unreported), boolInt(u.Judge.Unreported), boolInt(u.SimulatedUser.Unreported), boolInt(u.FollowUp.Unreported),
 		u.Agent.Calls, u.Agent.CacheHits, u.Judge.Calls, u.Judge.CacheHits,
 		u.SimulatedUser.Calls, u.SimulatedUser.CacheHits, u.FollowUp.Calls, u.FollowUp.CacheHits, row.models, t.TraceID,
 		row.transcript, row.verdict, micros(db.now()))
@@ -241,6 +246,7 @@ func scanTrial(row interface{ Scan(...any) error }) (gavel.Trial, int64, error) 
 		&u.SimulatedUser.InputTokens, &u.SimulatedUser.OutputTokens, &u.SimulatedUser.CachedTokens, &u.SimulatedUser.CostUSD,
 		&u.FollowUp.InputTokens, &u.FollowUp.OutputTokens, &u.FollowUp.CachedTokens, &u.FollowUp.CostUSD,
 		&u.Agent.Unpriced, &u.Judge.Unpriced, &u.SimulatedUser.Unpriced, &u.FollowUp.Unpriced,
+		&u.Agent.Unreported, &u.Judge.Unreported, &u.SimulatedUser.Unreported, &u.FollowUp.Unreported,
 		&u.Agent.Calls, &u.Agent.CacheHits, &u.Judge.Calls, &u.Judge.CacheHits,
 		&u.SimulatedUser.Calls, &u.SimulatedUser.CacheHits, &u.FollowUp.Calls, &u.FollowUp.CacheHits, &models, &t.TraceID,
 		&transcript, &verdict)

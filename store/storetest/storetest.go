@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Times", testTimes},
 		{"Trend", testTrend},
 		{"TrendTag", testTrendTag},
+		{"TrendNothingJudged", testTrendNothingJudged},
 		{"Labels", testLabels},
 		{"LabelChecks", testLabelChecks},
 		{"LabelsOnePerPerson", testLabelsOnePerPerson},

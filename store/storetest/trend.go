@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func testTrend(t *testing.T, s store.Store) {
 		}
 		check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Passed, Ended: started.Add(time.Minute), Run: run}))
 		stats := run.Stats()
-		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
+		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), Threshold: 0.8, PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
@@ -103,7 +104,7 @@ func testTrendTag(t *testing.T, s store.Store) {
 			return store.TrendPoint{}, false
 		}
 		stats := sub.Stats()
-		p := store.TrendPoint{RunID: id, Started: storedTime(started), PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
+		p := store.TrendPoint{RunID: id, Started: storedTime(started), Threshold: 0.8, PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
@@ -192,5 +193,83 @@ func testTrendTag(t *testing.T, s store.Store) {
 	if len(want["billing"]) != 6 || len(want["urgent"]) != 4 || len(want[`x"billing`]) != 5 ||
 		want["billing"][0].PassRate == want["urgent"][0].PassRate || want["billing"][0].Criteria["helpfulness"] == want["urgent"][0].Criteria["helpfulness"] {
 		t.Errorf("fixture: want runs and numbers that differ by tag, got %+v", want)
+	}
+}
+
+// testTrendNothingJudged imports a run without verdicts between two
+// judged runs of different thresholds: the import is a point with no
+// pass rate (not 0%), of the whole suite and of a tag alike, its run
+// reads back with none, and every point carries its own run's threshold.
+// The import recorded no usage: its trial reads back unreported, and its
+// point's cost is unreported too.
+func testTrendNothingJudged(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	c1 := testCase("case_001", "where is order 1?")
+	c1.Tags = []string{"billing"}
+	notJudged := trial("case_001", 1, trialSpec{})
+	notJudged.Verdict = judge.Abstained("imported without a verdict")
+	notJudged.Usage = gavel.RoleUsage{Agent: judge.Usage{Unreported: true}}
+	runs := []struct {
+		threshold float64
+		result    gavel.CaseResult
+		stopped   gavel.StopCause
+		status    store.Status
+	}{
+		{0.8, result(c1, trial("case_001", 1, trialSpec{})), "", store.Passed},
+		{0.5, gavel.CaseResult{Case: c1, Trials: []gavel.Trial{notJudged}, Outcome: gavel.Skipped, SkipReason: "not judged"}, gavel.StopNotJudged, store.Incomplete},
+		{0.9, result(c1, trial("case_001", 1, trialSpec{status: judge.StatusFail})), "", store.Failed},
+	}
+	var want []store.TrendPoint
+	var unjudged string
+	for i, r := range runs {
+		started := base.Add(time.Duration(i) * time.Hour)
+		in := runInfo("imports", started)
+		in.Threshold = r.threshold
+		run := &gavel.Run{Suite: &gavel.Suite{Name: "imports", Threshold: r.threshold}, Cases: []gavel.CaseResult{r.result}, Started: started, Stopped: r.stopped}
+		info, err := s.ImportRun(ctx, in, store.RunEnd{Status: r.status, Ended: started.Add(time.Minute), Run: run})
+		check(t, "ImportRun", err)
+		stats := run.Stats()
+		total := stats.Usage.Total()
+		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), Threshold: r.threshold, PassRate: stats.PassRate,
+			CostUSD: total.CostUSD, CostUnreported: total.Unreported, Criteria: map[string]float64{}}
+		for _, c := range stats.Criteria {
+			p.Criteria[c.Name] = c.Mean
+		}
+		want = append(want, p)
+		if r.stopped == gavel.StopNotJudged {
+			unjudged = info.ID
+		}
+	}
+	if want[1].PassRate != nil || want[0].PassRate == nil || !want[1].CostUnreported {
+		t.Fatalf("fixture: want the import without a pass rate, the others with one: %+v", want)
+	}
+	got, err := s.Trend(ctx, "imports", 10)
+	check(t, "Trend", err)
+	diff(t, "Trend", got, want, equateEmpty)
+	tagged, err := s.TrendTag(ctx, "imports", "billing", 10)
+	check(t, "TrendTag", err)
+	diff(t, "TrendTag", tagged, want, equateEmpty, cmpopts.EquateApprox(0, 1e-12))
+
+	info, err := s.RunInfo(ctx, unjudged)
+	check(t, "RunInfo", err)
+	if info.Stats.PassRate != nil {
+		t.Errorf("the import's pass rate reads back as %v, want none", *info.Stats.PassRate)
+	}
+	if !info.Stats.Usage.Agent.Unreported {
+		t.Errorf("the import's usage reads back as %+v, want it unreported", info.Stats.Usage.Agent)
+	}
+	for _, read := range []func(context.Context, string) (*store.StoredRun, error){s.Run, s.RunVerdicts} {
+		sr, err := read(ctx, unjudged)
+		check(t, "Run", err)
+		if u := sr.Run.Cases[0].Trials[0].Usage; u != notJudged.Usage {
+			t.Errorf("the import's trial's usage reads back as %+v, want %+v", u, notJudged.Usage)
+		}
+	}
+	listed, err := s.Runs(ctx, store.RunFilter{Suite: "imports"})
+	check(t, "Runs", err)
+	for _, r := range listed {
+		if r.ID == unjudged && r.Stats.PassRate != nil {
+			t.Errorf("the import is listed with a pass rate of %v, want none", *r.Stats.PassRate)
+		}
 	}
 }

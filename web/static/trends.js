@@ -73,15 +73,17 @@
   }
 
   // columns turns the API's trend (points of runs) into uPlot's columns:
-  // the runs' order (1..N), and a value per run for each line, null for a
-  // run that did not score a criterion.
+  // the runs' order (1..N), and a value per run for each line: each run's
+  // own threshold, and null for a run in which nothing was judged (no pass
+  // rate: a gap, not 0%) or that did not score a criterion.
   function columns(trend) {
-    var d = { threshold: trend.threshold, order: [], runs: [], pass_rate: [], cost: [] };
+    var d = { threshold: [], order: [], runs: [], pass_rate: [], cost: [] };
     d.criteria = (trend.criteria || []).map(function (name) { return { name: name, values: [] }; });
     (trend.points || []).forEach(function (p, i) {
       d.order.push(i + 1);
       d.runs.push({ id: p.run_id, started: when(p.started) });
-      d.pass_rate.push(p.pass_rate);
+      d.pass_rate.push(p.pass_rate == null ? null : p.pass_rate);
+      d.threshold.push(p.threshold == null ? trend.threshold : p.threshold);
       d.cost.push(p.cost_usd);
       d.criteria.forEach(function (c) {
         var v = p.criteria ? p.criteria[c.name] : undefined;
@@ -112,13 +114,12 @@
       return;
     }
     var charts = [];
-    var threshold = d.order.map(function () { return d.threshold; });
     document.querySelectorAll(".chart[data-chart]").forEach(function (el) {
       var kind = el.getAttribute("data-chart");
       var series, data, y;
       if (kind === "pass_rate") {
         series = [line("pass rate", palette[0], percent), line("threshold", palette[4], percent, [6, 4])];
-        data = [d.order, d.pass_rate, threshold];
+        data = [d.order, d.pass_rate, d.threshold];
         y = { format: percent, range: [0, 1] };
       } else if (kind === "criteria") {
         series = d.criteria.map(function (c, i) { return line(c.name, palette[i % palette.length], score); });
