@@ -220,8 +220,9 @@ func TestJUnitAbstainedCaseIsSkipped(t *testing.T) {
 	cr.Summarize()
 	run := &gavel.Run{Suite: &gavel.Suite{Name: "imported"}, Cases: []gavel.CaseResult{cr}}
 	got := parseJUnit(t, write(t, JUnit, run, Options{})).Suites[0]
-	if got.Skipped != 1 || len(got.Cases) != 1 || got.Cases[0].Skipped == nil {
-		t.Fatalf("skipped %d, cases %+v; want the one case skipped", got.Skipped, got.Cases)
+	// The run, which judged nothing, fails in a test case of its own.
+	if got.Skipped != 1 || len(got.Cases) != 2 || got.Cases[0].Skipped == nil || got.Cases[1].Name != "gavel: nothing was judged" || got.Cases[1].Failure == nil {
+		t.Fatalf("skipped %d, cases %+v; want the one case skipped, and the run failed as nothing was judged", got.Skipped, got.Cases)
 	}
 	if msg, want := got.Cases[0].Skipped.Message, "not judged: no judge gave a verdict (imported from openai without a verdict: gavel rejudge judges it)"; msg != want {
 		t.Errorf("skipped: %q, want %q", msg, want)

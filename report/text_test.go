@@ -73,7 +73,7 @@ func TestTextAbstainedCaseIsSkipped(t *testing.T) {
 	}
 	out := write(t, Text, run, Options{})
 	for _, want := range []string{
-		"c0000 | -     | -        | SKIPPED | 0/1",
+		"c0000 | -     | -        | SKIPPED | not judged",
 		"Pass rate: 100% over 1 cases (1 skipped)\n",
 		"c0000: not judged: no judge gave a verdict (imported without a verdict)\n",
 	} {
