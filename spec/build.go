@@ -373,9 +373,12 @@ func (b *builder) abs(p string) string {
 	return filepath.Join(b.l.Dir, p)
 }
 
-// dsn resolves an SQLite file relative to the suite; server URLs and
-// file: URIs are left alone.
-func (b *builder) dsn(dsn string) string {
+// dsn fills in the environment variables of field, a database's dsn
+// (passed on as written before, so ${VAR} named no database), and resolves
+// an SQLite file relative to the suite; server URLs and file: URIs are
+// left alone.
+func (b *builder) dsn(field, dsn string) string {
+	dsn = b.expand(field, dsn, addressValue) // a password in it is a secret
 	if strings.Contains(dsn, "://") || strings.HasPrefix(dsn, "file:") || dsn == ":memory:" {
 		return dsn
 	}

@@ -169,7 +169,7 @@ func (b *builder) steps(specs []StepSpec) []conversation.Step {
 		case s.SQL != nil && len(s.Command) > 0:
 			b.fail("setup step %d: one step per item: sql or command", i+1)
 		case s.SQL != nil:
-			st := dbstate.Statement{DSN: b.dsn(s.SQL.DSN), SQL: s.SQL.Statement}
+			st := dbstate.Statement{DSN: b.dsn("sql.dsn", s.SQL.DSN), SQL: s.SQL.Statement}
 			out = append(out, conversation.StepFunc(func(ctx context.Context) error { return dbstate.Exec(ctx, st) }))
 		case len(s.Command) > 0:
 			cmd, err := rule.Command(rule.Cmd{Args: s.Command, Dir: b.l.Dir})

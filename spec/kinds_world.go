@@ -202,7 +202,7 @@ func (c *sqlCheck) build(b *builder) (judge.Judge, error) {
 	if q.Query == "" {
 		return nil, errors.New("sql: no query")
 	}
-	return dbstate.New(dbstate.Check{DSN: b.dsn(q.DSN), Query: q.Query, Scalar: q.Scalar, RowCount: q.RowCount, Rows: q.Rows})
+	return dbstate.New(dbstate.Check{DSN: b.dsn("sql.dsn", q.DSN), Query: q.Query, Scalar: q.Scalar, RowCount: q.RowCount, Rows: q.Rows})
 }
 
 func (c *sqlCheck) words() string {
