@@ -55,7 +55,8 @@ var layers = map[string]int{
 	"store/postgres":     7,
 	"queue":              7,
 	"web":                7,
-	"cmd/gavel":          8,
+	"eval":               8,
+	"cmd/gavel":          9,
 }
 
 const module = "github.com/gavelhq/gavel"

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // binDir holds the gavel that builtGavel builds; TestMain removes it.
@@ -75,7 +77,7 @@ func TestFlagsAnywhere(t *testing.T) {
 			continue
 		}
 		// The policy case fails on purpose: exit 1, with only its tag's cases.
-		if code != exitFailed || !strings.Contains(string(out), "case_005") || strings.Contains(string(out), "case_001 ") {
+		if code != eval.ExitFailed || !strings.Contains(string(out), "case_005") || strings.Contains(string(out), "case_001 ") {
 			t.Errorf("%v: exit %d\n%s", args, code, out)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
@@ -133,7 +134,7 @@ func TestCacheKeepsTrialsAndModelsApart(t *testing.T) {
 	}
 	for _, s := range steps {
 		t.Setenv("M", s.model)
-		out := gavelIn(t, exitPassed, args...)
+		out := gavelIn(t, eval.ExitPassed, args...)
 		if diff := cmp.Diff(s.want, vendor.taken()); diff != "" {
 			t.Errorf("%s run (%s): requests by model (-want +got):\n%s", s.name, s.model, diff)
 		}
@@ -203,12 +204,12 @@ func TestCacheKeepsEveryRolesTrialsApart(t *testing.T) {
 	vendor := newFakeVendor(t)
 	args := []string{"run", "--quiet", "--concurrency", "1", "--trials", "3", suite}
 
-	gavelIn(t, exitPassed, args...)
+	gavelIn(t, eval.ExitPassed, args...)
 	want := map[string]int{"user-m": 3, "agent-a": 6, "followup-m": 3, "judge-m": 6}
 	if diff := cmp.Diff(want, vendor.taken()); diff != "" {
 		t.Errorf("cold run: requests by model (-want +got):\n%s", diff)
 	}
-	gavelIn(t, exitPassed, args...)
+	gavelIn(t, eval.ExitPassed, args...)
 	if diff := cmp.Diff(map[string]int{}, vendor.taken()); diff != "" {
 		t.Errorf("warm run: requests by model (-want +got):\n%s", diff)
 	}
@@ -248,13 +249,13 @@ cases:
 	}
 	db := filepath.Join(dir, "runs.db")
 	var stderr strings.Builder
-	if code := run([]string{"run", "--quiet", "--db", db, suite}, stdio{strings.NewReader(""), io.Discard, &stderr}); code == exitPassed {
+	if code := run([]string{"run", "--quiet", "--db", db, suite}, stdio{strings.NewReader(""), io.Discard, &stderr}); code == eval.ExitPassed {
 		t.Fatalf("the first run passed with a judge that answers nonsense:\n%s", stderr.String())
 	}
 	first := runID.FindStringSubmatch(stderr.String())[1]
 
 	broken.Store(false) // the judge's provider is fixed
-	out := gavelIn(t, exitPassed, "run", "--db", db, "--retry-errors", first, suite)
+	out := gavelIn(t, eval.ExitPassed, "run", "--db", db, "--retry-errors", first, suite)
 	if !strings.Contains(out, "greeting | -     | PASS") {
 		t.Errorf("the retried trial did not pass:\n%s", out)
 	}
@@ -285,7 +286,7 @@ cases:
 	run([]string{"run", "--quiet", "--fail-fast", "--concurrency", "1", "--db", db, suite}, stdio{strings.NewReader(""), io.Discard, &stderr})
 	first := runID.FindStringSubmatch(stderr.String())[1]
 	stderr.Reset()
-	if code := run([]string{"run", "--quiet", "--db", db, "--resume", first, suite}, stdio{strings.NewReader(""), io.Discard, &stderr}); code != exitFailed {
+	if code := run([]string{"run", "--quiet", "--db", db, "--resume", first, suite}, stdio{strings.NewReader(""), io.Discard, &stderr}); code != eval.ExitFailed {
 		t.Fatalf("resume: exit %d, want 1 (a still fails)\n%s", code, stderr.String())
 	}
 	resumed := runID.FindStringSubmatch(stderr.String())[1]
@@ -299,7 +300,7 @@ cases:
 	if total.Tokens() == 0 || byModel.Tokens() != total.Tokens() || byModel.Calls != total.Calls || byModel.Calls != 3 {
 		t.Errorf("the resumed run: roles %+v, models %+v (%v); want the same tokens and 3 calls", total, byModel, stats.Models)
 	}
-	out := gavelIn(t, exitPassed, "show", "--db", db, resumed)
+	out := gavelIn(t, eval.ExitPassed, "show", "--db", db, resumed)
 	if !strings.Contains(out, "3 calls") {
 		t.Errorf("the stored run does not count its calls:\n%s", out)
 	}
@@ -348,9 +349,9 @@ func TestCacheReadsTheEditedScript(t *testing.T) {
 		exit       int
 		cached     bool
 	}{
-		{"first run", "Hello there!", exitPassed, false},
-		{"the script edited", "Goodbye.", exitFailed, false},
-		{"the first script back", "Hello there!", exitPassed, true},
+		{"first run", "Hello there!", eval.ExitPassed, false},
+		{"the script edited", "Goodbye.", eval.ExitFailed, false},
+		{"the first script back", "Hello there!", eval.ExitPassed, true},
 	} {
 		say(step.text)
 		out := gavelIn(t, step.exit, args...)

@@ -10,6 +10,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
@@ -73,27 +74,27 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
-		return exitUsage
+		return eval.ExitUsage
 	}
 	format, err := report.ParseFormat(*formatName)
 	if err != nil || (format != report.Text && format != report.JSON) {
 		fmt.Fprintf(stderr, "gavel calibrate: --format %s: want text or json\n", *formatName)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	var checks []gavel.LabelCheck
 	title := *suite
 	switch {
 	case (*judgmentsFile == "") != (*labelsFile == ""):
 		fmt.Fprintln(stderr, "gavel calibrate: --judgments and --labels go together: the judge's outputs and people's labels of the same items")
-		return exitUsage
+		return eval.ExitUsage
 	case *judgmentsFile != "":
 		if *suite != "" || *since != "" || *labelledSince != "" || *judgment != "" || *promptVersion != "" {
 			fmt.Fprintln(stderr, "gavel calibrate: --judgments and --labels read files, not the database: leave out --suite, --since, --labelled-since, --judgment and --prompt-version")
-			return exitUsage
+			return eval.ExitUsage
 		}
 		if checks, err = externalChecks(*judgmentsFile, *labelsFile); err != nil {
 			fmt.Fprintln(stderr, "gavel calibrate:", err)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		title = *judgmentsFile
 	default:
@@ -105,7 +106,7 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 			t, err := parseDate(d.value)
 			if err != nil {
 				fmt.Fprintf(stderr, "gavel calibrate: %s: %v\n", d.flag, err)
-				return exitUsage
+				return eval.ExitUsage
 			}
 			if d.flag == "--since" {
 				filter.RunsSince = t
@@ -114,10 +115,10 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		ctx := context.Background()
-		st, err := openStore(ctx, *db)
+		st, err := eval.OpenStore(ctx, *db)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel calibrate: the results database:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		defer st.Close()
 		if code, ok := suiteStored(ctx, st, *suite, stderr); !ok {
@@ -125,7 +126,7 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		if checks, err = st.LabelChecks(ctx, filter); err != nil {
 			fmt.Fprintln(stderr, "gavel calibrate:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 	}
 	c := gavel.Calibrate(checks)
@@ -135,12 +136,12 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := write(stdout, format, title, c); err != nil {
 		fmt.Fprintln(stderr, "gavel calibrate:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	if *require && !c.Calibrated() {
-		return exitFailed
+		return eval.ExitFailed
 	}
-	return exitPassed
+	return eval.ExitPassed
 }
 
 // recentRuns is how many of the latest runs suiteStored names the suites
@@ -154,18 +155,18 @@ const recentRuns = 200
 // runs, and ok is false with the code to exit with.
 func suiteStored(ctx context.Context, st store.Store, suite string, stderr io.Writer) (code int, ok bool) {
 	if suite == "" {
-		return exitPassed, true
+		return eval.ExitPassed, true
 	}
 	runs, err := st.Runs(ctx, store.RunFilter{Suite: suite, Limit: 1})
 	if err == nil && len(runs) > 0 {
-		return exitPassed, true
+		return eval.ExitPassed, true
 	}
 	if err == nil {
 		runs, err = st.Runs(ctx, store.RunFilter{Limit: recentRuns})
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel calibrate:", err)
-		return exitInfra, false
+		return eval.ExitInfra, false
 	}
 	var suites []string
 	for _, r := range runs {
@@ -179,5 +180,5 @@ func suiteStored(ctx context.Context, st store.Store, suite string, stderr io.Wr
 		known = "the suites of its latest runs are: " + strings.Join(suites, ", ")
 	}
 	fmt.Fprintf(stderr, "gavel calibrate: --suite %s: the database has no run of that suite; %s\n", suite, known)
-	return exitUsage, false
+	return eval.ExitUsage, false
 }

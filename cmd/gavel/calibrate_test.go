@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlite"
@@ -16,10 +17,10 @@ import (
 // count: greeting fails by a rule alone.
 func TestCalibrate(t *testing.T) {
 	dir, db := starterSuite(t)
-	id := savedRun(t, exitFailed, "--db", db, dir) // greeting fails, returns_policy passes
+	id := savedRun(t, eval.ExitFailed, "--db", db, dir) // greeting fails, returns_policy passes
 
 	code, out, _ := gavelCmd(t, "calibrate", "--db", db)
-	if code != exitPassed || !strings.Contains(out, "Labels:      0 labels on judgments") || !strings.Contains(out, "Label results a model judged in the web app") {
+	if code != eval.ExitPassed || !strings.Contains(out, "Labels:      0 labels on judgments") || !strings.Contains(out, "Label results a model judged in the web app") {
 		t.Errorf("no labels yet: exit %d\n%s", code, out)
 	}
 
@@ -49,22 +50,22 @@ func TestCalibrate(t *testing.T) {
 			t.Errorf("calibrate: no %q in\n%s", want, out)
 		}
 	}
-	if code != exitPassed {
-		t.Errorf("calibrate: exit %d, want %d", code, exitPassed)
+	if code != eval.ExitPassed {
+		t.Errorf("calibrate: exit %d, want %d", code, eval.ExitPassed)
 	}
-	if code, _, _ := gavelCmd(t, "calibrate", "--db", db, "--require"); code != exitFailed {
-		t.Errorf("calibrate --require of an uncalibrated judge: exit %d, want %d", code, exitFailed)
+	if code, _, _ := gavelCmd(t, "calibrate", "--db", db, "--require"); code != eval.ExitFailed {
+		t.Errorf("calibrate --require of an uncalibrated judge: exit %d, want %d", code, eval.ExitFailed)
 	}
 
 	code, out, _ = gavelCmd(t, "calibrate", "--db", db, "--suite", "my-agent", "--format", "json")
 	var got report.JSONCalibration
-	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitPassed {
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != eval.ExitPassed {
 		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
 	}
 	if got.Kind != "calibration" || got.Labels != 2 || got.Counted != 1 || got.Agreed != 0 || got.Verdict != "too few labels" || len(got.Disagreements) != 1 {
 		t.Errorf("json: %+v", got)
 	}
-	if code, _, errs := gavelCmd(t, "calibrate", "--db", db, "--format", "html"); code != exitUsage || !strings.Contains(errs, "want text or json") {
+	if code, _, errs := gavelCmd(t, "calibrate", "--db", db, "--format", "html"); code != eval.ExitUsage || !strings.Contains(errs, "want text or json") {
 		t.Errorf("--format html: exit %d, %s", code, errs)
 	}
 }
@@ -75,15 +76,15 @@ func TestCalibrate(t *testing.T) {
 // a judge without labels: exit 2, naming the suites there are.
 func TestCalibrateWithoutCountedLabels(t *testing.T) {
 	dir, db := starterSuite(t)
-	savedRun(t, exitFailed, "--db", db, dir)
+	savedRun(t, eval.ExitFailed, "--db", db, dir)
 
 	code, out, errs := gavelCmd(t, "calibrate", "--db", db, "--suite", "my-agent")
-	if code != exitPassed || !strings.Contains(out, "too few labels (no label counted; the bar is 85% over 50)") || strings.Contains(out, "0% agreement") {
+	if code != eval.ExitPassed || !strings.Contains(out, "too few labels (no label counted; the bar is 85% over 50)") || strings.Contains(out, "0% agreement") {
 		t.Errorf("calibrate without labels: exit %d, want no agreement at all:\n%s%s", code, out, errs)
 	}
 	code, out, errs = gavelCmd(t, "calibrate", "--db", db, "--format", "json")
 	var got map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(out), &got); code != exitPassed || err != nil {
+	if err := json.Unmarshal([]byte(out), &got); code != eval.ExitPassed || err != nil {
 		t.Fatalf("calibrate --format json: exit %d, %v\n%s%s", code, err, out, errs)
 	}
 	for _, field := range []string{"agreement", "score_error"} {
@@ -98,7 +99,7 @@ func TestCalibrateWithoutCountedLabels(t *testing.T) {
 	}
 
 	code, out, errs = gavelCmd(t, "calibrate", "--db", db, "--suite", "nosuchsuite")
-	if code != exitUsage || !strings.Contains(errs, `gavel calibrate: --suite nosuchsuite: the database has no run of that suite; the suites of its latest runs are: my-agent`) {
-		t.Errorf("calibrate --suite nosuchsuite: exit %d, want %d and the suites there are:\n%s%s", code, exitUsage, out, errs)
+	if code != eval.ExitUsage || !strings.Contains(errs, `gavel calibrate: --suite nosuchsuite: the database has no run of that suite; the suites of its latest runs are: my-agent`) {
+		t.Errorf("calibrate --suite nosuchsuite: exit %d, want %d and the suites there are:\n%s%s", code, eval.ExitUsage, out, errs)
 	}
 }

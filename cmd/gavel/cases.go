@@ -11,6 +11,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
 )
@@ -36,16 +37,16 @@ Flags:
 func casesCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, casesHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	switch args[0] {
 	case "export", "import":
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, casesHelp)
-		return exitPassed
+		return eval.ExitPassed
 	default:
 		fmt.Fprintf(stderr, "gavel cases: unknown action %q: want export or import\n\n%s", args[0], casesHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	verb := args[0]
 	fs := flag.NewFlagSet("cases "+verb, flag.ContinueOnError)
@@ -58,10 +59,10 @@ func casesCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *db)
+	st, err := eval.OpenStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintf(stderr, "gavel cases %s: the results database: %v\n", verb, err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer st.Close()
 	if verb == "import" {
@@ -73,16 +74,16 @@ func casesCommand(args []string, stdout, stderr io.Writer) int {
 func exportCases(ctx context.Context, st store.Store, suite, out string, stdout, stderr io.Writer) int {
 	if suite == "" {
 		fmt.Fprintln(stderr, "gavel cases export: say which suite's cases: --suite NAME")
-		return exitUsage
+		return eval.ExitUsage
 	}
 	cases, err := st.Cases(ctx, suite)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel cases export:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	if len(cases) == 0 {
 		fmt.Fprintf(stderr, "gavel cases export: the database has no cases of suite %q\n", suite)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# The cases of suite %s, exported from the results database by gavel cases export.\n", suite)
@@ -95,10 +96,10 @@ func exportCases(ctx context.Context, st store.Store, suite, out string, stdout,
 	}
 	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(stderr, "gavel cases export:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	fmt.Fprintf(stdout, "Wrote %d cases of suite %s to %s\n", len(cases), suite, out)
-	return exitPassed
+	return eval.ExitPassed
 }
 
 // listItem turns a case's YAML mapping into an item of a YAML list.
@@ -117,14 +118,14 @@ func listItem(def []byte) string {
 func importCases(ctx context.Context, st store.Store, suite string, files []string, stdout, stderr io.Writer) int {
 	if suite == "" || len(files) == 0 {
 		fmt.Fprintln(stderr, "gavel cases import: give the suite and the case files: --suite NAME FILE...")
-		return exitUsage
+		return eval.ExitUsage
 	}
 	var all []spec.LoadedCase
 	for _, f := range files {
 		cases, err := spec.LoadCases(f)
 		if err != nil {
 			fmt.Fprintln(stderr, err) // every problem, file:line
-			return exitUsage
+			return eval.ExitUsage
 		}
 		all = append(all, cases...)
 	}
@@ -135,12 +136,12 @@ func importCases(ctx context.Context, st store.Store, suite string, files []stri
 			Tags: c.Spec.Tags, Definition: c.Definition})
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel cases import:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		if v.Version > len(before) {
 			changed++
 		}
 	}
 	fmt.Fprintf(stdout, "Imported %d cases into suite %s: %d new or changed\n", len(all), suite, changed)
-	return exitPassed
+	return eval.ExitPassed
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // A repository with the starter suite, whose two cases cover greet/ and
@@ -13,7 +15,7 @@ import (
 func starterRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "init", dir); code != eval.ExitPassed {
 		t.Fatalf("init: %s", errs)
 	}
 	suite := filepath.Join(dir, "gavel.yaml")
@@ -44,7 +46,7 @@ func TestChangedSince(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "returns", "policy.md"), []byte("30 days"), 0o644)
 
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--changed-since", "HEAD", repo)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	if !strings.Contains(errs, "1 of 2 cases affected by the 1 files changed since HEAD") {
@@ -54,24 +56,24 @@ func TestChangedSince(t *testing.T) {
 		t.Errorf("want returns_policy alone to run:\n%s", out)
 	}
 
-	if code, _, errs := gavelCmd(t, "run", "--changed-since", "no-such-ref", repo); code != exitUsage || !strings.Contains(errs, "git knows no such commit") {
+	if code, _, errs := gavelCmd(t, "run", "--changed-since", "no-such-ref", repo); code != eval.ExitUsage || !strings.Contains(errs, "git knows no such commit") {
 		t.Errorf("unknown ref: exit %d, %q; want 2", code, errs)
 	}
 }
 
 func TestGate(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "init", dir); code != eval.ExitPassed {
 		t.Fatalf("init: %s", errs)
 	}
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--gate", "echo unit tests failed; exit 3", dir)
-	if code != exitFailed || !strings.Contains(errs, "unit tests failed") || !strings.Contains(errs, "no case ran") {
+	if code != eval.ExitFailed || !strings.Contains(errs, "unit tests failed") || !strings.Contains(errs, "no case ran") {
 		t.Errorf("failing gate: exit %d, stderr %q; want 1 and the gate's output", code, errs)
 	}
 	if out != "" {
 		t.Errorf("a run behind a failing gate printed a report:\n%s", out)
 	}
-	if code, _, errs := gavelCmd(t, "run", "--no-cache", "--gate", "true", dir); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "run", "--no-cache", "--gate", "true", dir); code != eval.ExitPassed {
 		t.Errorf("passing gate: exit %d\n%s", code, errs)
 	}
 }
@@ -87,12 +89,12 @@ func TestOwnOutputsAreNoChanges(t *testing.T) {
 	os.Remove(filepath.Join(repo, ".gitignore"))
 	t.Chdir(repo)
 	var out, errs strings.Builder
-	if code := run([]string{"run", "--no-cache", "--out", "junit=ci/results", "."}, stdio{strings.NewReader(""), &out, &errs}); code != exitPassed {
+	if code := run([]string{"run", "--no-cache", "--out", "junit=ci/results", "."}, stdio{strings.NewReader(""), &out, &errs}); code != eval.ExitPassed {
 		t.Fatalf("first run: %d\n%s", code, errs.String())
 	}
 	out.Reset()
 	errs.Reset()
-	if code := run([]string{"run", "--no-cache", "--out", "junit=ci/results", "--changed-since", "HEAD", "."}, stdio{strings.NewReader(""), &out, &errs}); code != exitPassed {
+	if code := run([]string{"run", "--no-cache", "--out", "junit=ci/results", "--changed-since", "HEAD", "."}, stdio{strings.NewReader(""), &out, &errs}); code != eval.ExitPassed {
 		t.Fatalf("second run: %d\n%s", code, errs.String())
 	}
 	if !strings.Contains(errs.String(), "0 of 2 cases affected by the 1 files changed since HEAD") {
@@ -104,7 +106,7 @@ func TestOwnOutputsAreNoChanges(t *testing.T) {
 // added to.
 func TestInitIgnoresOutputs(t *testing.T) {
 	dir := t.TempDir()
-	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "init", dir); code != eval.ExitPassed {
 		t.Fatal(errs)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); !strings.Contains(string(data), ".gavel/\nreports/\n") {
@@ -112,7 +114,7 @@ func TestInitIgnoresOutputs(t *testing.T) {
 	}
 	mine := t.TempDir()
 	os.WriteFile(filepath.Join(mine, ".gitignore"), []byte("node_modules\n.gavel"), 0o644)
-	if code, _, errs := gavelCmd(t, "init", mine); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "init", mine); code != eval.ExitPassed {
 		t.Fatal(errs)
 	}
 	if data, _ := os.ReadFile(filepath.Join(mine, ".gitignore")); string(data) != "node_modules\n.gavel\nreports/\n" {

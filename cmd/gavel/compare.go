@@ -10,6 +10,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/secret"
@@ -58,16 +59,16 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 2 {
 		fs.Usage()
-		return exitUsage
+		return eval.ExitUsage
 	}
 	format, err := report.ParseFormat(*formatName)
 	if err != nil || format == report.JUnit {
 		fmt.Fprintf(stderr, "gavel compare: --format %s: want text, json, markdown or html\n", *formatName)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	if *model != "" && *pairwise == "" {
 		fmt.Fprintln(stderr, "gavel compare: --model is the pairwise judge's: give --pairwise too")
-		return exitUsage
+		return eval.ExitUsage
 	}
 	base, code := loadRun(*db, fs.Arg(0), "compare", stderr)
 	if base == nil {
@@ -80,7 +81,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	c := gavel.Compare(base.Run, head.Run)
 	c.Replies = gavel.Replies(base.Run, head.Run)
 	if *pairwise != "" {
-		if code := askPairwise(&c, head.Info, *pairwise, *model, stderr); code != exitPassed {
+		if code := askPairwise(&c, head.Info, *pairwise, *model, stderr); code != eval.ExitPassed {
 			return code
 		}
 	}
@@ -88,12 +89,12 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 		AllReplies: *allReplies, Version: version}
 	if err := report.WriteComparison(stdout, format, c, opts); err != nil {
 		fmt.Fprintln(stderr, "gavel compare:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	if c.HasRegressions() {
-		return exitFailed
+		return eval.ExitFailed
 	}
-	return exitPassed
+	return eval.ExitPassed
 }
 
 // askPairwise asks a pairwise judge of criteria which reply of each case
@@ -106,25 +107,25 @@ func askPairwise(c *gavel.Comparison, head store.RunInfo, criteria, ref string, 
 		ref = head.Models["judge"]
 		if strings.Contains(ref, secret.Marker) || strings.Contains(ref, "${") {
 			fmt.Fprintf(stderr, "gavel compare: run %s stored its judge model with its secrets hidden (%s): name the model with --model\n", head.ID, ref)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		if head.SuiteFile != "" {
 			dir = filepath.Dir(head.SuiteFile)
 		}
 	}
-	m, err := newModels(defaultCacheDir(), false, false)
+	m, err := eval.OpenModels(eval.DefaultCacheDir(), false, false)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel compare: the model cache:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer m.Close()
-	p, err := openPairwise(ref, dir, criteria, m, llm.NewMeter(llm.DefaultPrices()))
+	p, err := eval.OpenPairwise(ref, dir, criteria, m, llm.NewMeter(llm.DefaultPrices()))
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel compare:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
-	judgePairs(context.Background(), p, c.Replies)
+	eval.JudgePairs(context.Background(), p, c.Replies)
 	c.Pairwise = &gavel.PairwiseTally{Criteria: criteria, Model: ref}
 	c.TallyPairwise()
-	return exitPassed
+	return eval.ExitPassed
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/report"
 )
 
@@ -60,12 +61,12 @@ func TestCompareReplies(t *testing.T) {
 	suite := repliesSuite(t)
 	dir := filepath.Dir(suite)
 	db := filepath.Join(t.TempDir(), "results.db")
-	old := savedRun(t, exitPassed, "--db", db, suite)
+	old := savedRun(t, eval.ExitPassed, "--db", db, suite)
 	t.Setenv("AGENT", "script:"+filepath.Join(dir, "new.yaml"))
-	updated := savedRun(t, exitPassed, "--db", db, suite)
+	updated := savedRun(t, eval.ExitPassed, "--db", db, suite)
 
 	code, out, errs := gavelCmd(t, "compare", "--db", db, old, updated)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("compare: exit %d\n%s%s", code, out, errs)
 	}
 	for _, want := range []string{
@@ -103,12 +104,12 @@ func TestCompareReplies(t *testing.T) {
 				args = append(args, "--model", tc.model)
 			}
 			code, out, errs := gavelCmd(t, append(args, a, b)...)
-			if code != exitPassed || !strings.Contains(out, tc.want) {
+			if code != eval.ExitPassed || !strings.Contains(out, tc.want) {
 				t.Errorf("exit %d, want 0 and %q:\n%s%s", code, tc.want, out, errs)
 			}
 			code, out, errs = gavelCmd(t, append(append(args, "--format", "json"), a, b)...)
 			var got report.JSONComparison
-			if err := json.Unmarshal([]byte(out), &got); code != exitPassed || err != nil {
+			if err := json.Unmarshal([]byte(out), &got); code != eval.ExitPassed || err != nil {
 				t.Fatalf("json: exit %d, %v\n%s", code, err, errs)
 			}
 			if p := got.Pairwise; p == nil || p.Base != tc.base || p.Head != tc.head || p.Ties != tc.ties || p.Errors != 0 {
@@ -123,17 +124,17 @@ func TestCompareReplies(t *testing.T) {
 func TestRejudgeAgainstBaseline(t *testing.T) {
 	suite := repliesSuite(t)
 	db := filepath.Join(t.TempDir(), "results.db")
-	old := savedRun(t, exitPassed, "--db", db, suite)
+	old := savedRun(t, eval.ExitPassed, "--db", db, suite)
 	t.Setenv("AGENT", "script:"+filepath.Join(filepath.Dir(suite), "new.yaml"))
-	updated := savedRun(t, exitPassed, "--db", db, suite)
+	updated := savedRun(t, eval.ExitPassed, "--db", db, suite)
 
 	criteria := "Which reply helps the customer more?"
 	code, out, errs := gavelCmd(t, "rejudge", "--db", db, "--baseline", old, "--pairwise", criteria, updated)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Errorf("rejudge the new run against the old: exit %d, want 0\n%s%s", code, out, errs)
 	}
 	code, out, errs = gavelCmd(t, "rejudge", "--db", db, "--verbose", "--baseline", updated, "--pairwise", criteria, old)
-	if code != exitFailed {
+	if code != eval.ExitFailed {
 		t.Errorf("rejudge the old run against the new: exit %d, want 1\n%s%s", code, out, errs)
 	}
 	for _, want := range []string{"Failure detail (lookup, FAIL)", "FAIL pairwise vs " + updated, "worse than the baseline"} {
@@ -141,7 +142,7 @@ func TestRejudgeAgainstBaseline(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
-	if code, _, errs := gavelCmd(t, "rejudge", "--db", db, "--baseline", old, updated); code != exitUsage || !strings.Contains(errs, "go together") {
+	if code, _, errs := gavelCmd(t, "rejudge", "--db", db, "--baseline", old, updated); code != eval.ExitUsage || !strings.Contains(errs, "go together") {
 		t.Errorf("--baseline without --pairwise: exit %d, want 2\n%s", code, errs)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gavelhq/gavel/eval"
 	flag "github.com/spf13/pflag"
 )
 
@@ -21,7 +22,7 @@ complete as usual. To load it:
 func completionCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
 		fmt.Fprint(stderr, completionHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	switch args[0] {
 	case "bash":
@@ -34,9 +35,9 @@ func completionCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, completionHelp)
 	default:
 		fmt.Fprintf(stderr, "gavel completion: unknown shell %q: want bash, zsh or fish\n", args[0])
-		return exitUsage
+		return eval.ExitUsage
 	}
-	return exitPassed
+	return eval.ExitPassed
 }
 
 // A commandFlags is a command's flags, as "--name".

@@ -1,33 +1,18 @@
 package main
 
 import (
-	"cmp"
-	"context"
-	"os"
-	"strings"
-
+	"github.com/gavelhq/gavel/eval"
 	flag "github.com/spf13/pflag"
-
-	"github.com/gavelhq/gavel/store"
-	"github.com/gavelhq/gavel/store/postgres"
-	"github.com/gavelhq/gavel/store/sqlite"
 )
 
-// defaultDB is where results go unless --db or GAVEL_DB names another
-// database.
-const defaultDB = ".gavel/gavel.db"
-
-// dbFlag adds --db to fs.
+// dbFlag adds --db to fs, and returns where it is parsed to.
 func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", "", "the results database: a SQLite file, or a postgres:// URL (default: $GAVEL_DB, else "+defaultDB+")")
+	var dsn string
+	dbFlagVar(fs, &dsn)
+	return &dsn
 }
 
-// openStore opens the results database dsn names: PostgreSQL for a
-// postgres:// URL, else a SQLite file (created on first use).
-func openStore(ctx context.Context, dsn string) (store.Store, error) {
-	dsn = cmp.Or(dsn, os.Getenv("GAVEL_DB"), defaultDB)
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return postgres.Open(ctx, dsn)
-	}
-	return sqlite.Open(strings.TrimPrefix(dsn, "sqlite:"))
+// dbFlagVar adds --db to fs, parsed to dsn.
+func dbFlagVar(fs *flag.FlagSet, dsn *string) {
+	fs.StringVar(dsn, "db", "", "the results database: a SQLite file, or a postgres:// URL (default: $GAVEL_DB, else "+eval.DefaultDB+")")
 }

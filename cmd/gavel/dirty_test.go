@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // A run made from a tree with uncommitted changes (an edited suite) is
@@ -40,7 +42,7 @@ func TestDirtyTreeMark(t *testing.T) {
 		t.Helper()
 		code, out, errs := gavelHere("run", "--quiet", "--no-cache", "--out", "reports/junit.xml", ".")
 		m := runID.FindStringSubmatch(errs)
-		if code != exitPassed || m == nil {
+		if code != eval.ExitPassed || m == nil {
 			t.Fatalf("gavel run: exit %d, want 0 and a run saved\n%s%s", code, out, errs)
 		}
 		return m[1]
@@ -56,7 +58,7 @@ func TestDirtyTreeMark(t *testing.T) {
 	dirty := saved()
 
 	code, out, errs := gavelHere("runs")
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("gavel runs: exit %d\n%s", code, errs)
 	}
 	for _, tc := range []struct {
@@ -69,7 +71,7 @@ func TestDirtyTreeMark(t *testing.T) {
 		}
 	}
 	code, out, _ = gavelHere("show", dirty)
-	if code != exitPassed || !regexp.MustCompile(`on \S+@[0-9a-f]{8}\+dirty`).MatchString(out) {
+	if code != eval.ExitPassed || !regexp.MustCompile(`on \S+@[0-9a-f]{8}\+dirty`).MatchString(out) {
 		t.Errorf("gavel show of the dirty run: exit %d, want its git marked dirty:\n%.400s", code, out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm/llmtest"
 )
@@ -33,22 +34,22 @@ func TestExitCode(t *testing.T) {
 		run  *gavel.Run
 		want int
 	}{
-		{"complete and met", run("", pass, pass, fail), exitPassed},
-		{"complete and missed", run("", pass, fail, fail), exitFailed},
-		{"the judge's provider was down for every trial", run("", unreachable, unreachable), exitInfra},
-		{"the judge's provider answered badly every time", run("", badAnswer, badAnswer), exitFailed},
-		{"down, then stopped at once", run(gavel.StopInterrupted, unreachable, cut), exitInfra},
-		{"down for some trials only", run("", unreachable, fail), exitFailed},
-		{"interrupted after passing", run(gavel.StopInterrupted, pass, pass), exitIncomplete},
-		{"interrupted after failing", run(gavel.StopInterrupted, fail, fail), exitIncomplete},
-		{"out of budget", run(gavel.StopBudget, pass), exitIncomplete},
-		{"cut short by a second signal", run(gavel.StopInterrupted, pass, cut), exitIncomplete},
-		{"stopped by fail-fast", run(gavel.StopFailFast, pass, fail), exitFailed},
-		{"nothing ran", run(gavel.StopInterrupted), exitIncomplete},
+		{"complete and met", run("", pass, pass, fail), eval.ExitPassed},
+		{"complete and missed", run("", pass, fail, fail), eval.ExitFailed},
+		{"the judge's provider was down for every trial", run("", unreachable, unreachable), eval.ExitInfra},
+		{"the judge's provider answered badly every time", run("", badAnswer, badAnswer), eval.ExitFailed},
+		{"down, then stopped at once", run(gavel.StopInterrupted, unreachable, cut), eval.ExitInfra},
+		{"down for some trials only", run("", unreachable, fail), eval.ExitFailed},
+		{"interrupted after passing", run(gavel.StopInterrupted, pass, pass), eval.ExitIncomplete},
+		{"interrupted after failing", run(gavel.StopInterrupted, fail, fail), eval.ExitIncomplete},
+		{"out of budget", run(gavel.StopBudget, pass), eval.ExitIncomplete},
+		{"cut short by a second signal", run(gavel.StopInterrupted, pass, cut), eval.ExitIncomplete},
+		{"stopped by fail-fast", run(gavel.StopFailFast, pass, fail), eval.ExitFailed},
+		{"nothing ran", run(gavel.StopInterrupted), eval.ExitIncomplete},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := exitCode(tc.run); got != tc.want {
+			if got := eval.ExitCode(tc.run); got != tc.want {
 				t.Errorf("exitCode = %d, want %d", got, tc.want)
 			}
 		})
@@ -57,11 +58,11 @@ func TestExitCode(t *testing.T) {
 
 // Several suites: a failure says more than an incomplete run.
 func TestWorse(t *testing.T) {
-	order := []int{exitPassed, exitIncomplete, exitFailed, exitInfra, exitUsage, exitUnknown}
+	order := []int{eval.ExitPassed, eval.ExitIncomplete, eval.ExitFailed, eval.ExitInfra, eval.ExitUsage, eval.ExitUnknown}
 	for i, a := range order {
 		for j, b := range order {
-			if got, want := worse(a, b), order[max(i, j)]; got != want {
-				t.Errorf("worse(%d, %d) = %d, want %d", a, b, got, want)
+			if got, want := eval.Worse(a, b), order[max(i, j)]; got != want {
+				t.Errorf("eval.Worse(%d, %d) = %d, want %d", a, b, got, want)
 			}
 		}
 	}
@@ -85,23 +86,23 @@ func TestExitCodeOfProviders(t *testing.T) {
 		down  bool
 		want  int
 	}{
-		{"the judge's provider refuses connections", "GAVEL_JUDGE_MODEL", nil, true, exitInfra},
+		{"the judge's provider refuses connections", "GAVEL_JUDGE_MODEL", nil, true, eval.ExitInfra},
 		{"the judge's provider answers 400", "GAVEL_JUDGE_MODEL", func(f *llmtest.Fake) {
 			for range 50 {
 				f.FailNext(400, 0)
 			}
-		}, false, exitFailed},
+		}, false, eval.ExitFailed},
 		{"the judge's provider answers malformed bodies", "GAVEL_JUDGE_MODEL", func(f *llmtest.Fake) {
 			for range 50 {
 				f.MalformedNext()
 			}
-		}, false, exitFailed},
-		{"the agent's provider refuses connections", "GAVEL_AGENT_MODEL", nil, true, exitInfra},
+		}, false, eval.ExitFailed},
+		{"the agent's provider refuses connections", "GAVEL_AGENT_MODEL", nil, true, eval.ExitInfra},
 		{"the agent's provider answers 400", "GAVEL_AGENT_MODEL", func(f *llmtest.Fake) {
 			for range 50 {
 				f.FailNext(400, 0)
 			}
-		}, false, exitFailed},
+		}, false, eval.ExitFailed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,8 +139,8 @@ func TestExitCodeOfProviders(t *testing.T) {
 func TestBudgetMakesAnIncompleteRun(t *testing.T) {
 	dir, db := starterSuite(t)
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--db", db, "--id", "returns_policy", "--trials", "3", "--concurrency", "1", "--max-tokens", "1", dir)
-	if code != exitIncomplete {
-		t.Fatalf("exit %d, want %d\n%s%s", code, exitIncomplete, out, errs)
+	if code != eval.ExitIncomplete {
+		t.Fatalf("exit %d, want %d\n%s%s", code, eval.ExitIncomplete, out, errs)
 	}
 	for _, want := range []string{"Pass rate: 100% over 1 cases", "overall INCOMPLETE", "Incomplete: the budget of 1 tokens was spent"} {
 		if !strings.Contains(out, want) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/conversation"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/importer"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
@@ -75,12 +76,12 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
-		return exitUsage
+		return eval.ExitUsage
 	}
 	format, err := importer.ParseFormat(*formatName)
 	if err != nil {
 		fmt.Fprintf(stderr, "gavel import: --format: %v\n", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	batch, err := importer.Read(fs.Args(), format)
 	if err != nil {
@@ -93,7 +94,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(stderr, "gavel import:", err)
 		}
-		return exitUsage
+		return eval.ExitUsage
 	}
 	run, info := importedRun(batch, *suite)
 
@@ -106,7 +107,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 		casesTemp, written, skipped, err = writeCasesTemp(*casesOut, batch.Cases)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel import: --cases-out:", err)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		defer os.Remove(casesTemp)
 	}
@@ -120,10 +121,10 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 			plural(conversations, "conversation"), plural(len(run.Cases), "case"), from)
 	} else {
 		ctx := context.Background()
-		st, err := openStore(ctx, *db)
+		st, err := eval.OpenStore(ctx, *db)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel import: the results database:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		defer st.Close()
 		status := store.Incomplete
@@ -133,7 +134,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 		stored, err := st.ImportRun(ctx, info, store.RunEnd{Status: status, Ended: info.Started, Run: run})
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel import: nothing imported:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		fmt.Fprintf(stdout, "imported %s (%s) from %s as run %s of suite %s: %s\n",
 			plural(conversations, "conversation"), plural(len(run.Cases), "case"), from, stored.ID, info.Suite, status)
@@ -144,7 +145,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	if casesTemp != "" {
 		if err := os.Rename(casesTemp, *casesOut); err != nil {
 			fmt.Fprintln(stderr, "gavel import: --cases-out:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		fmt.Fprintf(stdout, "wrote %s to %s", plural(written, "case"), *casesOut)
 		if len(skipped) > 0 {
@@ -152,7 +153,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 	}
-	return exitPassed
+	return eval.ExitPassed
 }
 
 // importedRun makes the run to store of what was read: its cases, in
@@ -191,7 +192,7 @@ func importedRun(b *importer.Batch, suiteName string) (*gavel.Run, store.RunInfo
 	run.Models = run.ModelUsage()
 	info := store.RunInfo{
 		Suite:     suite.Name,
-		StartedBy: cmpEnv("GAVEL_USER", "USER", "USERNAME"),
+		StartedBy: eval.StartedBy(),
 		Settings:  map[string]string{store.SettingImported: from},
 		Threshold: cmp.Or(suite.Threshold, 1),
 		Started:   now,

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
@@ -37,14 +38,14 @@ func importFixture(t *testing.T, name string) string {
 func importRun(t *testing.T, db string, args ...string) *store.StoredRun {
 	t.Helper()
 	code, out, errs := gavelCmd(t, append([]string{"import", "--db", db}, args...)...)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("gavel import %v: exit %d\n%s%s", args, code, out, errs)
 	}
 	m := importedID.FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("gavel import %v stored no run:\n%s", args, out)
 	}
-	st, err := openStore(context.Background(), db)
+	st, err := eval.OpenStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestImportReportRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run.json")
 	code, stdout, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", filepath.Join(dir, "ran.db"), "--out", out, example(t))
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("gavel run: exit %d\n%s%s", code, stdout, errs)
 	}
 	data, err := os.ReadFile(out)
@@ -179,7 +180,7 @@ func TestImportConversations(t *testing.T) {
 		// The cases written pass gavel validate in a suite.
 		suite := filepath.Join(dir, "gavel.yaml")
 		os.WriteFile(suite, []byte("name: grown\nagent:\n  http: {url: \"http://127.0.0.1:1/chat\"}\ncases: [cases.yaml]\n"), 0o644)
-		if code, out, errs := gavelCmd(t, "validate", suite); code != exitPassed {
+		if code, out, errs := gavelCmd(t, "validate", suite); code != eval.ExitPassed {
 			data, _ := os.ReadFile(casesOut)
 			t.Errorf("validate: exit %d\n%s%s\n%s", code, out, errs, data)
 		}
@@ -197,7 +198,7 @@ func TestImportBadFileStoresNothing(t *testing.T) {
 		}
 		casesOut := filepath.Join(dir, "cases.yaml")
 		code, out, errs := gavelCmd(t, "import", "--db", db, "--cases-out", casesOut, good, bad)
-		if code != exitUsage {
+		if code != eval.ExitUsage {
 			t.Errorf("exit %d, want 2\n%s%s", code, out, errs)
 		}
 		for _, want := range []string{
@@ -209,7 +210,7 @@ func TestImportBadFileStoresNothing(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", want, errs)
 			}
 		}
-		st, err := openStore(context.Background(), db)
+		st, err := eval.OpenStore(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +230,7 @@ func TestImportUnknownFormat(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "x.json")
 	os.WriteFile(f, []byte(`{"foo": 1}`), 0o644)
 	code, _, errs := gavelCmd(t, "import", "--db", filepath.Join(t.TempDir(), "r.db"), f)
-	if code != exitUsage || !strings.Contains(errs, "cannot tell the format") || !strings.Contains(errs, "--format openai, otlp or gavel") {
+	if code != eval.ExitUsage || !strings.Contains(errs, "cannot tell the format") || !strings.Contains(errs, "--format openai, otlp or gavel") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 }
@@ -244,7 +245,7 @@ func TestReportImportedAndRejudged(t *testing.T) {
 	suite, dir := example(t), t.TempDir()
 	out := filepath.Join(dir, "run.json")
 	ran := filepath.Join(dir, "ran.db")
-	first := savedRun(t, exitPassed, "--db", ran, "--out", out, suite)
+	first := savedRun(t, eval.ExitPassed, "--db", ran, "--out", out, suite)
 	_, want := verdicts(t, ran, first)
 
 	db := filepath.Join(dir, "elsewhere.db")
@@ -256,7 +257,7 @@ func TestReportImportedAndRejudged(t *testing.T) {
 	}))
 	t.Setenv("GAVEL_AGENT_MODEL", "openai:gpt-5-mini")
 	code, stdout, errs := gavelCmd(t, "rejudge", "--db", db, "--suite", suite, imported.Info.ID)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("rejudge of the imported run: exit %d\n%s%s", code, stdout, errs)
 	}
 	again := runID.FindStringSubmatch(errs)
@@ -291,7 +292,7 @@ func TestImportRefusesNegativeUsage(t *testing.T) {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "results.db")
 			code, out, errs := gavelCmd(t, "import", "--db", db, tc.file)
-			if code != exitUsage || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "nothing imported") {
+			if code != eval.ExitUsage || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "nothing imported") {
 				t.Errorf("exit %d, want 2 saying %q and that nothing was imported\n%s%s", code, tc.want, out, errs)
 			}
 		})
@@ -305,19 +306,19 @@ func TestImportUnjudgedHasNoPassRate(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "results.db")
 	id := importRun(t, db, importFixture(t, "chats.jsonl")).Info.ID
 	code, out, errs := gavelCmd(t, "show", "--db", db, id)
-	if code != exitPassed || !strings.Contains(out, "Pass rate: unknown: no trial was judged (3 skipped)") ||
+	if code != eval.ExitPassed || !strings.Contains(out, "Pass rate: unknown: no trial was judged (3 skipped)") ||
 		strings.Contains(out, "Pass rate: 0%") || strings.Contains(out, "0/1") {
 		t.Errorf("gavel show: exit %d, want an unknown pass rate and no trial counted as failed:\n%s%s", code, out, errs)
 	}
 	code, out, errs = gavelCmd(t, "runs", "--db", db)
-	if code != exitPassed || !strings.Contains(out, "incomplete  unknown") || strings.Contains(out, "0.0%") {
+	if code != eval.ExitPassed || !strings.Contains(out, "incomplete  unknown") || strings.Contains(out, "0.0%") {
 		t.Errorf("gavel runs: exit %d, want the pass rate unknown:\n%s%s", code, out, errs)
 	}
 	code, out, errs = gavelCmd(t, "report", "--db", db, "--format", "json", id)
 	var got struct {
 		Stats map[string]json.RawMessage `json:"stats"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); code != exitPassed || err != nil {
+	if err := json.Unmarshal([]byte(out), &got); code != eval.ExitPassed || err != nil {
 		t.Fatalf("gavel report --format json: exit %d, %v\n%s%s", code, err, out, errs)
 	}
 	if rate, hat := string(got.Stats["pass_rate"]), got.Stats["pass_hat_k"]; rate != "null" || hat != nil {
@@ -348,11 +349,11 @@ func TestImportWithoutUsageIsUnreported(t *testing.T) {
 			t.Errorf("gavel show lacks %q", want)
 		}
 	}
-	if code != exitPassed || strings.Contains(out, "$0.0000") {
+	if code != eval.ExitPassed || strings.Contains(out, "$0.0000") {
 		t.Errorf("gavel show: exit %d, and what nobody reported shown as $0.0000?\n%s%s", code, out, errs)
 	}
 	code, out, errs = gavelCmd(t, "show", "--db", db, id, "weather-1")
-	if code != exitPassed || !strings.Contains(out, "Tokens:   unreported (agent unreported)") || strings.Contains(out, "Tokens:   0") {
+	if code != eval.ExitPassed || !strings.Contains(out, "Tokens:   unreported (agent unreported)") || strings.Contains(out, "Tokens:   0") {
 		t.Errorf("gavel show RUN CASE: exit %d, want the case's tokens unreported:\n%s%s", code, out, errs)
 	}
 }

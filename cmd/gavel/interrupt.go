@@ -6,37 +6,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
+
+	"github.com/gavelhq/gavel/eval"
 )
-
-// A drain stops a run from scheduling trials, once, for a reason: those
-// in flight finish, the others are skipped, and the run is incomplete.
-type drain struct {
-	ch     chan struct{} // runner.Config.Stop
-	once   sync.Once
-	mu     sync.Mutex
-	reason string
-}
-
-func newDrain() *drain { return &drain{ch: make(chan struct{})} }
-
-// stop drains for why ("interrupted (SIGTERM)"); later calls do nothing.
-func (d *drain) stop(why string) {
-	d.once.Do(func() {
-		d.mu.Lock()
-		d.reason = why
-		d.mu.Unlock()
-		close(d.ch)
-	})
-}
-
-// why says why the run was stopped: runner.Config.Why.
-func (d *drain) why() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.reason
-}
 
 // stopper turns SIGINT (Ctrl-C) and SIGTERM (what CI runners send to
 // cancel a job) into a graceful stop: no new trials, those in flight
@@ -45,7 +18,7 @@ func (d *drain) why() string {
 // as usual: what finished is stored and reported, and the run is
 // incomplete (exit code 5).
 type stopper struct {
-	*drain
+	*eval.Drain
 	release func()
 }
 
@@ -53,13 +26,13 @@ func interrupts(stderr io.Writer) (context.Context, stopper) {
 	ctx, cancel := context.WithCancel(context.Background())
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	s := stopper{drain: newDrain()}
+	s := stopper{Drain: eval.NewDrain()}
 	done := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-signals:
 			fmt.Fprintf(stderr, "\ngavel: %s: stopping: the trials in flight finish, no new one starts; send it again to cancel them\n", signalName(sig))
-			s.stop("interrupted (" + signalName(sig) + ")")
+			s.Stop("interrupted (" + signalName(sig) + ")")
 		case <-done:
 			return
 		}

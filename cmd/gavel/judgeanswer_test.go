@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // hostileJudge is a judge script whose every answer holds two verdicts that
@@ -28,8 +30,8 @@ func TestContradictoryJudgeAnswerIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--db", db, "--id", "returns_policy", dir)
-	if code != exitFailed {
-		t.Errorf("exit %d, want %d (the run below its threshold)", code, exitFailed)
+	if code != eval.ExitFailed {
+		t.Errorf("exit %d, want %d (the run below its threshold)", code, eval.ExitFailed)
 	}
 	for _, want := range []string{"ERROR", "two different verdicts", "after 3 attempt(s)"} {
 		if !strings.Contains(out, want) {

@@ -8,6 +8,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/internal/suggest"
 	"github.com/gavelhq/gavel/spec"
 )
@@ -28,15 +29,15 @@ func judgesCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, judgesHelp) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitPassed
+			return eval.ExitPassed
 		}
-		return exitUsage
+		return eval.ExitUsage
 	}
 	switch fs.NArg() {
 	case 0:
 		fmt.Fprintf(stdout, "The kinds of judge (gavel judges KIND for one; docs/judges.md for all):\n\n  %s\n",
 			strings.Join(spec.KindNames(), "\n  "))
-		return exitPassed
+		return eval.ExitPassed
 	case 1:
 		ref, ok := spec.KindReference(fs.Arg(0))
 		if !ok {
@@ -47,11 +48,11 @@ func judgesCommand(args []string, stdout, stderr io.Writer) int {
 				msg += "; gavel judges lists them"
 			}
 			fmt.Fprintln(stderr, msg)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		fmt.Fprint(stdout, ref)
-		return exitPassed
+		return eval.ExitPassed
 	}
 	fmt.Fprintf(stderr, "gavel judges: takes at most one kind, got %q\n", fs.Args())
-	return exitUsage
+	return eval.ExitUsage
 }

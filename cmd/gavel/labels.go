@@ -10,6 +10,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -42,16 +43,16 @@ Flags:
 func labelsCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, labelsHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	switch args[0] {
 	case "export", "import":
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, labelsHelp)
-		return exitPassed
+		return eval.ExitPassed
 	default:
 		fmt.Fprintf(stderr, "gavel labels: unknown action %q: want export or import\n\n%s", args[0], labelsHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	verb := args[0]
 	fs := flag.NewFlagSet("labels "+verb, flag.ContinueOnError)
@@ -66,42 +67,42 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if verb == "export" && fs.NArg() != 0 || verb == "import" && fs.NArg() == 0 {
 		fs.Usage()
-		return exitUsage
+		return eval.ExitUsage
 	}
 	if *format != "csv" && *format != "jsonl" {
 		fmt.Fprintf(stderr, "gavel labels: --format %s: want csv or jsonl\n", *format)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	filter := store.LabelFilter{Suite: *suite}
 	if *since != "" {
 		t, err := parseDate(*since)
 		if err != nil {
 			fmt.Fprintf(stderr, "gavel labels: --since: %v\n", err)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		filter.RunsSince = t
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *db)
+	st, err := eval.OpenStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel labels: the results database:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer st.Close()
 	if verb == "export" {
 		checks, err := st.LabelChecks(ctx, filter)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel labels:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		return exitOK(writeLabels(stdout, *format == "csv", checks))
 	}
-	code := exitPassed
+	code := eval.ExitPassed
 	for _, name := range fs.Args() {
 		labels, lines, err := labelsFromFile(name)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel labels import:", err)
-			code = exitUsage
+			code = eval.ExitUsage
 			continue
 		}
 		saved, err := st.AddLabels(ctx, labels)
@@ -109,11 +110,11 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 			var le *store.LabelError
 			if errors.As(err, &le) {
 				fmt.Fprintf(stderr, "gavel labels import: %s:%d: %v; nothing of %s was imported\n", name, lines[le.Index], le.Err, name)
-				code = exitUsage
+				code = eval.ExitUsage
 				continue
 			}
 			fmt.Fprintln(stderr, "gavel labels import:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		n := fmt.Sprintf("%d labels", len(saved))
 		if len(saved) == 1 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlite"
@@ -41,7 +42,7 @@ func copyFile(t *testing.T, from, to string) {
 // importing them again changes nothing.
 func TestLabelsRoundTrip(t *testing.T) {
 	dir, db := starterSuite(t)
-	id := savedRun(t, exitFailed, "--db", db, dir)
+	id := savedRun(t, eval.ExitFailed, "--db", db, dir)
 	bare := filepath.Join(t.TempDir(), "bare.db")
 	copyFile(t, db, bare)
 
@@ -62,14 +63,14 @@ func TestLabelsRoundTrip(t *testing.T) {
 	for _, format := range []string{"csv", "jsonl"} {
 		t.Run(format, func(t *testing.T) {
 			code, exported, errs := gavelCmd(t, "labels", "export", "--db", db, "--suite", "my-agent", "--format", format)
-			if code != exitPassed || strings.Count(exported, "\n") < 3 {
+			if code != eval.ExitPassed || strings.Count(exported, "\n") < 3 {
 				t.Fatalf("export: exit %d\n%s%s", code, exported, errs)
 			}
 			into := filepath.Join(t.TempDir(), "into.db")
 			copyFile(t, bare, into)
 			file := write(t, t.TempDir(), "labels."+format, exported)
 			for range 2 { // the second import changes nothing
-				if code, out, errs := gavelCmd(t, "labels", "import", "--db", into, file); code != exitPassed || !strings.Contains(out, "3 labels imported") {
+				if code, out, errs := gavelCmd(t, "labels", "import", "--db", into, file); code != eval.ExitPassed || !strings.Contains(out, "3 labels imported") {
 					t.Fatalf("import: exit %d\n%s%s", code, out, errs)
 				}
 			}
@@ -93,7 +94,7 @@ func TestLabelsRoundTrip(t *testing.T) {
 // that file; 50 identical labels by one person count once.
 func TestLabelsImport(t *testing.T) {
 	dir, db := starterSuite(t)
-	id := savedRun(t, exitFailed, "--db", db, dir)
+	id := savedRun(t, eval.ExitFailed, "--db", db, dir)
 	files := t.TempDir()
 	row := `{"run":"` + id + `","case":"returns_policy","trial":1,"author":"ada","category":"pass"}` + "\n"
 	for _, tc := range []struct {
@@ -121,8 +122,8 @@ func TestLabelsImport(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := gavelCmd(t, "labels", "import", "--db", db, write(t, files, tc.file, tc.text))
-			if code != exitUsage || !strings.Contains(errs, tc.want) {
-				t.Errorf("exit %d, %s; want %d and %q", code, errs, exitUsage, tc.want)
+			if code != eval.ExitUsage || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, %s; want %d and %q", code, errs, eval.ExitUsage, tc.want)
 			}
 		})
 	}
@@ -139,11 +140,11 @@ func TestLabelsImport(t *testing.T) {
 	// over 50 labels)". They are refused, as gavel calibrate --labels
 	// refuses them; one of them is one label.
 	same := write(t, files, "same.jsonl", strings.Repeat(row, 50))
-	if code, _, errs := gavelCmd(t, "labels", "import", "--db", db, same); code != exitUsage || !strings.Contains(errs, "same.jsonl:2:") {
+	if code, _, errs := gavelCmd(t, "labels", "import", "--db", db, same); code != eval.ExitUsage || !strings.Contains(errs, "same.jsonl:2:") {
 		t.Fatalf("import 50 identical labels: exit %d, %s; want them refused", code, errs)
 	}
 	once := write(t, files, "once.jsonl", row)
-	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, once); code != exitPassed || !strings.Contains(out, "once.jsonl: 1 label imported") {
+	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, once); code != eval.ExitPassed || !strings.Contains(out, "once.jsonl: 1 label imported") {
 		t.Fatalf("import one label: exit %d, %s%s", code, out, errs)
 	}
 	_, out, _ := gavelCmd(t, "calibrate", "--db", db)
@@ -156,7 +157,7 @@ func TestLabelsImport(t *testing.T) {
 // starter suite's rubric judge records its prompt's version.
 func TestCalibrateFilters(t *testing.T) {
 	dir, db := starterSuite(t)
-	id := savedRun(t, exitFailed, "--db", db, dir)
+	id := savedRun(t, eval.ExitFailed, "--db", db, dir)
 	st, err := sqlite.Open(db)
 	if err != nil {
 		t.Fatal(err)
@@ -182,7 +183,7 @@ func TestCalibrateFilters(t *testing.T) {
 		t.Helper()
 		code, out, errs := gavelCmd(t, append([]string{"calibrate", "--db", db, "--format", "json"}, args...)...)
 		var c report.JSONCalibration
-		if err := json.Unmarshal([]byte(out), &c); err != nil || code != exitPassed {
+		if err := json.Unmarshal([]byte(out), &c); err != nil || code != eval.ExitPassed {
 			t.Fatalf("calibrate %v: exit %d, %v\n%s%s", args, code, err, out, errs)
 		}
 		return c.Counted
@@ -203,7 +204,7 @@ func TestCalibrateFilters(t *testing.T) {
 			t.Errorf("calibrate %v: %d counted, want %d", tc.args, got, tc.want)
 		}
 	}
-	if code, _, errs := gavelCmd(t, "calibrate", "--db", db, "--since", "last week"); code != exitUsage || !strings.Contains(errs, `"last week" is not a date`) {
+	if code, _, errs := gavelCmd(t, "calibrate", "--db", db, "--since", "last week"); code != eval.ExitUsage || !strings.Contains(errs, `"last week" is not a date`) {
 		t.Errorf("--since last week: exit %d, %s", code, errs)
 	}
 }
@@ -250,7 +251,7 @@ func TestCalibrateOutsideJudgments(t *testing.T) {
 			t.Errorf("no %q in\n%s%s", want, out, errs)
 		}
 	}
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Errorf("exit %d", code)
 	}
 	// ada alone: the hand-worked table.
@@ -262,7 +263,7 @@ func TestCalibrateOutsideJudgments(t *testing.T) {
 	}
 	code, out, _ = gavelCmd(t, "calibrate", "--judgments", jf, "--labels", write(t, files, "ada-only.csv", onlyAda.String()), "--format", "json")
 	var c report.JSONCalibration
-	if err := json.Unmarshal([]byte(out), &c); err != nil || code != exitPassed {
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != eval.ExitPassed {
 		t.Fatalf("json: exit %d, %v\n%s", code, err, out)
 	}
 	if c.Kappa == nil || *c.Kappa < 41.0/66-1e-9 || *c.Kappa > 41.0/66+1e-9 || c.Judgments != jf || len(c.Table.Categories) != 3 {
@@ -280,12 +281,12 @@ func TestCalibrateOutsideJudgments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := gavelCmd(t, "calibrate", "--judgments", jf, "--labels", write(t, files, "gold2.csv", tc.labels))
-			if code != exitUsage || !strings.Contains(errs, tc.want) {
+			if code != eval.ExitUsage || !strings.Contains(errs, tc.want) {
 				t.Errorf("exit %d, %s; want %q", code, errs, tc.want)
 			}
 		})
 	}
-	if code, _, errs := gavelCmd(t, "calibrate", "--judgments", jf); code != exitUsage || !strings.Contains(errs, "go together") {
+	if code, _, errs := gavelCmd(t, "calibrate", "--judgments", jf); code != eval.ExitUsage || !strings.Contains(errs, "go together") {
 		t.Errorf("--judgments alone: exit %d, %s", code, errs)
 	}
 }
@@ -307,15 +308,15 @@ func TestCalibrateOutsideScale(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := gavelCmd(t, "calibrate", "--judgments", jf, "--labels", write(t, files, "gold.csv", tc.labels))
-			if code != exitUsage || !strings.Contains(errs, tc.want) {
-				t.Errorf("exit %d, %s; want %d and %q", code, errs, exitUsage, tc.want)
+			if code != eval.ExitUsage || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, %s; want %d and %q", code, errs, eval.ExitUsage, tc.want)
 			}
 		})
 	}
 	// Other scales are the data set's own: a person's tie where the judge
 	// said A is a disagreement, not a mistake.
 	code, out, errs := gavelCmd(t, "calibrate", "--judgments", jf, "--labels", write(t, files, "gold.csv", "item,rater,label\np1,ada,PASS\np2,ada,fail\nv1,ada,tie\n"))
-	if code != exitPassed || !strings.Contains(out, "Agreement:   2 of 3") {
+	if code != eval.ExitPassed || !strings.Contains(out, "Agreement:   2 of 3") {
 		t.Errorf("exit %d\n%s%s\nwant 2 of 3 agreeing", code, out, errs)
 	}
 }
@@ -332,8 +333,8 @@ func TestCalibrateCountsCachedJudgments(t *testing.T) {
 		var out, errs strings.Builder
 		code := run([]string{"run", "--db", db, dir}, stdio{strings.NewReader(""), &out, &errs})
 		m := runID.FindStringSubmatch(errs.String())
-		if code != exitFailed || m == nil || !strings.Contains(out.String(), want) {
-			t.Fatalf("gavel run: exit %d, want %d and %q\n%s%s", code, exitFailed, want, out.String(), errs.String())
+		if code != eval.ExitFailed || m == nil || !strings.Contains(out.String(), want) {
+			t.Fatalf("gavel run: exit %d, want %d and %q\n%s%s", code, eval.ExitFailed, want, out.String(), errs.String())
 		}
 		ids = append(ids, m[1])
 	}
@@ -341,12 +342,12 @@ func TestCalibrateCountsCachedJudgments(t *testing.T) {
 	for _, id := range ids {
 		rows.WriteString(`{"run":"` + id + `","case":"returns_policy","trial":1,"author":"ada","category":"pass"}` + "\n")
 	}
-	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, write(t, t.TempDir(), "labels.jsonl", rows.String())); code != exitPassed {
+	if code, out, errs := gavelCmd(t, "labels", "import", "--db", db, write(t, t.TempDir(), "labels.jsonl", rows.String())); code != eval.ExitPassed {
 		t.Fatalf("labels import: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs := gavelCmd(t, "calibrate", "--db", db, "--format", "json")
 	var c report.JSONCalibration
-	if err := json.Unmarshal([]byte(out), &c); err != nil || code != exitPassed {
+	if err := json.Unmarshal([]byte(out), &c); err != nil || code != eval.ExitPassed {
 		t.Fatalf("calibrate: exit %d, %v\n%s%s", code, err, out, errs)
 	}
 	if c.Labels != 2 || c.Counted != 2 {

@@ -9,44 +9,9 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/gavelhq/gavel/eval"
 	flag "github.com/spf13/pflag"
 )
-
-// The exit codes, documented in README and gavel run -h.
-const (
-	exitPassed     = 0 // every run complete and its threshold met
-	exitFailed     = 1 // a threshold was not met, or fail-fast stopped a run
-	exitUsage      = 2 // a usage or suite-file error: nothing ran
-	exitInfra      = 3 // the agent or a provider was unreachable for the whole run, or the results database failed
-	exitUnknown    = 4 // a bug: please report it
-	exitIncomplete = 5 // a run did not run every selected trial (interrupted, out of budget)
-)
-
-// worse returns the exit code that wins when several runs (or steps)
-// earn a and b: a bug, then a usage error, an unreachable service, a
-// threshold missed, an incomplete run, and a pass last. A known failure
-// says more than a run cut short.
-func worse(a, b int) int {
-	rank := func(code int) int {
-		switch code {
-		case exitPassed:
-			return 0
-		case exitIncomplete:
-			return 1
-		case exitFailed:
-			return 2
-		case exitInfra:
-			return 3
-		case exitUsage:
-			return 4
-		}
-		return 5
-	}
-	if rank(b) > rank(a) {
-		return b
-	}
-	return a
-}
 
 // stdio are a command's standard streams.
 type stdio struct {
@@ -79,7 +44,7 @@ func commands() []command {
 			func(args []string, std stdio) int { return reportCommand(args, std.out, std.err) }, nil},
 		{"rejudge", "[flags] RUN", "judge a stored run's transcripts again with the suite's current judges, as a new run",
 			func(args []string, std stdio) int { return rejudgeCommand(args, std.out, std.err) },
-			func() *flag.FlagSet { fs, _ := rejudgeFlagSet(io.Discard); return fs }},
+			func() *flag.FlagSet { fs, _, _ := rejudgeFlagSet(io.Discard); return fs }},
 		{"compare", "RUN_A RUN_B", "regressions, fixes and score changes from one run to another",
 			func(args []string, std stdio) int { return compareCommand(args, std.out, std.err) }, nil},
 		{"calibrate", "[flags]", "how far the judges agree with people's labels",
@@ -112,7 +77,7 @@ func commands() []command {
 		{"completion", "bash|zsh|fish", "print a shell completion script",
 			func(args []string, std stdio) int { return completionCommand(args, std.out, std.err) }, nil},
 		{"version", "", "print the version",
-			func(_ []string, std stdio) int { fmt.Fprintln(std.out, "gavel", version); return exitPassed }, nil},
+			func(_ []string, std stdio) int { fmt.Fprintln(std.out, "gavel", version); return eval.ExitPassed }, nil},
 	}
 }
 
@@ -143,14 +108,14 @@ func main() {
 func run(args []string, std stdio) int {
 	if len(args) == 0 {
 		fmt.Fprint(std.err, usage())
-		return exitUsage
+		return eval.ExitUsage
 	}
 	switch args[0] {
 	case "--version":
 		args[0] = "version"
 	case "help", "-h", "--help":
 		fmt.Fprint(std.out, usage())
-		return exitPassed
+		return eval.ExitPassed
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -158,5 +123,5 @@ func run(args []string, std stdio) int {
 		}
 	}
 	fmt.Fprintf(std.err, "gavel: unknown command %q\n\n%s", args[0], usage())
-	return exitUsage
+	return eval.ExitUsage
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm/llmtest"
 
 	"bytes"
@@ -40,7 +41,7 @@ func TestRunSupportDesk(t *testing.T) {
 	}
 	suite := example(t)
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--out", "reports/junit.xml", suite)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{
@@ -60,7 +61,7 @@ func TestRunSupportDesk(t *testing.T) {
 	}
 
 	// A stricter threshold fails the run: exit 1.
-	if code, _, _ := gavelCmd(t, "run", "--quiet", "--no-cache", "--min-pass-rate", "1", "--id", "case_005", suite); code != exitFailed {
+	if code, _, _ := gavelCmd(t, "run", "--quiet", "--no-cache", "--min-pass-rate", "1", "--id", "case_005", suite); code != eval.ExitFailed {
 		t.Errorf("with case_005 alone at 100%%: exit %d, want 1", code)
 	}
 }
@@ -77,7 +78,7 @@ func TestCachedRunMatches(t *testing.T) {
 	var first, second bytes.Buffer
 	code1 := run(args, stdio{strings.NewReader(""), &first, io.Discard})
 	code2 := run(args, stdio{strings.NewReader(""), &second, io.Discard})
-	if code1 != exitFailed || code2 != code1 {
+	if code1 != eval.ExitFailed || code2 != code1 {
 		t.Errorf("exit codes %d then %d, want 1 twice (case_005 fails)", code1, code2)
 	}
 	verdicts := func(out string) string {
@@ -115,7 +116,7 @@ func TestRunSupportDeskOverHTTP(t *testing.T) {
 	t.Setenv("DESK_TOOLS_ADDR", toolsAddr)
 
 	code, out, errs := gavelCmd(t, "run", "--no-cache", filepath.Join(suite, "http.yaml"))
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{
@@ -162,7 +163,7 @@ cases:
   - missing/*.jsonl
 `), 0o644)
 	code, _, errs := gavelCmd(t, "validate", suite)
-	if code != exitUsage {
+	if code != eval.ExitUsage {
 		t.Fatalf("exit %d, want 2:\n%s", code, errs)
 	}
 	for _, want := range []string{
@@ -176,7 +177,7 @@ cases:
 			t.Errorf("the problems lack %q:\n%s", want, errs)
 		}
 	}
-	if code, _, _ := gavelCmd(t, "run", suite); code != exitUsage {
+	if code, _, _ := gavelCmd(t, "run", suite); code != eval.ExitUsage {
 		t.Errorf("run of a broken suite: exit %d, want 2", code)
 	}
 }
@@ -185,7 +186,7 @@ func TestVersionAndUsage(t *testing.T) {
 	if code, out, _ := gavelCmd(t, "version"); code != 0 || !strings.HasPrefix(out, "gavel ") {
 		t.Errorf("version: %d %q", code, out)
 	}
-	if code, _, errs := gavelCmd(t, "frobnicate"); code != exitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
+	if code, _, errs := gavelCmd(t, "frobnicate"); code != eval.ExitUsage || !strings.Contains(errs, `unknown command "frobnicate"`) {
 		t.Errorf("unknown command: %d %q", code, errs)
 	}
 }
@@ -205,7 +206,7 @@ cases:
 `), 0o644)
 	const want = "gavel.yaml:7: warning: judge model openai:gpt-5 and agent model openai:gpt-5-mini are both gpt models"
 	code, out, errs := gavelCmd(t, "validate", suite)
-	if code != exitPassed || !strings.Contains(out, "1 cases, valid") || !strings.Contains(errs, want) {
+	if code != eval.ExitPassed || !strings.Contains(out, "1 cases, valid") || !strings.Contains(errs, want) {
 		t.Errorf("validate: exit %d\n%s%s", code, out, errs)
 	}
 	judgeServer := llmtest.NewOpenAIServer(&llmtest.Scripted{Rules: []llmtest.Rule{{Text: `{"reasoning": "fine", "score": 0.9}`}}})

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // The seed 002 example: Ori judged turn by turn on four criteria, the hard
@@ -17,7 +19,7 @@ func TestRunMatchmaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := gavelCmd(t, "run", "--no-cache", suite)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
 	// The per-case table: case | tools | response | overall | ...
@@ -72,7 +74,7 @@ func TestMatchmakerChangedSince(t *testing.T) {
 
 	os.WriteFile(filepath.Join(repo, "prompts", "actions.md"), []byte("# Actions\n\nPause: say for how long.\n"), 0o644)
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--changed-since", "HEAD", repo)
-	if code != exitPassed || !strings.Contains(errs, "2 of 8 cases affected") {
+	if code != eval.ExitPassed || !strings.Contains(errs, "2 of 8 cases affected") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	if !strings.Contains(out, "pause") || !strings.Contains(out, "running-late") || strings.Contains(out, "welcome") {

@@ -10,6 +10,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/mcp"
 )
 
@@ -31,13 +32,13 @@ func mcpProxyCommand(args []string, std stdio) int {
 	fs.Usage = func() { fmt.Fprint(std.err, mcpProxyHelp) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitPassed
+			return eval.ExitPassed
 		}
-		return exitUsage
+		return eval.ExitUsage
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprint(std.err, "gavel mcp-proxy: give the URL of the MCP server to forward to\n\n", mcpProxyHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -45,12 +46,12 @@ func mcpProxyCommand(args []string, std stdio) int {
 	p, err := mcp.NewProxy(mcp.Server{Name: "gavel-run", URL: fs.Arg(0)}, nil)
 	if err != nil {
 		fmt.Fprintln(std.err, "gavel mcp-proxy:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer p.Close()
 	if err := p.ServeStdio(ctx, std.in, std.out); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(std.err, "gavel mcp-proxy:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
-	return exitPassed
+	return eval.ExitPassed
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/mcp"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,7 +58,7 @@ func TestMCPProxyBridgesStdioToTheRunsProxy(t *testing.T) {
 	}
 	session.Close()
 	agentOut.Close()
-	if code := <-done; code != exitPassed {
+	if code := <-done; code != eval.ExitPassed {
 		t.Errorf("gavel mcp-proxy exited %d when the agent hung up, want 0", code)
 	}
 	calls := log.Take()

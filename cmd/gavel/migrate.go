@@ -4,9 +4,11 @@ import (
 	"context"
 
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 
+	flag "github.com/spf13/pflag"
+
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/queue"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlstore"
@@ -36,21 +38,21 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *db) // opening migrates
+	st, err := eval.OpenStore(ctx, *db) // opening migrates
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel migrate:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer st.Close()
 	versioned, ok := st.(store.Migrator)
 	if !ok {
 		fmt.Fprintln(stdout, "The schema is up to date.")
-		return exitPassed
+		return eval.ExitPassed
 	}
 	current, latest, err := versioned.Version(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel migrate:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	fmt.Fprintf(stdout, "The schema is at version %d of %d: up to date.\n", current, latest)
 	if db, ok := st.(*sqlstore.DB); ok && db.Dialect() == sqlstore.Postgres {
@@ -62,8 +64,8 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel migrate:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 	}
-	return exitPassed
+	return eval.ExitPassed
 }

@@ -6,36 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/eval"
 )
-
-// --out takes a format explicitly, for a file whose name says none, such
-// as GitHub's step summary.
-func TestOutputFormats(t *testing.T) {
-	for _, tc := range []struct {
-		arg, path string
-		format    report.Format
-		wantErr   string
-	}{
-		{arg: "report.xml", path: "report.xml", format: report.JUnit},
-		{arg: "markdown=/home/runner/_temp/step_summary_1a2b", path: "/home/runner/_temp/step_summary_1a2b", format: report.Markdown},
-		{arg: "junit=out/results", path: "out/results", format: report.JUnit},
-		{arg: "md=x", path: "x", format: report.Markdown},
-		{arg: "a=b.json", path: "a=b.json", format: report.JSON}, // "a" is no format: a path
-		{arg: "/tmp/step_summary", wantErr: "--out /tmp/step_summary: the name says no format: give it as FORMAT=FILE (markdown=/tmp/step_summary)"},
-		{arg: "pdf=x.pdf", wantErr: `unknown report format "pdf"`},
-	} {
-		got, err := outputs([]string{tc.arg})
-		switch {
-		case tc.wantErr != "":
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%s: got %v, want %q", tc.arg, err, tc.wantErr)
-			}
-		case err != nil || len(got) != 1 || got[0].path != tc.path || got[0].format != tc.format:
-			t.Errorf("%s: got %+v, %v; want %s as %s", tc.arg, got, err, tc.path, tc.format)
-		}
-	}
-}
 
 // In GitHub Actions, the run's Markdown summary is added to the step
 // summary by itself, after what earlier steps wrote there.
@@ -45,10 +17,10 @@ func TestGitHubStepSummary(t *testing.T) {
 	t.Setenv("GITHUB_ACTIONS", "true")
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
 	suite := filepath.Join(t.TempDir(), "evals")
-	if code, _, errs := gavelCmd(t, "init", suite); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "init", suite); code != eval.ExitPassed {
 		t.Fatal(errs)
 	}
-	if code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", suite); code != exitPassed {
+	if code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", suite); code != eval.ExitPassed {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	data, _ := os.ReadFile(summary)
@@ -57,7 +29,7 @@ func TestGitHubStepSummary(t *testing.T) {
 	}
 	// Naming it with --out as well writes it once.
 	os.WriteFile(summary, nil, 0o644)
-	if code, _, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "markdown="+summary, suite); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "markdown="+summary, suite); code != eval.ExitPassed {
 		t.Fatal(errs)
 	}
 	if data, _ := os.ReadFile(summary); strings.Count(string(data), "Pass rate") != 1 {
@@ -85,7 +57,7 @@ cases:
   - {id: refunds, input: 'refund?', rules: [{contains: refund}]}
 `), 0o644)
 	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "full.txt", dir)
-	if code != exitFailed {
+	if code != eval.ExitFailed {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	for _, unwanted := range []string{"| PASS", "Failure detail", "[1/2]", "agent noise"} {

@@ -37,9 +37,9 @@ func newProgress(w io.Writer) *progress {
 	return &progress{w: w, terminal: isTerminal(w), every: 15 * time.Second}
 }
 
-// start says that the run of suite starts, with total trials, and keeps a
+// Start says that the run of suite starts, with total trials, and keeps a
 // heartbeat going until finish.
-func (p *progress) start(suite string, total, concurrency int) {
+func (p *progress) Start(suite string, total, concurrency int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if total > 0 {
@@ -106,8 +106,8 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-// update is runner.Config.Progress.
-func (p *progress) update(r runner.Progress) {
+// Update is runner.Config.Progress.
+func (p *progress) Update(r runner.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.last = r
@@ -127,8 +127,8 @@ func (p *progress) update(r runner.Progress) {
 	}
 }
 
-// finish ends the bar's line, so the report starts on a line of its own.
-func (p *progress) finish() {
+// Finish ends the bar's line, so the report starts on a line of its own.
+func (p *progress) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stop != nil {

@@ -29,9 +29,9 @@ func TestProgressLines(t *testing.T) {
 		if i == 33 {
 			status = judge.StatusFail
 		}
-		p.update(trialDone(i, 200, status))
+		p.Update(trialDone(i, 200, status))
 	}
-	p.finish()
+	p.Finish()
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 21 || !strings.HasPrefix(lines[0], "[10/200] PASS") || !strings.HasPrefix(lines[3], "[33/200] FAIL") {
 		t.Errorf("got %d lines, want 20 steps and the failure:\n%s", len(lines), out.String())
@@ -81,11 +81,11 @@ func TestProgressFromTheStart(t *testing.T) {
 	var out syncBuffer
 	p := newProgress(&out)
 	p.every = time.Hour // the test pulses by itself
-	p.start("support-desk", 12, 4)
+	p.Start("support-desk", 12, 4)
 	if !p.pulse() {
 		t.Fatal("pulse during the run reports the run finished")
 	}
-	p.finish()
+	p.Finish()
 	if p.pulse() {
 		t.Error("pulse after finish reports the run still going")
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // propertyDesk copies the property-desk suite, its cases and its model
@@ -65,7 +67,7 @@ func TestRunPropertyDesk(t *testing.T) {
 	suite := propertyDesk(t)
 	t.Setenv("PROPERTY_TOOLS_ADDR", freeAddr(t))
 	code, out, errs := gavelCmd(t, "run", "--no-cache", suite)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{
@@ -110,7 +112,7 @@ func TestRunPropertyDesk(t *testing.T) {
 	t.Setenv("PROPERTY_TOOLS_ADDR", freeAddr(t))
 	t.Setenv("PROPERTY_CHECKPOINTS", "memory")
 	code, out, errs = gavelCmd(t, "run", "--no-cache", "--id", "thread_revival", suite)
-	if code != exitFailed {
+	if code != eval.ExitFailed {
 		t.Fatalf("with memory checkpoints: exit %d, want 1\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{

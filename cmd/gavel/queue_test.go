@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
@@ -275,7 +276,7 @@ func TestQueueWorkerRefusesAnotherSuite(t *testing.T) {
 	queueSuite(t, here, 2)
 	queueSuite(t, there, 3) // one case more
 	run := startQueued(t, here, fake, "run", "--queue", "--detach", "--db", dsn, "evals")
-	if code := run.wait(t, time.Minute); code != exitPassed {
+	if code := run.wait(t, time.Minute); code != eval.ExitPassed {
 		t.Fatalf("gavel run --queue --detach: exit %d", code)
 	}
 	runID := enqueued(t, run)
@@ -327,8 +328,8 @@ func TestQueueBudgetAcrossWorkers(t *testing.T) {
 	for range 2 {
 		startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
 	}
-	if code := run.wait(t, 2*time.Minute); code != exitIncomplete {
-		t.Errorf("gavel run --queue --max-cost-usd: exit %d, want %d\n%s", code, exitIncomplete, run.stderr())
+	if code := run.wait(t, 2*time.Minute); code != eval.ExitIncomplete {
+		t.Errorf("gavel run --queue --max-cost-usd: exit %d, want %d\n%s", code, eval.ExitIncomplete, run.stderr())
 	}
 	st := openTestStore(t, dsn)
 	info, err := st.RunInfo(context.Background(), runID)
@@ -362,7 +363,7 @@ func TestQueueWorkerStopsGently(t *testing.T) {
 	if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if code := w.wait(t, time.Minute); code != exitPassed || !strings.Contains(w.stderr(), "those in flight finish") {
+	if code := w.wait(t, time.Minute); code != eval.ExitPassed || !strings.Contains(w.stderr(), "those in flight finish") {
 		t.Errorf("gavel worker after SIGTERM: exit %d\n%s", code, w.stderr())
 	}
 	st := openTestStore(t, dsn)
@@ -388,7 +389,7 @@ func TestQueueWorkerStopsGently(t *testing.T) {
 func TestMigrateMigratesTheQueue(t *testing.T) {
 	dsn := pgtest.Schema(t)
 	code, out, errs := gavelCmd(t, "migrate", "--db", dsn)
-	if code != exitPassed || !strings.Contains(out, "The job queue's tables are at River's migration") {
+	if code != eval.ExitPassed || !strings.Contains(out, "The job queue's tables are at River's migration") {
 		t.Fatalf("gavel migrate: exit %d\n%s%s", code, out, errs)
 	}
 	db := openTestStore(t, dsn).(interface{ SQL() *sql.DB }).SQL()
@@ -412,8 +413,8 @@ func TestQueueNeedsPostgres(t *testing.T) {
 		{"run", "--detach", dir},
 	} {
 		code, _, errs := gavelCmd(t, args...)
-		if code != exitUsage || !strings.Contains(errs, "--") {
-			t.Errorf("gavel %s: exit %d, want %d\n%s", strings.Join(args, " "), code, exitUsage, errs)
+		if code != eval.ExitUsage || !strings.Contains(errs, "--") {
+			t.Errorf("gavel %s: exit %d, want %d\n%s", strings.Join(args, " "), code, eval.ExitUsage, errs)
 		}
 	}
 	_, _, errs := gavelCmd(t, "worker", "--db", db)
@@ -436,7 +437,7 @@ func TestWorkersSharingADirectoryAreWarned(t *testing.T) {
 	a := startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
 	b := startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
 	c := startQueued(t, alone, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
-	if code := run.wait(t, 2*time.Minute); code != exitPassed {
+	if code := run.wait(t, 2*time.Minute); code != eval.ExitPassed {
 		t.Fatalf("gavel run --queue: exit %d\n%s", code, run.stderr())
 	}
 	const warning = "another gavel worker runs suites from"
@@ -469,7 +470,7 @@ func TestQueuedRunIsOneTrace(t *testing.T) {
 	for range 2 {
 		startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "1")
 	}
-	if code := run.wait(t, 2*time.Minute); code != exitPassed {
+	if code := run.wait(t, 2*time.Minute); code != eval.ExitPassed {
 		t.Fatalf("gavel run --queue: exit %d\n%s", code, run.stderr())
 	}
 	ids := storedTraceIDs(t, dsn, runID)
@@ -522,8 +523,8 @@ func TestQueueRefusesWhatWorkersCannotHonour(t *testing.T) {
 		{[]string{"run", "--queue", "--db", db, "--prices", prices, dir}, "--queue cannot take --prices"},
 	} {
 		code, _, errs := gavelCmd(t, c.args...)
-		if code != exitUsage || !strings.Contains(errs, c.says) {
-			t.Errorf("gavel %s: exit %d, want %d and %q:\n%s", strings.Join(c.args, " "), code, exitUsage, c.says, errs)
+		if code != eval.ExitUsage || !strings.Contains(errs, c.says) {
+			t.Errorf("gavel %s: exit %d, want %d and %q:\n%s", strings.Join(c.args, " "), code, eval.ExitUsage, c.says, errs)
 		}
 	}
 }
@@ -546,8 +547,8 @@ func TestQueueTrialsOutlastingRescueAfterFinishTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	startQueued(t, dir, fake, "worker", "--db", dsn, "--no-cache", "--concurrency", "4", "--rescue-after", "2s")
-	if code := run.wait(t, time.Minute); code != exitFailed {
-		t.Errorf("gavel run --queue: exit %d, want %d", code, exitFailed)
+	if code := run.wait(t, time.Minute); code != eval.ExitFailed {
+		t.Errorf("gavel run --queue: exit %d, want %d", code, eval.ExitFailed)
 	}
 	stored, err := st.RunVerdicts(context.Background(), runID)
 	if err != nil {
@@ -607,8 +608,8 @@ func TestQueueWaiterReconnects(t *testing.T) {
 		return err == nil && info.Status != store.Running
 	})
 	pg.cut(false)
-	if code := run.wait(t, time.Minute); code != exitPassed {
-		t.Errorf("gavel run --queue: exit %d, want %d\n%s", code, exitPassed, run.stderr())
+	if code := run.wait(t, time.Minute); code != eval.ExitPassed {
+		t.Errorf("gavel run --queue: exit %d, want %d\n%s", code, eval.ExitPassed, run.stderr())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "junit.xml")); err != nil {
 		t.Errorf("no report written: %v", err)

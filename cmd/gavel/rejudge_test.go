@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlite"
@@ -70,7 +71,7 @@ func TestRejudge(t *testing.T) {
 	}
 	suite := example(t)
 	db := filepath.Join(t.TempDir(), "results.db")
-	first := savedRun(t, exitPassed, "--db", db, suite)
+	first := savedRun(t, eval.ExitPassed, "--db", db, suite)
 	_, want := verdicts(t, db, first)
 
 	// From here on the agent's model is a server that counts its calls.
@@ -83,7 +84,7 @@ func TestRejudge(t *testing.T) {
 
 	// The round trip: the same suite, the same verdicts.
 	code, out, errs := gavelCmd(t, "rejudge", "--db", db, first)
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("rejudge: exit %d, want 0\n%s%s", code, out, errs)
 	}
 	again := runID.FindStringSubmatch(errs)
@@ -103,7 +104,7 @@ func TestRejudge(t *testing.T) {
 	if !strings.Contains(out, "case_005 | FAIL") || !strings.Contains(out, "called forbidden tool cancel_order") {
 		t.Errorf("the report lacks case_005's hard-rule failure:\n%s", out)
 	}
-	if code, out, _ := gavelCmd(t, "show", "--db", db, again[1]); code != exitPassed || !strings.Contains(out, "Rejudges run "+first) {
+	if code, out, _ := gavelCmd(t, "show", "--db", db, again[1]); code != eval.ExitPassed || !strings.Contains(out, "Rejudges run "+first) {
 		t.Errorf("show: exit %d, want it to name the source:\n%s", code, out)
 	}
 
@@ -116,7 +117,7 @@ func TestRejudge(t *testing.T) {
 		return cases + "- {id: case_012, input: hello, rules: [{contains: hello}]}\n"
 	})
 	code, out, errs = gavelCmd(t, "rejudge", "--db", db, "--suite", tightened, "--min-pass-rate", "0.9", first)
-	if code != exitFailed {
+	if code != eval.ExitFailed {
 		t.Errorf("rejudge, tightened: exit %d, want 1 (two of ten cases fail)\n%s%s", code, out, errs)
 	}
 	for _, w := range []string{
@@ -146,7 +147,7 @@ func TestRejudge(t *testing.T) {
 	}
 
 	// A rejudged run is not carried on by gavel run.
-	if code, _, errs := gavelCmd(t, "run", "--db", db, "--resume", tight[1], suite); code != exitUsage || !strings.Contains(errs, "gavel rejudge "+first) {
+	if code, _, errs := gavelCmd(t, "run", "--db", db, "--resume", tight[1], suite); code != eval.ExitUsage || !strings.Contains(errs, "gavel rejudge "+first) {
 		t.Errorf("run --resume of a rejudged run: exit %d, want 2\n%s", code, errs)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 )
@@ -37,7 +38,7 @@ cases:
     expected_tools: [get_order_status]
 `), 0o644)
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--verbose", suite)
-	if code == exitPassed {
+	if code == eval.ExitPassed {
 		t.Errorf("exit %d, want a failing exit code", code)
 	}
 	for _, want := range []string{

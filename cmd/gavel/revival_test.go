@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // restartScript stops the agent, waits until it has (its pid file goes
@@ -58,14 +60,14 @@ func TestRevivalByRestart(t *testing.T) {
 		code     int
 		want     []string
 	}{
-		{"in memory", false, exitFailed, []string{
+		{"in memory", false, eval.ExitFailed, []string{
 			"remembers | -     | FAIL     | FAIL    | 0/3",
 			"plain     | -     | PASS     | PASS    | 3/3",
 			`FAIL round 2: contains "order 12345"`,
 			"(agent restarted by command between closing and reopening the session)",
 			"history: (none)",
 		}},
-		{"on disk", true, exitPassed, []string{
+		{"on disk", true, eval.ExitPassed, []string{
 			"remembers | -     | PASS     | PASS    | 3/3",
 			"plain     | -     | PASS     | PASS    | 3/3",
 		}},

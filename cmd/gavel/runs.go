@@ -11,6 +11,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
@@ -58,23 +59,23 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 		f.Status = s
 	default:
 		fmt.Fprintf(stderr, "gavel runs: --status %q: want running, passed, failed, incomplete, errored or abandoned\n", status)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *db)
+	st, err := eval.OpenStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel runs: the results database:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer st.Close()
 	runs, err := st.Runs(ctx, f)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel runs:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	if len(runs) == 0 {
 		fmt.Fprintln(stderr, "gavel runs: no runs stored yet: gavel run stores every run")
-		return exitPassed
+		return eval.ExitPassed
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT\tFROM")
@@ -101,21 +102,21 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitPassed, false
+			return eval.ExitPassed, false
 		}
 		// pflag says nothing of the error when it continues on one.
 		fmt.Fprintf(fs.Output(), "gavel %s: %v\n", fs.Name(), err)
-		return exitUsage, false
+		return eval.ExitUsage, false
 	}
-	return exitPassed, true
+	return eval.ExitPassed, true
 }
 
-// exitOK is exitPassed, or exitInfra when writing the output failed.
+// exitOK is eval.ExitPassed, or eval.ExitInfra when writing the output failed.
 func exitOK(err error) int {
 	if err != nil {
-		return exitInfra
+		return eval.ExitInfra
 	}
-	return exitPassed
+	return eval.ExitPassed
 }
 
 // from names the run a run was made from, for the last column of gavel

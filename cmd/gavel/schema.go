@@ -7,6 +7,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/spec"
 )
 
@@ -30,14 +31,14 @@ func schemaCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, schemaHelp) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitPassed
+			return eval.ExitPassed
 		}
-		return exitUsage
+		return eval.ExitUsage
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gavel schema: takes no arguments, got %q\n", fs.Args())
-		return exitUsage
+		return eval.ExitUsage
 	}
 	stdout.Write(spec.Schema())
-	return exitPassed
+	return eval.ExitPassed
 }

@@ -17,6 +17,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 	"github.com/gavelhq/gavel/store/sqlite"
@@ -127,7 +128,7 @@ cases:
 	// again: compare says to name one.
 	code, out, errs = gavelCmd(t, "compare", "--db", db, "--pairwise", "Which reply helps more?", ids["builtin"], ids["rejudged"])
 	outputs["compare"] = out + errs
-	if code != exitUsage || !strings.Contains(errs, "name the model with --model") {
+	if code != eval.ExitUsage || !strings.Contains(errs, "name the model with --model") {
 		t.Errorf("compare --pairwise: exit %d, want 2 saying to give --model:\n%s%s", code, out, errs)
 	}
 	for suite, id := range ids {

@@ -15,6 +15,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/web"
 )
@@ -54,55 +55,55 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if (*cert == "") != (*key == "") {
 		fmt.Fprintln(stderr, "gavel serve: give --tls-cert and --tls-key together")
-		return exitUsage
+		return eval.ExitUsage
 	}
 	if err := web.CheckTraceURL(*traceURL); err != nil {
 		fmt.Fprintln(stderr, "gavel serve: --trace-url:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	// Runs started from the app are traced as gavel run's are.
 	flush, ok := startTracing("gavel serve", stderr)
 	if !ok {
-		return exitUsage
+		return eval.ExitUsage
 	}
 	defer flush()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	st, err := openStore(ctx, *db)
+	st, err := eval.OpenStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel serve: the results database:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer st.Close()
 	accounts, ok := st.(store.Accounts)
 	if !ok {
 		fmt.Fprintln(stderr, "gavel serve: this database keeps no accounts")
-		return exitInfra
+		return eval.ExitInfra
 	}
 	required := !loopback(*addr)
 	if required {
 		users, err := accounts.Users(ctx)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel serve:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		if len(users) == 0 {
 			fmt.Fprintf(stderr, "gavel serve: %s is reachable from other machines, so everyone must log in, and no one can yet: add an admin first with\n  gavel users add --role admin NAME\n", *addr)
-			return exitUsage
+			return eval.ExitUsage
 		}
 	}
 	cfg := web.Config{Version: version, TraceURL: *traceURL, Auth: auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})}
 	if fs.NArg() > 0 {
-		m, err := newModels(defaultCacheDir(), false, false)
+		m, err := eval.OpenModels(eval.DefaultCacheDir(), false, false)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel serve: the model cache:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
 		defer m.Close()
-		l, err := newLauncher(fs.Args(), st, m, stderr)
+		l, err := eval.NewLauncher(fs.Args(), st, m, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		defer l.Close() // after the server stops: runs under way finish their trials in flight
 		cfg.Launcher = l
@@ -111,7 +112,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel serve:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	scheme := "http"
 	if *cert != "" {
@@ -135,9 +136,9 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(stderr, "gavel serve:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
-	return exitPassed
+	return eval.ExitPassed
 }
 
 // loopback reports whether addr listens on this machine only.

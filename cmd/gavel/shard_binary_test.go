@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/internal/pgtest"
 	"github.com/gavelhq/gavel/report"
 )
@@ -78,7 +79,7 @@ func oneProcess(t *testing.T, suite string) (int, report.JSONReport) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "one.json")
 	code, _, errs := gavelExec(t, suite, "run", "--quiet", "--no-cache", "--db", filepath.Join(t.TempDir(), "one.db"), "--out", out, ".")
-	if code != exitPassed && code != exitFailed {
+	if code != eval.ExitPassed && code != eval.ExitFailed {
 		t.Fatalf("one process: exit %d\n%s", code, errs)
 	}
 	return code, readReport(t, out)
@@ -110,7 +111,7 @@ func TestShardsMergeAsOneProcess(t *testing.T) {
 	for k := 1; k <= 4; k++ {
 		out := filepath.Join(dir, fmt.Sprintf("shard-%d.json", k))
 		code, _, errs := gavelExec(t, suite, "run", "--quiet", "--no-cache", "--db", db, "--shard", fmt.Sprintf("%d/4", k), "--out", out, ".")
-		if code != exitPassed {
+		if code != eval.ExitPassed {
 			t.Fatalf("shard %d/4: exit %d\n%s", k, code, errs)
 		}
 		r := readReport(t, out)
@@ -163,7 +164,7 @@ func TestShardsMergeAsOneProcess(t *testing.T) {
 	if id == nil {
 		t.Fatalf("merge stored no run:\n%s", errs)
 	}
-	if code, out, errs := gavelExec(t, suite, "show", "--db", db, id[1]); code != exitPassed || !strings.Contains(out, "Trials: 30") {
+	if code, out, errs := gavelExec(t, suite, "show", "--db", db, id[1]); code != eval.ExitPassed || !strings.Contains(out, "Trials: 30") {
 		t.Errorf("show of the merged run: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -182,7 +183,7 @@ func TestShardsJoinOneStoredRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			suite := shardSuite(t, "shards", []bool{true, false, true, true, false, true, true, true, false, true}, 3, 0.8)
 			wantCode, one := oneProcess(t, suite)
-			if wantCode != exitFailed {
+			if wantCode != eval.ExitFailed {
 				t.Fatalf("the suite passes in one process: the test wants it to fail")
 			}
 			db := tc.db(t)
@@ -198,12 +199,12 @@ func TestShardsJoinOneStoredRun(t *testing.T) {
 			failed := 0
 			for k := 1; k <= 4; k++ {
 				switch codes[k] {
-				case exitFailed:
+				case eval.ExitFailed:
 					failed++
 					if !strings.Contains(errs[k], "every shard of run") {
 						t.Errorf("shard %d/4 failed without saying it ended the run:\n%s", k, errs[k])
 					}
-				case exitPassed:
+				case eval.ExitPassed:
 				default:
 					t.Errorf("shard %d/4: exit %d\n%s", k, codes[k], errs[k])
 				}
@@ -223,7 +224,7 @@ func TestShardsJoinOneStoredRun(t *testing.T) {
 			}
 			// One run in the database, not four.
 			code, list, _ := gavelExec(t, suite, "runs", "--db", db)
-			if n := len(regexp.MustCompile(`\d{8}-\d{6}-\w+`).FindAllString(list, -1)); code != exitPassed || n != 1 {
+			if n := len(regexp.MustCompile(`\d{8}-\d{6}-\w+`).FindAllString(list, -1)); code != eval.ExitPassed || n != 1 {
 				t.Errorf("runs: exit %d, %d runs, want 1\n%s", code, n, list)
 			}
 		})
@@ -241,8 +242,8 @@ func TestShardGateOnTheWhole(t *testing.T) {
 		pass []bool
 		want int
 	}{
-		{"shard 1 misses, the whole passes", []bool{false, true, true, true, false, true, true, true}, exitPassed},
-		{"shard 1 passes, the whole fails", []bool{true, false, false, false, true, false, false, false}, exitFailed},
+		{"shard 1 misses, the whole passes", []bool{false, true, true, true, false, true, true, true}, eval.ExitPassed},
+		{"shard 1 passes, the whole fails", []bool{true, false, false, false, true, false, false, false}, eval.ExitFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			suite := shardSuite(t, "gate", tc.pass, 1, 0.75)
@@ -255,7 +256,7 @@ func TestShardGateOnTheWhole(t *testing.T) {
 			for k := 1; k <= 4; k++ {
 				out := filepath.Join(dir, fmt.Sprintf("shard-%d.json", k))
 				code, stdout, errs := gavelExec(t, suite, "run", "--no-cache", "--db", filepath.Join(dir, "own.db"), "--shard", fmt.Sprintf("%d/4", k), "--out", out, ".")
-				if code != exitPassed {
+				if code != eval.ExitPassed {
 					t.Errorf("shard %d/4 alone: exit %d, want 0\n%s%s", k, code, stdout, errs)
 				}
 				if k == 1 && !strings.Contains(stdout, "decided on the whole run") {
@@ -263,7 +264,7 @@ func TestShardGateOnTheWhole(t *testing.T) {
 				}
 				files = append(files, out)
 				// The same shard in a labelled run: the last one decides.
-				want := exitPassed
+				want := eval.ExitPassed
 				if k == 4 {
 					want = tc.want
 				}
@@ -291,11 +292,11 @@ func TestShardRefusals(t *testing.T) {
 		{"0/4", "K counts from 1"}, {"5/4", "K is at most N"}, {"a/b", "want K/N"},
 	} {
 		code, _, errs := gavelExec(t, suite, "run", "--no-cache", "--db", db, "--shard", bad.shard, ".")
-		if code != exitUsage || !strings.Contains(errs, bad.says) {
+		if code != eval.ExitUsage || !strings.Contains(errs, bad.says) {
 			t.Errorf("--shard %s: exit %d, want 2 saying %q\n%s", bad.shard, code, bad.says, errs)
 		}
 	}
-	if code, _, errs := gavelExec(t, suite, "run", "--no-cache", "--db", db, "--run-label", "x", "."); code != exitUsage || !strings.Contains(errs, "give --shard too") {
+	if code, _, errs := gavelExec(t, suite, "run", "--no-cache", "--db", db, "--run-label", "x", "."); code != eval.ExitUsage || !strings.Contains(errs, "give --shard too") {
 		t.Errorf("--run-label alone: exit %d\n%s", code, errs)
 	}
 
@@ -303,7 +304,7 @@ func TestShardRefusals(t *testing.T) {
 		t.Helper()
 		out := filepath.Join(dir, name+".json")
 		args = append([]string{"run", "--quiet", "--no-cache", "--db", db, "--out", out}, args...)
-		if code, _, errs := gavelExec(t, suite, append(args, ".")...); code != exitPassed && code != exitFailed {
+		if code, _, errs := gavelExec(t, suite, append(args, ".")...); code != eval.ExitPassed && code != eval.ExitFailed {
 			t.Fatalf("%v: exit %d\n%s", args, code, errs)
 		}
 		return out
@@ -315,10 +316,10 @@ func TestShardRefusals(t *testing.T) {
 	whole := shardOf("whole")
 	other := filepath.Join(dir, "other.json")
 	otherSuite := shardSuite(t, "another", []bool{true, false, true, true, false, true}, 2, 0.5)
-	if code, _, errs := gavelExec(t, otherSuite, "run", "--quiet", "--no-cache", "--db", db, "--shard", "3/3", "--out", other, "."); code != exitPassed {
+	if code, _, errs := gavelExec(t, otherSuite, "run", "--quiet", "--no-cache", "--db", db, "--shard", "3/3", "--out", other, "."); code != eval.ExitPassed {
 		t.Fatalf("another suite's shard: exit %d\n%s", code, errs)
 	}
-	if code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, s1, s2, s3); code != exitPassed {
+	if code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, s1, s2, s3); code != eval.ExitPassed {
 		t.Fatalf("merge of the three shards: exit %d\n%s", code, errs)
 	}
 	_, before, _ := gavelExec(t, suite, "runs", "--db", db)
@@ -337,7 +338,7 @@ func TestShardRefusals(t *testing.T) {
 		{"not a report", []string{s1, s2, filepath.Join(suite, "gavel.yaml")}, "not a JSON report"},
 	} {
 		code, _, errs := gavelExec(t, suite, append([]string{"merge", "--quiet", "--db", db}, tc.files...)...)
-		if code != exitUsage || !strings.Contains(errs, tc.says) {
+		if code != eval.ExitUsage || !strings.Contains(errs, tc.says) {
 			t.Errorf("merge of %s: exit %d, want 2 saying %q\n%s", tc.name, code, tc.says, errs)
 		}
 	}
@@ -361,16 +362,16 @@ func TestShardRerunCompletesTheRun(t *testing.T) {
 		return code, errs
 	}
 	for k := 1; k <= 3; k++ {
-		if code, errs := shardRun(k); code != exitPassed {
+		if code, errs := shardRun(k); code != eval.ExitPassed {
 			t.Fatalf("shard %d/4: exit %d\n%s", k, code, errs)
 		}
 	}
 	// Shard 4 runs one trial of its four, and is the last to end: the run
 	// is incomplete, and so is the exit code.
-	if code, errs := shardRun(4, "--concurrency", "1", "--max-tokens", "1"); code != exitIncomplete {
+	if code, errs := shardRun(4, "--concurrency", "1", "--max-tokens", "1"); code != eval.ExitIncomplete {
 		t.Fatalf("shard 4/4 out of budget: exit %d, want 5\n%s", code, errs)
 	}
-	if code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, "--run-label", "nightly"); code != exitIncomplete || !strings.Contains(errs, "INCOMPLETE (shard 4/4: the budget of 1 tokens was spent") {
+	if code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, "--run-label", "nightly"); code != eval.ExitIncomplete || !strings.Contains(errs, "INCOMPLETE (shard 4/4: the budget of 1 tokens was spent") {
 		t.Errorf("merge --run-label of the incomplete run: exit %d, want 5\n%s", code, errs)
 	}
 	code, errs := shardRun(4)
@@ -409,7 +410,7 @@ func TestDeadShardRerunCompletesTheRun(t *testing.T) {
 		return []string{"run", "--quiet", "--no-cache", "--db", db, "--shard", fmt.Sprintf("%d/3", k), "--run-label", "nightly", "."}
 	}
 	for k := 1; k <= 2; k++ {
-		if code, _, errs := gavelExec(t, suite, args(k)...); code != exitPassed {
+		if code, _, errs := gavelExec(t, suite, args(k)...); code != eval.ExitPassed {
 			t.Fatalf("shard %d/3: exit %d\n%s", k, code, errs)
 		}
 	}
@@ -447,7 +448,7 @@ func TestDeadShardRerunCompletesTheRun(t *testing.T) {
 	cmd.Wait()
 
 	code, _, errs := gavelExec(t, suite, "merge", "--quiet", "--db", db, "--run-label", "nightly")
-	if code != exitIncomplete || !strings.Contains(errs, "2 of its 3 shards have ended") {
+	if code != eval.ExitIncomplete || !strings.Contains(errs, "2 of its 3 shards have ended") {
 		t.Errorf("merge --run-label with shard 3/3 killed: exit %d, want 5\n%s", code, errs)
 	}
 	code, _, errs = gavelExec(t, suite, args(3)...)
@@ -480,7 +481,7 @@ func TestShardsOfNoCase(t *testing.T) {
 	for k := 1; k <= 2; k++ {
 		out := filepath.Join(dir, fmt.Sprintf("shard-%d.json", k))
 		code, _, errs := gavelExec(t, repo, "run", "--quiet", "--no-cache", "--db", db, "--changed-since", "HEAD", "--shard", fmt.Sprintf("%d/2", k), "--out", out, ".")
-		if code != exitPassed {
+		if code != eval.ExitPassed {
 			t.Fatalf("shard %d/2: exit %d\n%s", k, code, errs)
 		}
 		if r := readReport(t, out); r.Shard == nil || len(r.Cases) != 0 {
@@ -488,14 +489,14 @@ func TestShardsOfNoCase(t *testing.T) {
 		}
 		merge = append(merge, out)
 		code, _, errs = gavelExec(t, repo, "run", "--quiet", "--no-cache", "--db", db, "--changed-since", "HEAD", "--shard", fmt.Sprintf("%d/2", k), "--run-label", "none", ".")
-		if code != exitPassed {
+		if code != eval.ExitPassed {
 			t.Errorf("shard %d/2 of a labelled run of no case: exit %d, want 0\n%s", k, code, errs)
 		}
 	}
-	if code, out, errs := gavelExec(t, repo, merge...); code != exitPassed {
+	if code, out, errs := gavelExec(t, repo, merge...); code != eval.ExitPassed {
 		t.Errorf("merge of shards of no case: exit %d, want 0\n%s%s", code, out, errs)
 	}
-	if code, _, errs := gavelExec(t, repo, "merge", "--quiet", "--db", db, "--run-label", "none"); code != exitPassed {
+	if code, _, errs := gavelExec(t, repo, "merge", "--quiet", "--db", db, "--run-label", "none"); code != eval.ExitPassed {
 		t.Errorf("merge --run-label of a run of no case: exit %d, want 0\n%s", code, errs)
 	}
 }

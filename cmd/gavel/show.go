@@ -11,6 +11,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
@@ -49,7 +50,7 @@ func showCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		fs.Usage()
-		return exitUsage
+		return eval.ExitUsage
 	}
 	stored, code := loadRun(*db, fs.Arg(0), "show", stderr)
 	if stored == nil {
@@ -61,7 +62,7 @@ func showCommand(args []string, stdout, stderr io.Writer) int {
 		i := slices.IndexFunc(run.Cases, func(cr gavel.CaseResult) bool { return cr.ID() == id })
 		if i < 0 {
 			fmt.Fprintf(stderr, "gavel show: run %s has no case %q\n", stored.Info.ID, id)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		fmt.Fprintln(stdout, runHeader(stored.Info))
 		return exitOK(report.WriteCase(stdout, &run.Cases[i]))
@@ -83,12 +84,12 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return exitUsage
+		return eval.ExitUsage
 	}
 	format, err := report.ParseFormat(*formatName)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel report: --format:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	stored, code := loadRun(*db, fs.Arg(0), "report", stderr)
 	if stored == nil {
@@ -96,11 +97,11 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := report.Options{Verbose: *verbose, Version: version}
 	if *out != "" {
-		if err := writeReport(output{path: *out, format: format}, stored.Run, opts); err != nil {
+		if err := eval.WriteReportFile(*out, format, stored.Run, opts); err != nil {
 			fmt.Fprintln(stderr, "gavel report:", err)
-			return exitInfra
+			return eval.ExitInfra
 		}
-		return exitPassed
+		return eval.ExitPassed
 	}
 	return exitOK(report.Write(stdout, format, stored.Run, opts))
 }
@@ -120,22 +121,22 @@ func loadVerdicts(db, id, command string, stderr io.Writer) (*store.StoredRun, i
 // readRun reads run id from the database with read.
 func readRun(db, id, command string, stderr io.Writer, read func(store.Store, context.Context, string) (*store.StoredRun, error)) (*store.StoredRun, int) {
 	ctx := context.Background()
-	st, err := openStore(ctx, db)
+	st, err := eval.OpenStore(ctx, db)
 	if err != nil {
 		fmt.Fprintf(stderr, "gavel %s: the results database: %v\n", command, err)
-		return nil, exitInfra
+		return nil, eval.ExitInfra
 	}
 	defer st.Close()
 	stored, err := read(st, ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		fmt.Fprintf(stderr, "gavel %s: no run %q (gavel runs lists them)\n", command, id)
-		return nil, exitUsage
+		return nil, eval.ExitUsage
 	case err != nil:
 		fmt.Fprintf(stderr, "gavel %s: %v\n", command, err)
-		return nil, exitInfra
+		return nil, eval.ExitInfra
 	}
-	return stored, exitPassed
+	return stored, eval.ExitPassed
 }
 
 // runHeader says who ran a run, where and when, and, on lines of their

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // gavel show RUN CASE prints that case turn by turn with every judge's
@@ -11,7 +13,7 @@ import (
 func TestShowPassedCaseTurnByTurn(t *testing.T) {
 	dir, db := starterSuite(t) // greeting fails, returns_policy passes
 	code, out, errs := gavelCmd(t, "run", "--no-cache", "--verbose", "--db", db, dir)
-	if code != exitFailed {
+	if code != eval.ExitFailed {
 		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
 	}
 	if !strings.Contains(out, "Detail (returns_policy, PASS)") {
@@ -20,7 +22,7 @@ func TestShowPassedCaseTurnByTurn(t *testing.T) {
 	id := runID.FindStringSubmatch(errs)[1]
 
 	code, out, errs = gavelCmd(t, "show", "--db", db, id, "returns_policy")
-	if code != exitPassed {
+	if code != eval.ExitPassed {
 		t.Fatalf("show: exit %d\n%s%s", code, out, errs)
 	}
 	for _, want := range []string{

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
@@ -144,8 +144,8 @@ func TestSIGTERMDrains(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if code := p.exit(t); code != exitIncomplete {
-		t.Fatalf("exit %d, want %d:\n%s", code, exitIncomplete, p.errors())
+	if code := p.exit(t); code != eval.ExitIncomplete {
+		t.Fatalf("exit %d, want %d:\n%s", code, eval.ExitIncomplete, p.errors())
 	}
 	if !strings.Contains(p.errors(), "SIGTERM: stopping") {
 		t.Errorf("no word of the stop:\n%s", p.errors())
@@ -166,7 +166,7 @@ func TestSIGTERMDrains(t *testing.T) {
 		}
 	}
 	code, list, _ := gavelCmd(t, "runs", "--db", db)
-	if code != exitPassed || !strings.Contains(list, "incomplete") {
+	if code != eval.ExitPassed || !strings.Contains(list, "incomplete") {
 		t.Errorf("gavel runs: exit %d, want the run listed as incomplete:\n%s", code, list)
 	}
 }
@@ -201,8 +201,8 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	if code := p.exit(t); code != exitIncomplete {
-		t.Fatalf("exit %d, want %d:\n%s", code, exitIncomplete, p.errors())
+	if code := p.exit(t); code != eval.ExitIncomplete {
+		t.Fatalf("exit %d, want %d:\n%s", code, eval.ExitIncomplete, p.errors())
 	}
 	r := readReport(t, out)
 	if r.Passed || !r.Incomplete {
@@ -226,11 +226,11 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 	}
 	first := m[1]
 	code, shown, errs := gavelCmd(t, "show", "--db", db, first)
-	if code != exitPassed || !strings.Contains(shown, "(incomplete)") {
+	if code != eval.ExitPassed || !strings.Contains(shown, "(incomplete)") {
 		t.Errorf("gavel show: exit %d, want the run incomplete:\n%s%s", code, shown, errs)
 	}
 	code, before, errs := gavelCmd(t, "report", "--verbose", "--db", db, first)
-	if code != exitPassed || !strings.Contains(before, "CANCELLED") {
+	if code != eval.ExitPassed || !strings.Contains(before, "CANCELLED") {
 		t.Errorf("gavel report: exit %d, want the cancelled trials stored:\n%s%s", code, before, errs)
 	}
 
@@ -241,7 +241,7 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 		t.Setenv(name, value)
 	}
 	code, resumedOut, errs := gavelCmd(t, "run", "--no-cache", "--db", db, "--trials", "3", "--resume", first, dir)
-	if code != exitFailed || !strings.Contains(errs, "keeping 1 of its trials and running 2 of them again") {
+	if code != eval.ExitFailed || !strings.Contains(errs, "keeping 1 of its trials and running 2 of them again") {
 		t.Errorf("resume: exit %d, want 1 (greeting fails), keeping 1 trial and running the 2 cut ones again:\n%s", code, errs)
 	}
 	if strings.Contains(resumedOut, "CANCELLED") || !strings.Contains(resumedOut, "Trials: 6") {
@@ -263,7 +263,7 @@ func TestKilledRunIsAbandoned(t *testing.T) {
 	p.waitFor(t, "a request to the agent's model", func() bool { return srv.Requests() >= 1 })
 	code, list, _ := gavelCmd(t, "runs", "--db", db, "--status", "running")
 	m := regexp.MustCompile(`(?m)^(\S+)\s+my-agent\s+running\s`).FindStringSubmatch(list)
-	if code != exitPassed || m == nil {
+	if code != eval.ExitPassed || m == nil {
 		t.Fatalf("gavel runs --status running: exit %d, want the run:\n%s", code, list)
 	}
 	id := m[1]
@@ -273,7 +273,7 @@ func TestKilledRunIsAbandoned(t *testing.T) {
 	p.exit(t)
 
 	code, list, _ = gavelCmd(t, "runs", "--db", db)
-	if code != exitPassed || !regexp.MustCompile(id+`\s+my-agent\s+abandoned\s`).MatchString(list) {
+	if code != eval.ExitPassed || !regexp.MustCompile(id+`\s+my-agent\s+abandoned\s`).MatchString(list) {
 		t.Errorf("gavel runs: exit %d, want %s abandoned:\n%s", code, id, list)
 	}
 	if _, list, _ = gavelCmd(t, "runs", "--db", db, "--status", "running"); strings.Contains(list, id) {
@@ -283,7 +283,7 @@ func TestKilledRunIsAbandoned(t *testing.T) {
 		t.Errorf("gavel runs --status abandoned does not list the killed run:\n%s", list)
 	}
 	code, shown, _ := gavelCmd(t, "show", "--db", db, id)
-	if code != exitPassed || !strings.Contains(shown, "Run "+id+" (abandoned)") || !strings.Contains(shown, "Abandoned: the process that ran it (pid") {
+	if code != eval.ExitPassed || !strings.Contains(shown, "Run "+id+" (abandoned)") || !strings.Contains(shown, "Abandoned: the process that ran it (pid") {
 		t.Errorf("gavel show: exit %d, want the run abandoned:\n%s", code, shown)
 	}
 
@@ -293,45 +293,7 @@ func TestKilledRunIsAbandoned(t *testing.T) {
 		t.Setenv(name, value)
 	}
 	code, _, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--resume", id, dir)
-	if code != exitFailed || !strings.Contains(errs, "a new run carries it on") {
+	if code != eval.ExitFailed || !strings.Contains(errs, "a new run carries it on") {
 		t.Errorf("--resume of the abandoned run: exit %d, want 1 (greeting fails):\n%s", code, errs)
-	}
-}
-
-// A suite whose turn comes after a second signal (gavel run with several
-// suites) runs nothing, yet is still recorded and reported as an
-// incomplete run: the store is written whatever the signals, so the
-// exit code is 5, not 3 as if the database had failed.
-func TestSuiteAfterSecondSignal(t *testing.T) {
-	dir, db := starterSuite(t)
-	fs, f := runFlagSet(io.Discard)
-	if err := fs.Parse([]string{"--no-cache", "--db", db, dir}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := newModels("", true, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	suites, ok := loadSuites([]string{dir}, f, m, &stderr)
-	if !ok {
-		t.Fatalf("load the suite:\n%s", &stderr)
-	}
-	t.Cleanup(func() { suites[0].Close() })
-	st, err := openStore(t.Context(), *f.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-
-	cancelled, cancel := context.WithCancel(t.Context())
-	cancel() // the second signal came while an earlier suite ran
-	s := &runSession{f: f, st: st, stop: stopper{drain: newDrain()}, bar: newProgress(io.Discard),
-		format: report.Text, stdout: &stdout, stderr: &stderr}
-	if code := s.run(cancelled, suites[0]); code != exitIncomplete {
-		t.Errorf("exit %d, want %d:\n%s%s", code, exitIncomplete, &stdout, &stderr)
-	}
-	if !strings.Contains(stderr.String(), "is incomplete") {
-		t.Errorf("the run was not saved as incomplete:\n%s", &stderr)
 	}
 }

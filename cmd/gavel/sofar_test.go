@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
@@ -20,7 +21,7 @@ func liveRun(t *testing.T, trials map[string]int) (db, id string) {
 	t.Helper()
 	db = filepath.Join(t.TempDir(), "results.db")
 	ctx := context.Background()
-	st, err := openStore(ctx, db)
+	st, err := eval.OpenStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,14 +49,14 @@ func TestRunsCountsALiveRun(t *testing.T) {
 	db, id := liveRun(t, map[string]int{"case_001": 40, "case_002": 40, "case_003": 8})
 	code, out, errs := gavelCmd(t, "runs", "--db", db)
 	want := regexp.MustCompile(regexp.QuoteMeta(id) + `\s+support-desk\s+running\s+-\s+3 \(88 trials so far\)\s+-\s`)
-	if code != exitPassed || !want.MatchString(out) {
+	if code != eval.ExitPassed || !want.MatchString(out) {
 		t.Errorf("gavel runs: exit %d, want %s running with 3 cases and 88 trials so far, no pass rate, no cost:\n%s%s", code, id, out, errs)
 	}
 	if strings.Contains(out, "0.0%") {
 		t.Errorf("gavel runs shows a pass rate for a run with no verdict yet:\n%s", out)
 	}
 	code, out, errs = gavelCmd(t, "show", "--db", db, id)
-	if code != exitPassed || !strings.Contains(out, "Running: 88 trials of 3 cases saved so far; no verdict yet.") {
+	if code != eval.ExitPassed || !strings.Contains(out, "Running: 88 trials of 3 cases saved so far; no verdict yet.") {
 		t.Errorf("gavel show: exit %d, want the trials saved so far:\n%s%s", code, out, errs)
 	}
 }

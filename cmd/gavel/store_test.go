@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm/llmtest"
 	"github.com/gavelhq/gavel/store"
 )
@@ -17,7 +18,7 @@ import (
 func starterSuite(t *testing.T) (dir, db string) {
 	t.Helper()
 	dir = t.TempDir()
-	if code, _, errs := gavelCmd(t, "init", dir); code != exitPassed {
+	if code, _, errs := gavelCmd(t, "init", dir); code != eval.ExitPassed {
 		t.Fatalf("init: %s", errs)
 	}
 	suite := filepath.Join(dir, "gavel.yaml")
@@ -45,16 +46,16 @@ func savedRun(t *testing.T, wantCode int, args ...string) string {
 func TestStoredRuns(t *testing.T) {
 	dir, db := starterSuite(t)
 	// greeting fails; with --fail-fast, one at a time, returns_policy never runs.
-	first := savedRun(t, exitFailed, "--db", db, "--fail-fast", "--concurrency", "1", dir)
+	first := savedRun(t, eval.ExitFailed, "--db", db, "--fail-fast", "--concurrency", "1", dir)
 	code, out, _ := gavelCmd(t, "runs", "--db", db)
-	if code != exitPassed || !strings.Contains(out, first) || !strings.Contains(out, "incomplete") {
+	if code != eval.ExitPassed || !strings.Contains(out, first) || !strings.Contains(out, "incomplete") {
 		t.Errorf("runs: exit %d\n%s", code, out)
 	}
 
 	// Resuming is a new run that keeps greeting's trial and runs the
 	// skipped case; the first run is left as it was.
 	code, _, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--resume", first, dir)
-	if code != exitFailed || !strings.Contains(errs, "keeping 1 of its trials") {
+	if code != eval.ExitFailed || !strings.Contains(errs, "keeping 1 of its trials") {
 		t.Errorf("resume: exit %d\n%s", code, errs)
 	}
 	m := runID.FindStringSubmatch(errs)
@@ -63,25 +64,25 @@ func TestStoredRuns(t *testing.T) {
 	}
 	resumed := m[1]
 	code, out, _ = gavelCmd(t, "show", "--db", db, resumed)
-	if code != exitPassed || !strings.Contains(out, "returns_policy | -     | PASS") || !strings.Contains(out, "greeting       | -     | FAIL") ||
+	if code != eval.ExitPassed || !strings.Contains(out, "returns_policy | -     | PASS") || !strings.Contains(out, "greeting       | -     | FAIL") ||
 		!strings.Contains(out, "Carries on run "+first+" (--resume)") {
 		t.Errorf("show of the resumed run: exit %d\n%s", code, out)
 	}
 	code, out, _ = gavelCmd(t, "show", "--db", db, first)
-	if code != exitPassed || !strings.Contains(out, "returns_policy | -     | -        | SKIPPED") || !strings.Contains(out, "("+string(store.Incomplete)+")") {
+	if code != eval.ExitPassed || !strings.Contains(out, "returns_policy | -     | -        | SKIPPED") || !strings.Contains(out, "("+string(store.Incomplete)+")") {
 		t.Errorf("show of the first run after it was resumed: exit %d, want it as it was\n%s", code, out)
 	}
 	code, out, _ = gavelCmd(t, "runs", "--db", db)
-	if code != exitPassed || !regexp.MustCompile(resumed+`.* `+first+`\n`).MatchString(out) {
+	if code != eval.ExitPassed || !regexp.MustCompile(resumed+`.* `+first+`\n`).MatchString(out) {
 		t.Errorf("runs: want %s listed as carrying on %s:\n%s", resumed, first, out)
 	}
 	first = resumed
 	code, out, _ = gavelCmd(t, "show", "--db", db, first, "greeting")
-	if code != exitPassed || !strings.Contains(out, `contains "goodbye"`) || !strings.Contains(out, "Hello! How can I help you today?") {
+	if code != eval.ExitPassed || !strings.Contains(out, `contains "goodbye"`) || !strings.Contains(out, "Hello! How can I help you today?") {
 		t.Errorf("show of a case: exit %d\n%s", code, out)
 	}
 	code, out, _ = gavelCmd(t, "report", "--db", db, "--format", "junit", first)
-	if code != exitPassed || !strings.Contains(out, "<testsuites") {
+	if code != eval.ExitPassed || !strings.Contains(out, "<testsuites") {
 		t.Errorf("report --format junit: exit %d\n%.300s", code, out)
 	}
 
@@ -89,15 +90,15 @@ func TestStoredRuns(t *testing.T) {
 	suite := filepath.Join(dir, "gavel.yaml")
 	data, _ := os.ReadFile(suite)
 	os.WriteFile(suite, []byte(strings.Replace(string(data), "{contains: goodbye}", "{contains: hello, ignore_case: true}", 1)), 0o644)
-	fixed := savedRun(t, exitPassed, "--db", db, dir)
-	if code, out, _ := gavelCmd(t, "compare", "--db", db, first, fixed); code != exitPassed || !strings.Contains(out, "Fixes") {
+	fixed := savedRun(t, eval.ExitPassed, "--db", db, dir)
+	if code, out, _ := gavelCmd(t, "compare", "--db", db, first, fixed); code != eval.ExitPassed || !strings.Contains(out, "Fixes") {
 		t.Errorf("compare failing → fixed: exit %d, want 0\n%s", code, out)
 	}
-	if code, out, _ := gavelCmd(t, "compare", "--db", db, fixed, first); code != exitFailed || !strings.Contains(out, "Regressions") {
+	if code, out, _ := gavelCmd(t, "compare", "--db", db, fixed, first); code != eval.ExitFailed || !strings.Contains(out, "Regressions") {
 		t.Errorf("compare fixed → failing: exit %d, want 1\n%s", code, out)
 	}
 
-	if code, _, errs := gavelCmd(t, "show", "--db", db, "no-such-run"); code != exitUsage || !strings.Contains(errs, "no run") {
+	if code, _, errs := gavelCmd(t, "show", "--db", db, "no-such-run"); code != eval.ExitUsage || !strings.Contains(errs, "no run") {
 		t.Errorf("show of a missing run: exit %d, %q", code, errs)
 	}
 }
@@ -106,9 +107,9 @@ func TestStoredRuns(t *testing.T) {
 // new version.
 func TestCasesExportImport(t *testing.T) {
 	dir, db := starterSuite(t)
-	savedRun(t, exitFailed, "--db", db, dir) // saves the suite's cases
+	savedRun(t, eval.ExitFailed, "--db", db, dir) // saves the suite's cases
 	file := filepath.Join(t.TempDir(), "cases.yaml")
-	if code, out, errs := gavelCmd(t, "cases", "export", "--db", db, "--suite", "my-agent", "--out", file); code != exitPassed {
+	if code, out, errs := gavelCmd(t, "cases", "export", "--db", db, "--suite", "my-agent", "--out", file); code != eval.ExitPassed {
 		t.Fatalf("export: exit %d\n%s%s", code, out, errs)
 	}
 	data, _ := os.ReadFile(file)
@@ -117,7 +118,7 @@ func TestCasesExportImport(t *testing.T) {
 	}
 	os.WriteFile(file, []byte(strings.Replace(string(data), "Greets the user back", "Greets the user back, warmly", 1)), 0o644)
 	code, out, errs := gavelCmd(t, "cases", "import", "--db", db, "--suite", "my-agent", file)
-	if code != exitPassed || !strings.Contains(out, "Imported 2 cases into suite my-agent: 1 new or changed") {
+	if code != eval.ExitPassed || !strings.Contains(out, "Imported 2 cases into suite my-agent: 1 new or changed") {
 		t.Errorf("import: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -125,7 +126,7 @@ func TestCasesExportImport(t *testing.T) {
 func TestUnreachableDatabase(t *testing.T) {
 	dir, _ := starterSuite(t)
 	code, _, errs := gavelCmd(t, "run", "--db", "postgres://gavel:secret@127.0.0.1:1/gavel?connect_timeout=2", dir)
-	if code != exitInfra || !strings.Contains(errs, "127.0.0.1:1") || strings.Contains(errs, "secret") {
+	if code != eval.ExitInfra || !strings.Contains(errs, "127.0.0.1:1") || strings.Contains(errs, "secret") {
 		t.Errorf("exit %d, %q; want 3 naming the host, not the password", code, errs)
 	}
 }
@@ -142,19 +143,19 @@ func TestRetryErrorsKeepsTheEarlierAttempt(t *testing.T) {
 	t.Setenv("GAVEL_AGENT_MODEL", "openai:agent")
 	t.Setenv("OPENAI_BASE_URL", srv.URL)
 	t.Setenv("OPENAI_API_KEY", "sk-test")
-	first := savedRun(t, exitFailed, "--db", db, dir)
+	first := savedRun(t, eval.ExitFailed, "--db", db, dir)
 	_, before, _ := gavelCmd(t, "report", "--verbose", "--db", db, first)
 	if strings.Count(before, "| ERROR") != 2 {
 		t.Fatalf("the first run: want both cases ERROR:\n%s", before)
 	}
 
 	t.Setenv("GAVEL_AGENT_MODEL", "") // the suite's scripted agent
-	retried := savedRun(t, exitFailed, "--db", db, "--retry-errors", first, dir)
+	retried := savedRun(t, eval.ExitFailed, "--db", db, "--retry-errors", first, dir)
 	if retried == first {
 		t.Fatalf("--retry-errors wrote into run %s", first)
 	}
 	code, out, _ := gavelCmd(t, "show", "--db", db, retried)
-	if code != exitPassed || !strings.Contains(out, "Carries on run "+first+" (--retry-errors)") || !strings.Contains(out, "returns_policy | -     | PASS") {
+	if code != eval.ExitPassed || !strings.Contains(out, "Carries on run "+first+" (--retry-errors)") || !strings.Contains(out, "returns_policy | -     | PASS") {
 		t.Errorf("show of the retried run: exit %d\n%s", code, out)
 	}
 	if _, after, _ := gavelCmd(t, "report", "--verbose", "--db", db, first); after != before {

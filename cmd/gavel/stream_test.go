@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
 )
@@ -110,8 +111,8 @@ func TestCasesFromAPipeRunAsTheyAreRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	if code := p.exit(t); code != exitPassed {
-		t.Fatalf("exit %d, want %d:\n%s", code, exitPassed, p.errors())
+	if code := p.exit(t); code != eval.ExitPassed {
+		t.Fatalf("exit %d, want %d:\n%s", code, eval.ExitPassed, p.errors())
 	}
 	r := readReport(t, out)
 	var ids []string
@@ -157,8 +158,8 @@ func TestStreamedSuiteProblemsComeFirst(t *testing.T) {
 		t.Setenv(name, value)
 	}
 	code, _, errs := gavelCmd(t, "run", "--no-cache", "--db", filepath.Join(dir, "results.db"), dir)
-	if code != exitUsage || srv.Requests() != 0 {
-		t.Fatalf("exit %d after %d requests, want %d and none:\n%s", code, srv.Requests(), exitUsage, errs)
+	if code != eval.ExitUsage || srv.Requests() != 0 {
+		t.Fatalf("exit %d after %d requests, want %d and none:\n%s", code, srv.Requests(), eval.ExitUsage, errs)
 	}
 	for _, want := range []string{"cases.jsonl:51:", `did you mean "contains"?`, "cases.jsonl:52:", `case id "case_003" is used twice`} {
 		if !strings.Contains(errs, want) {
@@ -200,8 +201,8 @@ func TestStreamedSuiteSelection(t *testing.T) {
 			out := filepath.Join(dir, "report.json")
 			args := append([]string{"run", "--quiet", "--no-cache", "--concurrency", "4", "--trials", "2", "--db", db, "--out", out}, tc.args...)
 			code, _, errs := gavelCmd(t, append(args, dir)...)
-			if code != exitPassed {
-				t.Fatalf("exit %d, want %d:\n%s", code, exitPassed, errs)
+			if code != eval.ExitPassed {
+				t.Fatalf("exit %d, want %d:\n%s", code, eval.ExitPassed, errs)
 			}
 			r := readReport(t, out)
 			var got []string
@@ -221,8 +222,8 @@ func TestStreamedSuiteSelection(t *testing.T) {
 	}
 	before := srv.Requests()
 	code, _, errs := gavelCmd(t, "run", "--no-cache", "--db", db, "--id", "case_099", dir)
-	if code != exitUsage || srv.Requests() != before || !strings.Contains(errs, "has no case case_099") {
-		t.Errorf("--id case_099: exit %d, %d requests; want %d, none, and the id refused:\n%s", code, srv.Requests()-before, exitUsage, errs)
+	if code != eval.ExitUsage || srv.Requests() != before || !strings.Contains(errs, "has no case case_099") {
+		t.Errorf("--id case_099: exit %d, %d requests; want %d, none, and the id refused:\n%s", code, srv.Requests()-before, eval.ExitUsage, errs)
 	}
 }
 
@@ -250,8 +251,8 @@ func TestPipedCasesStopAtAProblem(t *testing.T) {
 	}
 	w.WriteString(ticketCase(1) + ticketCase(2) + "not json\n" + ticketCase(4))
 	w.Close()
-	if code := p.exit(t); code != exitUsage {
-		t.Fatalf("exit %d, want %d:\n%s", code, exitUsage, p.errors())
+	if code := p.exit(t); code != eval.ExitUsage {
+		t.Fatalf("exit %d, want %d:\n%s", code, eval.ExitUsage, p.errors())
 	}
 	if !strings.Contains(p.errors(), "cases.jsonl:3: not JSON") {
 		t.Errorf("the problem is not reported:\n%s", p.errors())

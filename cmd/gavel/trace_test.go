@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // jaegerBinary finds the Jaeger program (.ci/run builds it from
@@ -231,7 +233,7 @@ func drawTree(spans []jaegerSpan) string {
 // trials, by "case#n".
 func storedTraceIDs(t *testing.T, db, runID string) map[string]string {
 	t.Helper()
-	st, err := openStore(context.Background(), db)
+	st, err := eval.OpenStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,8 +267,8 @@ func TestTracesInJaeger(t *testing.T) {
 	db, out := filepath.Join(dir, "gavel.db"), filepath.Join(dir, "report.json")
 	p := startGavel(t, bin, dir, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + j.otlp, "OTEL_SERVICE_NAME=gavel-test"},
 		"run", "--quiet", "--no-cache", "--db", db, "--id", "case_001", "--out", out, suite)
-	if code := p.exit(t); code != exitPassed {
-		t.Fatalf("gavel run: exit %d, want %d\n%s", code, exitPassed, p.errors())
+	if code := p.exit(t); code != eval.ExitPassed {
+		t.Fatalf("gavel run: exit %d, want %d\n%s", code, eval.ExitPassed, p.errors())
 	}
 	m := runID.FindStringSubmatch(p.errors())
 	if m == nil {
@@ -391,8 +393,8 @@ func TestTracesFlushedOnSIGTERM(t *testing.T) {
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if code := p.exit(t); code != exitIncomplete {
-		t.Fatalf("exit %d, want %d:\n%s", code, exitIncomplete, p.errors())
+	if code := p.exit(t); code != eval.ExitIncomplete {
+		t.Fatalf("exit %d, want %d:\n%s", code, eval.ExitIncomplete, p.errors())
 	}
 	m := runID.FindStringSubmatch(p.errors())
 	if m == nil {

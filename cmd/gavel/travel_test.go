@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 // The support-desk example, copied out of the repository, runs as README
@@ -57,7 +59,7 @@ func TestExampleTravels(t *testing.T) {
 
 	// The builtin suite: gavel run .
 	code, out, errs := gavelHere("run", "--quiet", "--no-cache", ".")
-	if code != exitPassed || !strings.Contains(out, "FAIL: case_005") {
+	if code != eval.ExitPassed || !strings.Contains(out, "FAIL: case_005") {
 		t.Fatalf("gavel run . in a copy: exit %d, want 0 with case_005 failing\n%s%s", code, out, errs)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/store"
 )
@@ -58,7 +59,7 @@ func trustReport(t *testing.T, suite, db, name string, args ...string) string {
 	t.Helper()
 	out := filepath.Join(filepath.Dir(db), name+".json")
 	args = append([]string{"run", "--quiet", "--no-cache", "--db", db, "--out", out}, args...)
-	if code, stdout, errs := gavelCmd(t, append(args, suite)...); code != exitPassed && code != exitFailed {
+	if code, stdout, errs := gavelCmd(t, append(args, suite)...); code != eval.ExitPassed && code != eval.ExitFailed {
 		t.Fatalf("gavel %v: exit %d\n%s%s", args, code, stdout, errs)
 	}
 	return out
@@ -174,7 +175,7 @@ func TestMergeRecomputesForgedShards(t *testing.T) {
 	}
 	merged := filepath.Join(dir, "merged.json")
 	code, out, errs := gavelCmd(t, append([]string{"merge", "--db", db, "--out", merged}, files...)...)
-	if code != exitFailed || !strings.Contains(errs, "the whole run FAIL: pass rate 80%") {
+	if code != eval.ExitFailed || !strings.Contains(errs, "the whole run FAIL: pass rate 80%") {
 		t.Fatalf("merge of forged shards: exit %d, want 1 saying the whole run FAIL: pass rate 80%%\n%s%s", code, out, errs)
 	}
 	m := readReport(t, merged)
@@ -273,7 +274,7 @@ func TestImportRefusesImpossibleValues(t *testing.T) {
 			writeDoc(t, d, path)
 			db := filepath.Join(t.TempDir(), "imported.db")
 			code, out, errs := gavelCmd(t, "import", "--db", db, path)
-			if code != exitUsage || !strings.Contains(errs, path+": "+tc.says) {
+			if code != eval.ExitUsage || !strings.Contains(errs, path+": "+tc.says) {
 				t.Errorf("import: exit %d, want 2 saying %q\n%s%s", code, path+": "+tc.says, out, errs)
 			}
 			if _, err := os.Stat(db); err == nil {
@@ -286,7 +287,7 @@ func TestImportRefusesImpossibleValues(t *testing.T) {
 // assertNoRun fails the test when the database holds a run.
 func assertNoRun(t *testing.T, db string) {
 	t.Helper()
-	st, err := openStore(context.Background(), db)
+	st, err := eval.OpenStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +336,7 @@ func TestMergeRefusesImpossibleValues(t *testing.T) {
 				files = append(files, path)
 			}
 			code, out, errs := gavelCmd(t, append([]string{"merge", "--quiet", "--db", db}, files...)...)
-			if code != exitUsage || !strings.Contains(errs, files[0]+": "+tc.says) {
+			if code != eval.ExitUsage || !strings.Contains(errs, files[0]+": "+tc.says) {
 				t.Errorf("merge: exit %d, want 2 saying %q\n%s%s", code, files[0]+": "+tc.says, out, errs)
 			}
 		})
@@ -355,15 +356,15 @@ func TestShardsOfTwoVersionsOfASuite(t *testing.T) {
 	s1 := trustReport(t, v1, db, "shard-1", "--shard", "1/2")
 	s2 := trustReport(t, v2, db, "shard-2", "--shard", "2/2")
 	code, out, errs := gavelCmd(t, "merge", "--quiet", "--db", db, s1, s2)
-	if want := "cases c4, c7 are defined otherwise in " + s2 + " than in " + s1; code != exitUsage || !strings.Contains(errs, want) {
+	if want := "cases c4, c7 are defined otherwise in " + s2 + " than in " + s1; code != eval.ExitUsage || !strings.Contains(errs, want) {
 		t.Errorf("merge of two versions: exit %d, want 2 saying %q\n%s%s", code, want, out, errs)
 	}
 
-	if code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--shard", "1/2", "--run-label", "v", v1); code != exitPassed {
+	if code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--shard", "1/2", "--run-label", "v", v1); code != eval.ExitPassed {
 		t.Fatalf("shard 1/2 of version 1: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = gavelCmd(t, "run", "--quiet", "--no-cache", "--db", db, "--shard", "2/2", "--run-label", "v", v2)
-	if code != exitUsage || !strings.Contains(errs, "selected other cases or trials") {
+	if code != eval.ExitUsage || !strings.Contains(errs, "selected other cases or trials") {
 		t.Errorf("shard 2/2 of version 2 joining version 1's run: exit %d, want 2\n%s%s", code, out, errs)
 	}
 }

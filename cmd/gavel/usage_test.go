@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
@@ -68,7 +69,7 @@ func TestUsageAddsUp(t *testing.T) {
 	srv := fakeOpenAI(t, model)
 	suite := writeSuite(t, usageSuite("gpt-4.1-mini", ""))
 	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--concurrency", "1", "--out", "report.json", suite)
-	if code == exitPassed || code == exitUsage {
+	if code == eval.ExitPassed || code == eval.ExitUsage {
 		t.Fatalf("exit %d, want a failed run (its judge could not judge)\n%s\n%s", code, out, errs)
 	}
 	data, err := os.ReadFile("report.json")
@@ -147,7 +148,7 @@ func TestCostBudgetNeedsPrices(t *testing.T) {
 	unpriced := writeSuite(t, usageSuite("my-judge", ""))
 
 	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--max-cost-usd", "1", unpriced)
-	if code != exitUsage || srv.Requests() != 0 {
+	if code != eval.ExitUsage || srv.Requests() != 0 {
 		t.Fatalf("exit %d after %d requests, want 2 before any\n%s\n%s", code, srv.Requests(), out, errs)
 	}
 	for _, want := range []string{"--max-cost-usd", `"my-judge" has no price`, "prices:", "--prices"} {
@@ -158,7 +159,7 @@ func TestCostBudgetNeedsPrices(t *testing.T) {
 
 	// Without a budget it runs, its cost shown as unknown.
 	code, out, errs = gavelCmd(t, "run", "--quiet", "--no-cache", unpriced)
-	if code != exitPassed || !strings.Contains(out, "+ unpriced") || !strings.Contains(out, "Unpriced: my-judge has no price") {
+	if code != eval.ExitPassed || !strings.Contains(out, "+ unpriced") || !strings.Contains(out, "Unpriced: my-judge has no price") {
 		t.Errorf("exit %d, want 0 and the cost shown as a lower bound:\n%s\n%s", code, out, errs)
 	}
 
@@ -173,7 +174,7 @@ func TestCostBudgetNeedsPrices(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, out, errs := gavelCmd(t, append([]string{"run", "--quiet", "--no-cache", "--max-cost-usd", "1"}, args...)...)
-			if code != exitPassed || strings.Contains(out, "unpriced") {
+			if code != eval.ExitPassed || strings.Contains(out, "unpriced") {
 				t.Errorf("exit %d, want 0 with every cost known:\n%s\n%s", code, out, errs)
 			}
 		})
@@ -185,7 +186,7 @@ func TestCostBudgetNeedsPrices(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = gavelCmd(t, "run", "--quiet", "--prices", bad, unpriced)
-	if code != exitUsage || !strings.Contains(errs, "give both input and output") {
+	if code != eval.ExitUsage || !strings.Contains(errs, "give both input and output") {
 		t.Errorf("exit %d, want 2 with the file's problem:\n%s", code, errs)
 	}
 }
@@ -216,7 +217,7 @@ cases:
     judge_prompt: explains the refund policy
 `)
 	code, out, errs := gavelCmd(t, "run", "--quiet", "--no-cache", "--out", "report.json", suite)
-	if code != exitFailed {
+	if code != eval.ExitFailed {
 		t.Fatalf("exit %d, want 1 (the hard rule fails)\n%s\n%s", code, out, errs)
 	}
 	data, err := os.ReadFile("report.json")
@@ -285,7 +286,7 @@ func TestTokenBudgetHoldsAgainstHugeCounts(t *testing.T) {
 		{
 			name:      "2^62 tokens each way",
 			usage:     `{"input_tokens": 4611686018427387904, "output_tokens": 4611686018427387904}`,
-			wantCode:  exitFailed,
+			wantCode:  eval.ExitFailed,
 			want:      []string{"/usage/input_tokens is 4611686018427387904", "more than"},
 			unwanted:  []string{"Tokens: -", "4,611,686,018,427,387,904", "9,223,372,036,854,775,807"},
 			wantTrial: "ERROR",
@@ -294,7 +295,7 @@ func TestTokenBudgetHoldsAgainstHugeCounts(t *testing.T) {
 		{
 			name:      "half a trillion tokens each way",
 			usage:     `{"input_tokens": 500000000000, "output_tokens": 500000000000}`,
-			wantCode:  exitIncomplete,
+			wantCode:  eval.ExitIncomplete,
 			want:      []string{"Tokens: 1,000,000,000,000", "Incomplete: the budget of 1000 tokens was spent"},
 			wantTrial: "PASS",
 			ran:       1,

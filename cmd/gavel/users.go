@@ -13,6 +13,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -38,17 +39,17 @@ Flags:
 func usersCommand(args []string, std stdio) int {
 	if len(args) == 0 {
 		fmt.Fprint(std.err, usersHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	verb := args[0]
 	switch verb {
 	case "add", "list", "disable", "token":
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(std.out, usersHelp)
-		return exitPassed
+		return eval.ExitPassed
 	default:
 		fmt.Fprintf(std.err, "gavel users: unknown action %q: want add, list, disable or token\n\n%s", verb, usersHelp)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	fs := flag.NewFlagSet("users "+verb, flag.ContinueOnError)
 	fs.SetOutput(std.err)
@@ -62,19 +63,19 @@ func usersCommand(args []string, std stdio) int {
 	}
 	if (verb == "list") != (fs.NArg() == 0) || fs.NArg() > 1 {
 		fs.Usage()
-		return exitUsage
+		return eval.ExitUsage
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, *db)
+	st, err := eval.OpenStore(ctx, *db)
 	if err != nil {
 		fmt.Fprintln(std.err, "gavel users: the results database:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	defer st.Close()
 	accounts, ok := st.(store.Accounts)
 	if !ok {
 		fmt.Fprintln(std.err, "gavel users: this database keeps no accounts")
-		return exitInfra
+		return eval.ExitInfra
 	}
 	u := usersCmd{accounts, std}
 	switch verb {
@@ -97,32 +98,32 @@ func (u usersCmd) add(ctx context.Context, name, roleName string, fromStdin bool
 	role, err := store.ParseRole(roleName)
 	if err != nil {
 		fmt.Fprintln(u.std.err, "gavel users add: --role:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	password := madeUpPassword()
 	if fromStdin {
 		line, err := bufio.NewReader(u.std.in).ReadString('\n')
 		if err != nil && err != io.EOF {
 			fmt.Fprintln(u.std.err, "gavel users add: reading the password:", err)
-			return exitUsage
+			return eval.ExitUsage
 		}
 		password = strings.TrimRight(line, "\r\n")
 	}
 	hash, err := auth.HashPassword(password)
 	if err != nil {
 		fmt.Fprintln(u.std.err, "gavel users add:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	user, err := u.accounts.CreateUser(ctx, name, role, hash)
 	if err != nil {
 		fmt.Fprintln(u.std.err, "gavel users add:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	fmt.Fprintf(u.std.out, "Added %s (%s).\n", user.Name, user.Role)
 	if !fromStdin {
 		fmt.Fprintf(u.std.out, "Password: %s\n(shown once: pass it on safely)\n", password)
 	}
-	return exitPassed
+	return eval.ExitPassed
 }
 
 func (u usersCmd) disable(ctx context.Context, name string) int {
@@ -132,32 +133,32 @@ func (u usersCmd) disable(ctx context.Context, name string) int {
 	}
 	if err != nil {
 		fmt.Fprintln(u.std.err, "gavel users disable:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	fmt.Fprintf(u.std.out, "Disabled %s: their sessions and tokens no longer work.\n", user.Name)
-	return exitPassed
+	return eval.ExitPassed
 }
 
 func (u usersCmd) token(ctx context.Context, name, tokenName string) int {
 	user, _, err := u.accounts.UserByName(ctx, name)
 	if err != nil {
 		fmt.Fprintln(u.std.err, "gavel users token:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	token, hash := auth.NewToken()
 	if _, err := u.accounts.CreateToken(ctx, store.Token{UserID: user.ID, Name: tokenName, Hash: hash}); err != nil {
 		fmt.Fprintln(u.std.err, "gavel users token:", err)
-		return exitUsage
+		return eval.ExitUsage
 	}
 	fmt.Fprintf(u.std.out, "API token %q of %s (%s):\n%s\n(shown once: keep it in your CI's secrets)\n", tokenName, user.Name, user.Role, token)
-	return exitPassed
+	return eval.ExitPassed
 }
 
 func (u usersCmd) list(ctx context.Context) int {
 	users, err := u.accounts.Users(ctx)
 	if err != nil {
 		fmt.Fprintln(u.std.err, "gavel users list:", err)
-		return exitInfra
+		return eval.ExitInfra
 	}
 	w := tabwriter.NewWriter(u.std.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tROLE\tCREATED\tSTATUS")

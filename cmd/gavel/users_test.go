@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/eval"
 )
 
 func TestUsers(t *testing.T) {
@@ -14,10 +16,10 @@ func TestUsers(t *testing.T) {
 		code := run(append([]string{"users"}, args...), stdio{strings.NewReader(stdin), &out, &errs})
 		return code, out.String(), errs.String()
 	}
-	if code, out, errs := users("", "add", "--db", db, "--role", "admin", "ada"); code != exitPassed || !strings.Contains(out, "Password: ") {
+	if code, out, errs := users("", "add", "--db", db, "--role", "admin", "ada"); code != eval.ExitPassed || !strings.Contains(out, "Password: ") {
 		t.Fatalf("add: exit %d\n%s%s", code, out, errs)
 	}
-	if code, out, _ := users("a long password\n", "add", "--db", db, "--password-stdin", "vera"); code != exitPassed || strings.Contains(out, "Password") {
+	if code, out, _ := users("a long password\n", "add", "--db", db, "--password-stdin", "vera"); code != eval.ExitPassed || strings.Contains(out, "Password") {
 		t.Errorf("add --password-stdin: exit %d, %q (the password must not be printed)", code, out)
 	}
 	for _, tc := range []struct {
@@ -30,15 +32,15 @@ func TestUsers(t *testing.T) {
 		{"", []string{"add", "--db", db, "--role", "boss", "sam"}, `unknown role "boss"`},
 		{"", []string{"disable", "--db", db, "nobody"}, "not found"},
 	} {
-		if code, _, errs := users(tc.stdin, tc.args...); code != exitUsage || !strings.Contains(errs, tc.want) {
+		if code, _, errs := users(tc.stdin, tc.args...); code != eval.ExitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("users %v: exit %d, %q; want 2 and %q", tc.args, code, errs, tc.want)
 		}
 	}
-	if code, out, _ := users("", "token", "--db", db, "--name", "ci", "ada"); code != exitPassed || !strings.Contains(out, `API token "ci" of ada (admin)`) {
+	if code, out, _ := users("", "token", "--db", db, "--name", "ci", "ada"); code != eval.ExitPassed || !strings.Contains(out, `API token "ci" of ada (admin)`) {
 		t.Errorf("token: exit %d, %q", code, out)
 	}
 	users("", "disable", "--db", db, "vera")
-	if code, out, _ := users("", "list", "--db", db); code != exitPassed || !strings.Contains(out, "vera  viewer") || !strings.Contains(out, "disabled") {
+	if code, out, _ := users("", "list", "--db", db); code != eval.ExitPassed || !strings.Contains(out, "vera  viewer") || !strings.Contains(out, "disabled") {
 		t.Errorf("list: exit %d\n%s", code, out)
 	}
 }
@@ -46,7 +48,7 @@ func TestUsers(t *testing.T) {
 func TestServeBeyondLoopbackNeedsUsers(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "gavel.db")
 	code, _, errs := gavelCmd(t, "serve", "--db", db, "--addr", "0.0.0.0:0")
-	if code != exitUsage || !strings.Contains(errs, "gavel users add --role admin") {
+	if code != eval.ExitUsage || !strings.Contains(errs, "gavel users add --role admin") {
 		t.Errorf("exit %d, %q; want 2 and how to add an admin", code, errs)
 	}
 	for addr, want := range map[string]bool{"127.0.0.1:8080": true, "localhost:1": true, "[::1]:8080": true, ":8080": false, "0.0.0.0:80": false, "10.0.0.5:80": false} {

@@ -8,6 +8,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/spec"
 )
@@ -29,21 +30,21 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, validateHelp) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitPassed
+			return eval.ExitPassed
 		}
-		return exitUsage
+		return eval.ExitUsage
 	}
 	suites := fs.Args()
 	if len(suites) == 0 {
 		suites = []string{"."}
 	}
-	code := exitPassed
+	code := eval.ExitPassed
 	for _, path := range suites {
 		// Validate keeps one case at a time: suites of any size.
 		v, err := spec.Validate(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
-			code = exitUsage
+			code = eval.ExitUsage
 			continue
 		}
 		for _, w := range v.Warnings {

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"time"
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/queue"
 	"github.com/gavelhq/gavel/runner"
-	"github.com/gavelhq/gavel/spec"
 )
 
 const workerHelp = `Usage: gavel worker --db postgres://... [flags]
@@ -59,88 +55,26 @@ func workerCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, workerHelp); fs.PrintDefaults() }
-	db := dbFlag(fs)
-	concurrency := fs.Int("concurrency", runner.DefaultConcurrency, "trials this worker runs at once")
-	rescueAfter := fs.Duration("rescue-after", queue.DefaultRescueAfter, "how long a trial may run before it is taken for a dead worker's and given to another: more than twice the longest --timeout of the runs (a conversation, then its judging)")
-	noCache := fs.Bool("no-cache", false, "ask the models again instead of reusing cached answers")
-	quiet := fs.Bool("quiet", false, "discard what exec agents write to their stderr")
+	var w eval.Worker
+	dbFlagVar(fs, &w.DB)
+	fs.IntVar(&w.Concurrency, "concurrency", runner.DefaultConcurrency, "trials this worker runs at once")
+	fs.DurationVar(&w.RescueAfter, "rescue-after", queue.DefaultRescueAfter, "how long a trial may run before it is taken for a dead worker's and given to another: more than twice the longest --timeout of the runs (a conversation, then its judging)")
+	fs.BoolVar(&w.NoCache, "no-cache", false, "ask the models again instead of reusing cached answers")
+	fs.BoolVar(&w.Quiet, "quiet", false, "discard what exec agents write to their stderr")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gavel worker: unexpected %q: the suites are the runs' (gavel run --queue)\n", fs.Arg(0))
-		return exitUsage
+		return eval.ExitUsage
 	}
-	m, err := newModels(defaultCacheDir(), *noCache, false)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel worker: the model cache:", err)
-		return exitInfra
-	}
-	defer m.Close()
-
 	ctx, stop := interrupts(io.Discard) // says what it does below, as a worker
 	defer stop.release()
 	flush, ok := startTracing("gavel worker", stderr)
 	if !ok {
-		return exitUsage
+		return eval.ExitUsage
 	}
 	defer flush()
-	st, err := openStore(ctx, *db)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel worker: the results database:", err)
-		return exitInfra
-	}
-	defer st.Close()
-	q, err := openQueue(ctx, st)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel worker:", err)
-		return queueExit(err)
-	}
-	agentStderr := stderr
-	if *quiet {
-		agentStderr = io.Discard
-	}
-	limits := &llm.Limiters{} // per worker: one process's view of each server
-	w, err := q.Worker(queue.WorkerConfig{
-		Concurrency: *concurrency,
-		RescueAfter: *rescueAfter,
-		Log:         stderr,
-		Load: func(path string) (*spec.Built, error) {
-			meter := llm.NewMeter(llm.DefaultPrices())
-			b, err := spec.Open(path, suiteEnv(limits, m, meter, agentStderr))
-			if err != nil {
-				return nil, err
-			}
-			warnSharedDir(path, stderr)
-			meter.SetPrices(llm.DefaultPrices().With(b.Prices))
-			return b, nil
-		},
-	})
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel worker:", err)
-		return exitInfra
-	}
-	defer w.Close()
-	if err := w.Start(context.WithoutCancel(ctx)); err != nil {
-		fmt.Fprintln(stderr, "gavel worker:", err)
-		return exitInfra
-	}
-	fmt.Fprintf(stderr, "gavel worker: taking trials, %d at a time (pid %d)\n", *concurrency, os.Getpid())
-	select {
-	case <-stop.ch:
-	case <-w.Stopped():
-		fmt.Fprintln(stderr, "gavel worker: stopped")
-		return exitInfra
-	}
-	fmt.Fprintln(stderr, "gavel worker: stopping: no new trial; those in flight finish (send the signal again to cancel them)")
-	if err := w.Stop(ctx); err != nil && ctx.Err() == nil {
-		fmt.Fprintln(stderr, "gavel worker: stopping:", err)
-	} else if err != nil {
-		fmt.Fprintln(stderr, "gavel worker: cancelling the trials in flight: they go back to the queue")
-		cancelCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = w.StopAndCancel(cancelCtx)
-	}
-	fmt.Fprintln(stderr, "gavel worker: stopped")
-	return exitPassed
+	w.Log, w.Stop = stderr, stop.Drain
+	return w.Work(ctx)
 }

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 	"github.com/gavelhq/gavel/llmjudge"
 )
 
-// openPairwise opens a pairwise judge of criteria on the model ref, wrapped
+// OpenPairwise opens a pairwise judge of criteria on the model ref, wrapped
 // as gavel run wraps models (meter, cache, retries). A "script:" path is
 // relative to dir (the suite's directory). It returns an error a user can
 // fix when the reference is empty or cannot be opened.
-func openPairwise(ref, dir, criteria string, m *models, meter *llm.Meter) (*llmjudge.Pairwise, error) {
+func OpenPairwise(ref, dir, criteria string, m *Models, meter *llm.Meter) (*llmjudge.Pairwise, error) {
 	if ref == "" {
 		return nil, fmt.Errorf("--pairwise needs a model: give --model provider:model (the runs name no judge model)")
 	}
@@ -37,7 +37,7 @@ func openPairwise(ref, dir, criteria string, m *models, meter *llm.Meter) (*llmj
 	if err != nil {
 		return nil, fmt.Errorf("--model %s: %w", ref, err)
 	}
-	p, err := llmjudge.NewPairwise(m.wrapper(meter)("judge", parsed, model), criteria, llmjudge.PairwiseConfig{})
+	p, err := llmjudge.NewPairwise(m.Wrapper(meter)("judge", parsed, model), criteria, llmjudge.PairwiseConfig{})
 	if err != nil {
 		return nil, fmt.Errorf("--pairwise: %w", err)
 	}
@@ -47,11 +47,11 @@ func openPairwise(ref, dir, criteria string, m *models, meter *llm.Meter) (*llmj
 // pairwiseConcurrency is how many pairs of replies are judged at once.
 const pairwiseConcurrency = 4
 
-// judgePairs asks p which reply of each pair is better, base (a) or head
+// JudgePairs asks p which reply of each pair is better, base (a) or head
 // (b), in both orders, and sets each pair's Pairwise. Identical replies
 // (and tool calls) are a tie without asking; a pair with a side missing
 // cannot be judged.
-func judgePairs(ctx context.Context, p *llmjudge.Pairwise, pairs []gavel.ReplyPair) {
+func JudgePairs(ctx context.Context, p *llmjudge.Pairwise, pairs []gavel.ReplyPair) {
 	sem := make(chan struct{}, pairwiseConcurrency)
 	var wg sync.WaitGroup
 	for i := range pairs {

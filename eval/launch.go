@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"cmp"
@@ -18,24 +18,25 @@ import (
 	"github.com/gavelhq/gavel/web"
 )
 
-// A launcher runs, for the web app, the suites gavel serve was given,
-// with the cases written in the web app added to their files' cases.
-type launcher struct {
+// A Launcher runs, for the web app (web.Launcher), the suites gavel
+// serve was given, with the cases written in the web app added to their
+// files' cases.
+type Launcher struct {
 	paths  map[string]string // suite name → its file
 	st     store.Store
-	models *models
+	models *Models
 	limits *llm.Limiters
 	log    io.Writer
 
 	mu      sync.Mutex
-	drains  []*drain // each run's, to stop scheduling its trials
+	drains  []*Drain // each run's, to stop scheduling its trials
 	running sync.WaitGroup
 }
 
-// newLauncher checks the suites at paths (as gavel validate does) and
+// NewLauncher checks the suites at paths (as gavel validate does) and
 // returns a launcher of them.
-func newLauncher(paths []string, st store.Store, m *models, log io.Writer) (*launcher, error) {
-	l := &launcher{paths: map[string]string{}, st: st, models: m, limits: &llm.Limiters{}, log: log}
+func NewLauncher(paths []string, st store.Store, m *Models, log io.Writer) (*Launcher, error) {
+	l := &Launcher{paths: map[string]string{}, st: st, models: m, limits: &llm.Limiters{}, log: log}
 	for _, p := range paths {
 		b, err := spec.Open(p, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
 		if err != nil {
@@ -48,7 +49,7 @@ func newLauncher(paths []string, st store.Store, m *models, log io.Writer) (*lau
 }
 
 // Suites names the suites the launcher runs, sorted.
-func (l *launcher) Suites() []string {
+func (l *Launcher) Suites() []string {
 	var names []string
 	for name := range l.paths {
 		names = append(names, name)
@@ -59,7 +60,7 @@ func (l *launcher) Suites() []string {
 
 // Launch builds the suite, with the cases written in the web app, creates
 // the run and runs it in the background.
-func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, error) {
+func (l *Launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, error) {
 	path, ok := l.paths[r.Suite]
 	if !ok {
 		return "", web.Refused("this server does not run suite %q: it runs %v", r.Suite, l.Suites())
@@ -81,11 +82,11 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 		b.Close()
 		return "", web.Refused("%v", err)
 	}
-	d := newDrain()
-	f := &runFlags{tags: r.Tags, ids: r.IDs, trials: r.Trials}
+	d := NewDrain()
+	f := &Options{Tags: r.Tags, IDs: r.IDs, Trials: r.Trials}
 	info := runInfo(b, f, b.Suite.Threshold)
 	info.StartedBy = r.By
-	rec, err := record(ctx, l.st, b, info, d.stop, l.log)
+	rec, err := record(ctx, l.st, b, info, d.Stop, l.log)
 	if err != nil {
 		b.Close()
 		return "", err
@@ -98,7 +99,7 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 		ctx, endSpan := telemetry.StartRun(context.Background(), telemetry.Run{Suite: b.Suite.Name, ID: rec.runID})
 		run := runner.Run(ctx, b.Suite, runner.Config{
 			Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
-			Stop: d.ch, Why: d.why, Progress: rec.trial,
+			Stop: d.ch, Why: d.Why, Progress: rec.trial,
 		})
 		endSpan(run.Complete(), run.Passed())
 		if _, err := (meteredSuite{Built: b, meter: meter}).end(run, rec); err != nil {
@@ -110,7 +111,7 @@ func (l *launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 
 // addWrittenCases adds to a loaded suite the cases written in the web app
 // (their latest versions), but for those whose id the file has.
-func (l *launcher) addWrittenCases(ctx context.Context, loaded *spec.Loaded, suite string) error {
+func (l *Launcher) addWrittenCases(ctx context.Context, loaded *spec.Loaded, suite string) error {
 	written, err := l.st.Cases(ctx, suite)
 	if err != nil {
 		return err
@@ -131,10 +132,10 @@ func (l *launcher) addWrittenCases(ctx context.Context, loaded *spec.Loaded, sui
 
 // Close stops scheduling the runs under way and waits for their trials in
 // flight to finish and be stored.
-func (l *launcher) Close() {
+func (l *Launcher) Close() {
 	l.mu.Lock()
 	for _, d := range l.drains {
-		d.stop("interrupted: the web app was stopped")
+		d.Stop("interrupted: the web app was stopped")
 	}
 	l.mu.Unlock()
 	l.running.Wait()

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -13,29 +13,13 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// checkSharding refuses the flags that do not go with --shard and
-// --run-label, saying why; it returns exitUsage then, else exitPassed.
-func checkSharding(f *runFlags, suites int, stderr io.Writer) int {
-	switch {
-	case f.runLabel != "" && f.shard.Count == 0:
-		fmt.Fprintln(stderr, "gavel run: --run-label names the run that the shards of --shard K/N join: give --shard too")
-	case f.shard.Count > 0 && (f.resume != "" || f.retry != ""):
-		fmt.Fprintln(stderr, "gavel run: --shard does not go with --resume or --retry-errors: a shard started again with the same --run-label completes its part of the run")
-	case f.runLabel != "" && suites > 1:
-		fmt.Fprintln(stderr, "gavel run: --run-label names one run: give one suite")
-	default:
-		return exitPassed
-	}
-	return exitUsage
-}
-
 // A sharding is one suite's shard of a run (gavel run --shard K/N): the
 // plan of the whole run and the part this process runs. With a run label
 // it joins the labelled run in the store (store.Sharder) instead of
 // making a run of its own, and the shard that ends last finishes the
 // run, over every shard's trials, and decides its gate.
 type sharding struct {
-	shard shard
+	shard Shard
 	label string
 	plan  plan
 	suite *gavel.Suite
@@ -55,11 +39,11 @@ type sharding struct {
 
 // newSharding returns the sharding of a suite whose cases are selected,
 // nil when f asks for none.
-func newSharding(f *runFlags, b *spec.Built, stderr io.Writer) *sharding {
-	if f.shard.Count == 0 {
+func newSharding(f *Options, b *spec.Built, stderr io.Writer) *sharding {
+	if f.Shard.Count == 0 {
 		return nil
 	}
-	return &sharding{shard: f.shard, label: f.runLabel, plan: planOf(b.Suite, f.trials, b.Definition), suite: b.Suite, stderr: stderr}
+	return &sharding{shard: f.Shard, label: f.RunLabel, plan: planOf(b.Suite, f.Trials, b.Definition), suite: b.Suite, stderr: stderr}
 }
 
 // reportShard is what the shard's reports say of it; nil for no shard.
@@ -114,7 +98,7 @@ func (x *sharding) exit(run *gavel.Run, code int) int {
 	if x == nil {
 		return code
 	}
-	if code != exitInfra {
+	if code != ExitInfra {
 		code = shardExitCode(run)
 	}
 	if x.label == "" {
@@ -126,8 +110,8 @@ func (x *sharding) exit(run *gavel.Run, code int) int {
 			x.shard, x.runID, x.label, x.shards.Ended, x.shards.Count)
 		return code
 	}
-	fmt.Fprintf(x.stderr, "gavel: every shard of run %s (label %q) has ended: the whole run %s\n", x.runID, x.label, wholeVerdict(x.whole))
-	return worse(code, x.wholeCode)
+	fmt.Fprintf(x.stderr, "gavel: every shard of run %s (label %q) has ended: the whole run %s\n", x.runID, x.label, WholeVerdict(x.whole))
+	return Worse(code, x.wholeCode)
 }
 
 // carryOn says how to run what an incomplete run did not: gavel run
@@ -140,46 +124,6 @@ func (x *sharding) carryOn(runID string) string {
 		return fmt.Sprintf("run shard %s again for a complete report of it", x.shard)
 	}
 	return fmt.Sprintf("shard %s started again with --run-label %s runs what it did not finish", x.shard, x.label)
-}
-
-// wholeVerdict says how a whole run came out, in words: "PASS: pass
-// rate 87.5% over 8 cases, threshold 75%".
-func wholeVerdict(run *gavel.Run) string {
-	if len(run.Cases) == 0 {
-		return "PASS: no case was selected, there was nothing to gate"
-	}
-	stats := run.Stats()
-	verdict := "FAIL"
-	switch {
-	case !run.Complete():
-		verdict = "INCOMPLETE (" + run.StopReason + ")"
-	case run.Met():
-		verdict = "PASS"
-	}
-	threshold := 1.0
-	if run.Suite != nil && run.Suite.Threshold > 0 {
-		threshold = run.Suite.Threshold
-	}
-	rate := "unknown, no trial was judged"
-	if stats.PassRate != nil {
-		rate = report.Percent(*stats.PassRate) + " over " + plural(len(run.Cases)-stats.Cases[gavel.Skipped], "case")
-	}
-	return fmt.Sprintf("%s: pass rate %s (%d trials), threshold %s", verdict, rate, stats.Trials, report.Percent(threshold))
-}
-
-// statusOf is the stored status of a run that earned code: the
-// recorder's (unless its writes failed), a merged run's and a labelled
-// run's.
-func statusOf(run *gavel.Run, code int) store.Status {
-	switch {
-	case code == exitInfra:
-		return store.Errored
-	case !run.Complete():
-		return store.Incomplete
-	case code == exitFailed:
-		return store.Failed
-	}
-	return store.Passed
 }
 
 // A shardStore is the store as a shard's recorder sees it. Without a
@@ -267,8 +211,8 @@ func (s shardStore) FinishRun(ctx context.Context, runID string, end store.RunEn
 	if err != nil {
 		return err
 	}
-	x.whole, x.wholeCode = whole, gateCode(whole)
-	return s.Store.FinishRun(ctx, runID, store.RunEnd{Status: statusOf(whole, x.wholeCode), Ended: time.Now(), Run: whole})
+	x.whole, x.wholeCode = whole, GateCode(whole)
+	return s.Store.FinishRun(ctx, runID, store.RunEnd{Status: Status(whole, x.wholeCode), Ended: time.Now(), Run: whole})
 }
 
 // wholeRun is a labelled run whose shards have all ended: the selected

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -48,10 +48,10 @@ type selection struct {
 
 // newSelection returns the selection f asks for of suite s, with the
 // files changed since --changed-since's ref, if given.
-func newSelection(s *gavel.Suite, f *runFlags) (selection, error) {
-	sel := selection{tags: f.tags, ids: f.ids, since: f.changedSince, found: map[string]bool{}}
-	if f.changedSince != "" {
-		files, err := changedFiles(filepath.Dir(s.File), f.changedSince, f.writes())
+func newSelection(s *gavel.Suite, f *Options) (selection, error) {
+	sel := selection{tags: f.Tags, ids: f.IDs, since: f.ChangedSince, found: map[string]bool{}}
+	if f.ChangedSince != "" {
+		files, err := changedFiles(filepath.Dir(s.File), f.ChangedSince, f.writes())
 		if err != nil {
 			return sel, err
 		}
@@ -106,11 +106,11 @@ func (sel *selection) sayChanged(s *gavel.Suite, stderr io.Writer) {
 // be read twice, and counts what f selects of them: every problem is
 // then known before anything runs. It reports whether the suite can run,
 // after printing why not.
-func firstPass(st *spec.Stream, sel *selection, f *runFlags, stderr io.Writer) bool {
+func firstPass(st *spec.Stream, sel *selection, f *Options, stderr io.Writer) bool {
 	if !st.Rereadable() {
 		return true // a pipe: its cases are checked as they run
 	}
-	trials := runner.Config{Trials: f.trials}
+	trials := runner.Config{Trials: f.Trials}
 	if err := st.Each(func(c *gavel.Case, _ spec.LoadedCase) bool {
 		sel.count(c, sel.keeps(st.Suite, c), trials.TrialsOf(st.Suite, c))
 		return true
@@ -127,10 +127,10 @@ func firstPass(st *spec.Stream, sel *selection, f *runFlags, stderr io.Writer) b
 // before its trials run; and a function that returns, once they were
 // read, their problems (cases from a pipe are first checked there) or
 // what is wrong with the selection.
-func (s meteredSuite) cases(f *runFlags, rec *recorder) (iter.Seq[*gavel.Case], func() error) {
+func (s meteredSuite) cases(f *Options, rec *recorder) (iter.Seq[*gavel.Case], func() error) {
 	var err error
 	sel := s.sel // fresh from newSelection: for a pipe, nothing counted yet
-	trials := runner.Config{Trials: f.trials}
+	trials := runner.Config{Trials: f.Trials}
 	seq := func(yield func(*gavel.Case) bool) {
 		err = s.stream.Each(func(c *gavel.Case, lc spec.LoadedCase) bool {
 			kept := sel.keeps(s.Suite, c)
@@ -157,13 +157,13 @@ func (s meteredSuite) cases(f *runFlags, rec *recorder) (iter.Seq[*gavel.Case], 
 // loadSuites loads and builds them: it reports every problem and returns
 // ok false if there was one; the suites it returns are to be closed
 // either way.
-func loadStreamed(paths []string, f *runFlags, m *models, stderr io.Writer) (suites []meteredSuite, ok bool) {
+func loadStreamed(paths []string, f *Options, m *Models, stderr io.Writer) (suites []meteredSuite, ok bool) {
 	limits := &llm.Limiters{} // as loadSuites: one per server, a meter per suite
 	ok = true
 	for _, path := range paths {
 		meter := llm.NewMeter(llm.DefaultPrices())
 		agentStderr := stderr
-		if f.quiet {
+		if f.Quiet {
 			agentStderr = io.Discard
 		}
 		st, err := spec.OpenStream(path, suiteEnv(limits, m, meter, agentStderr))
@@ -188,9 +188,9 @@ func loadStreamed(paths []string, f *runFlags, m *models, stderr io.Writer) (sui
 				fmt.Fprintln(stderr, w)
 			}
 		}
-		prices := llm.DefaultPrices().With(st.Prices).With(f.prices)
+		prices := llm.DefaultPrices().With(st.Prices).With(f.Prices)
 		meter.SetPrices(prices)
-		if f.maxCost > 0 {
+		if f.MaxCostUSD > 0 {
 			if err := allPriced(st.Built, prices); err != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", path, err)
 				ok = false
@@ -212,7 +212,7 @@ func loadStreamed(paths []string, f *runFlags, m *models, stderr io.Writer) (sui
 // runStreamed runs a streamed suite's cases with c, and returns the run
 // and, for cases from a pipe, the problems found in them (the run then
 // stopped at the first) or what is wrong with the selection.
-func (s meteredSuite) runStreamed(ctx context.Context, f *runFlags, rec *recorder, c runner.Config, stderr io.Writer) (*gavel.Run, error) {
+func (s meteredSuite) runStreamed(ctx context.Context, f *Options, rec *recorder, c runner.Config, stderr io.Writer) (*gavel.Run, error) {
 	cases, problems := s.cases(f, rec)
 	total := 0
 	if s.sel.counted {

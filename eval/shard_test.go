@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"fmt"
@@ -11,13 +11,13 @@ import (
 func TestParseShard(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want shard
+		want Shard
 		err  string
 	}{
-		{in: "1/4", want: shard{1, 4}},
-		{in: "4/4", want: shard{4, 4}},
-		{in: "1/1", want: shard{1, 1}},
-		{in: " 2 / 3 ", want: shard{2, 3}},
+		{in: "1/4", want: Shard{1, 4}},
+		{in: "4/4", want: Shard{4, 4}},
+		{in: "1/1", want: Shard{1, 1}},
+		{in: " 2 / 3 ", want: Shard{2, 3}},
 		{in: "0/4", err: "K counts from 1"},
 		{in: "5/4", err: "K is at most N"},
 		{in: "a/b", err: "want K/N"},
@@ -25,12 +25,12 @@ func TestParseShard(t *testing.T) {
 		{in: "3", err: "want K/N"},
 		{in: "-1/4", err: "K counts from 1"},
 	} {
-		got, err := parseShard(tc.in)
+		got, err := ParseShard(tc.in)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
-			t.Errorf("parseShard(%q): error %v, want one saying %q", tc.in, err, tc.err)
+			t.Errorf("ParseShard(%q): error %v, want one saying %q", tc.in, err, tc.err)
 		case tc.err == "" && (err != nil || got != tc.want):
-			t.Errorf("parseShard(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
 }
@@ -58,7 +58,7 @@ func TestShardPartition(t *testing.T) {
 		owners := map[string]int{}
 		sizes := make([]int, n)
 		for k := 1; k <= n; k++ {
-			sel := p.selects(shard{k, n})
+			sel := p.selects(Shard{k, n})
 			for _, c := range p.Cases {
 				for i := 1; i <= c.Trials; i++ {
 					if sel(c.ID, i) {

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -196,7 +196,7 @@ func (r *recorder) finish(run *gavel.Run, code int) error {
 	close(r.items)
 	<-r.written
 	close(r.beating)
-	status := statusOf(run, code)
+	status := Status(run, code)
 	if r.err != nil {
 		status = store.Incomplete // trials are missing from the store
 	}
@@ -210,40 +210,40 @@ func (r *recorder) finish(run *gavel.Run, code int) error {
 }
 
 // runInfo describes a run about to start, for the store.
-func runInfo(b *spec.Built, f *runFlags, threshold float64) store.RunInfo {
+func runInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 	dir := filepath.Dir(b.Suite.File)
 	info := store.RunInfo{
 		Suite:     b.Suite.Name,
 		SuiteFile: b.Suite.File,
-		StartedBy: cmpEnv("GAVEL_USER", "USER", "USERNAME"),
+		StartedBy: StartedBy(),
 		Models:    b.Suite.Models,
 		Threshold: threshold,
 		Started:   time.Now(),
 		// The values the run uses: the flag's, else the suite's, else
 		// the runner's default, said to be one.
 		Settings: map[string]string{
-			"concurrency": effective(f.concurrency, b.Concurrency, runner.DefaultConcurrency, strconv.Itoa),
-			"trials":      trialsSetting(f.trials, b.Suite),
-			"timeout":     effective(f.timeout, b.Timeout, runner.DefaultTimeout, shortDuration),
+			"concurrency": effective(f.Concurrency, b.Concurrency, runner.DefaultConcurrency, strconv.Itoa),
+			"trials":      trialsSetting(f.Trials, b.Suite),
+			"timeout":     effective(f.Timeout, b.Timeout, runner.DefaultTimeout, shortDuration),
 		},
 	}
 	info.Host, _ = os.Hostname()
 	info.PID, info.Machine = os.Getpid(), store.ThisMachine()
 	info.GitCommit, info.GitBranch, info.GitDirty = gitInfo(dir, f.writes())
-	for _, tag := range f.tags {
+	for _, tag := range f.Tags {
 		info.Filters = append(info.Filters, "--tag "+tag)
 	}
-	for _, id := range f.ids {
+	for _, id := range f.IDs {
 		info.Filters = append(info.Filters, "--id "+id)
 	}
-	if f.changedSince != "" {
-		info.Filters = append(info.Filters, "--changed-since "+f.changedSince)
+	if f.ChangedSince != "" {
+		info.Filters = append(info.Filters, "--changed-since "+f.ChangedSince)
 	}
-	if f.maxCost > 0 {
-		info.Settings["max_cost_usd"] = strconv.FormatFloat(f.maxCost, 'f', -1, 64)
+	if f.MaxCostUSD > 0 {
+		info.Settings["max_cost_usd"] = strconv.FormatFloat(f.MaxCostUSD, 'f', -1, 64)
 	}
-	if f.maxTokens > 0 {
-		info.Settings["max_tokens"] = strconv.FormatInt(f.maxTokens, 10)
+	if f.MaxTokens > 0 {
+		info.Settings["max_tokens"] = strconv.FormatInt(f.MaxTokens, 10)
 	}
 	return info
 }
@@ -351,9 +351,10 @@ func gitInfo(dir string, own func(path string) bool) (commit, branch string, dir
 	return commit, branch, false
 }
 
-// cmpEnv returns the first of the variables that is set.
-func cmpEnv(names ...string) string {
-	for _, n := range names {
+// StartedBy names who starts a run, for the store: $GAVEL_USER, else the
+// user's login name ($USER, or $USERNAME on Windows).
+func StartedBy() string {
+	for _, n := range []string{"GAVEL_USER", "USER", "USERNAME"} {
 		if v := os.Getenv(n); v != "" {
 			return v
 		}

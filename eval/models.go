@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"os"
@@ -8,19 +8,19 @@ import (
 	"github.com/gavelhq/gavel/llm/providers"
 )
 
-// models wraps every model gavel opens: a meter prices each call, retries
+// Models wraps every model a run opens: a meter prices each call, retries
 // absorb vendors' transient failures, and a cache (unless disabled)
 // answers repeated requests without a call.
-type models struct {
+type Models struct {
 	cache *llm.Cache
 }
 
-// newModels opens the cache in cacheDir, unless noCache. With fresh, the
+// OpenModels opens the cache in cacheDir, unless noCache. With fresh, the
 // cache answers nothing but still keeps the answers: what --retry-errors
 // needs, since a trial that ended in ERROR on the answers it got (a judge
 // whose answers were malformed) would get the same answers again.
-func newModels(cacheDir string, noCache, fresh bool) (*models, error) {
-	m := &models{}
+func OpenModels(cacheDir string, noCache, fresh bool) (*Models, error) {
+	m := &Models{}
 	if !noCache {
 		c, err := llm.OpenCache(llm.CacheConfig{Dir: cacheDir, Bypass: fresh})
 		if err != nil {
@@ -31,23 +31,24 @@ func newModels(cacheDir string, noCache, fresh bool) (*models, error) {
 	return m, nil
 }
 
-// wrapper returns a spec.Env.Wrap that counts calls on meter, behind the
+// Wrapper returns a spec.Env.Wrap that counts calls on meter, behind the
 // cache (see providers.Wrap).
-func (m *models) wrapper(meter *llm.Meter) func(role string, ref llm.Ref, model llm.Model) llm.Model {
+func (m *Models) Wrapper(meter *llm.Meter) func(role string, ref llm.Ref, model llm.Model) llm.Model {
 	return func(_ string, ref llm.Ref, model llm.Model) llm.Model {
 		return providers.Wrap(model, ref, os.Getenv, meter, m.cache)
 	}
 }
 
-func (m *models) Close() error {
+// Close closes the cache.
+func (m *Models) Close() error {
 	if m.cache == nil {
 		return nil
 	}
 	return m.cache.Close()
 }
 
-// defaultCacheDir is .gavel/cache in the working directory.
-func defaultCacheDir() string {
+// DefaultCacheDir is .gavel/cache in the working directory.
+func DefaultCacheDir() string {
 	wd, err := os.Getwd()
 	if err != nil {
 		wd = "."

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -35,11 +35,11 @@ func TestDatabaseThatStopsTakingWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	d := newDrain()
+	d := NewDrain()
 	// b, one at a time after a, waits for the stop that writing a causes.
 	waits := agent.Func(func(ctx context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
 		if msg.Text == "b" {
-			<-d.ch
+			<-d.Stopped()
 		}
 		return &agent.Reply{Text: msg.Text}, nil
 	})
@@ -51,13 +51,13 @@ func TestDatabaseThatStopsTakingWrites(t *testing.T) {
 			})})
 	}
 	b := &spec.Built{Suite: suite}
-	rec, err := record(t.Context(), fullDisk{st}, b, store.RunInfo{Suite: suite.Name}, d.stop, io.Discard)
+	rec, err := record(t.Context(), fullDisk{st}, b, store.RunInfo{Suite: suite.Name}, d.Stop, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := runner.Run(t.Context(), suite, runner.Config{Concurrency: 1, Stop: d.ch, Why: d.why, Progress: rec.trial})
+	run := runner.Run(t.Context(), suite, runner.Config{Concurrency: 1, Stop: d.Stopped(), Why: d.Why, Progress: rec.trial})
 	code, err := (meteredSuite{Built: b, meter: llm.NewMeter(nil)}).end(run, rec)
-	if code != exitInfra || err == nil {
+	if code != ExitInfra || err == nil {
 		t.Errorf("exit %d, error %v; want 3 and the write error", code, err)
 	}
 	if run.Stopped != gavel.StopInterrupted || !strings.Contains(run.StopReason, "the results database stopped taking writes (database or disk is full)") {
@@ -74,17 +74,17 @@ func TestRunSettings(t *testing.T) {
 	plain := []*gavel.Case{{ID: "a"}}
 	for _, tc := range []struct {
 		name string
-		f    runFlags
+		f    Options
 		b    spec.Built
 		want map[string]string
 	}{
-		{"defaults", runFlags{}, spec.Built{Suite: &gavel.Suite{Cases: plain}},
+		{"defaults", Options{}, spec.Built{Suite: &gavel.Suite{Cases: plain}},
 			map[string]string{"concurrency": "4 (default)", "timeout": "5m (default)", "trials": "1 (default)"}},
-		{"the suite's", runFlags{}, spec.Built{Suite: &gavel.Suite{Trials: 3, Cases: plain}, Concurrency: 2, Timeout: 90 * time.Second},
+		{"the suite's", Options{}, spec.Built{Suite: &gavel.Suite{Trials: 3, Cases: plain}, Concurrency: 2, Timeout: 90 * time.Second},
 			map[string]string{"concurrency": "2", "timeout": "1m30s", "trials": "3"}},
-		{"the flags'", runFlags{concurrency: 8, timeout: time.Hour, trials: 5}, spec.Built{Suite: &gavel.Suite{Trials: 3, Cases: plain}, Concurrency: 2, Timeout: time.Minute},
+		{"the flags'", Options{Concurrency: 8, Timeout: time.Hour, Trials: 5}, spec.Built{Suite: &gavel.Suite{Trials: 3, Cases: plain}, Concurrency: 2, Timeout: time.Minute},
 			map[string]string{"concurrency": "8", "timeout": "1h", "trials": "5"}},
-		{"a case's own trials", runFlags{}, spec.Built{Suite: &gavel.Suite{Cases: []*gavel.Case{{ID: "a"}, {ID: "b", Trials: 4}}}},
+		{"a case's own trials", Options{}, spec.Built{Suite: &gavel.Suite{Cases: []*gavel.Case{{ID: "a"}, {ID: "b", Trials: 4}}}},
 			map[string]string{"trials": "each case's own, else 1 (default)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -22,7 +22,7 @@ const awaitSay = 2 * time.Second
 // failed attempts at its trials said, then reports it and returns the
 // exit code it earns. It outlives a restart of the database (see reach).
 // A signal stops the waiting, not the run.
-func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string, endSpan func(complete, passed bool)) int {
+func (r *Session) await(ctx context.Context, q *queue.Queue, runID string, endSpan func(complete, passed bool)) int {
 	tick := time.NewTicker(awaitPoll)
 	defer tick.Stop()
 	shown, said, looked := -1, time.Time{}, time.Time{}
@@ -49,13 +49,13 @@ func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string, en
 			looked = time.Now()
 			r.tellFailures(runID, failures, told)
 		}
-		if !r.f.quiet && settled != shown && time.Since(said) >= awaitSay {
-			fmt.Fprintf(r.stderr, "gavel: run %s: %d of %d trials done\n", runID, settled, total)
+		if !r.Options.Quiet && settled != shown && time.Since(said) >= awaitSay {
+			fmt.Fprintf(r.Stderr, "gavel: run %s: %d of %d trials done\n", runID, settled, total)
 			shown, said = settled, time.Now()
 		}
 		select {
 		case <-tick.C:
-		case <-r.stop.ch:
+		case <-r.Stop.Stopped():
 			return r.stopAwaiting(runID, errStopped, endSpan)
 		}
 	}
@@ -69,12 +69,12 @@ func (r *runSession) await(ctx context.Context, q *queue.Queue, runID string, en
 	}
 	run := stored.Run
 	endSpan(run.Complete(), run.Passed())
-	fmt.Fprintf(r.stderr, "gavel: run %s saved (gavel show %s)\n", runID, runID)
+	fmt.Fprintf(r.Stderr, "gavel: run %s saved (gavel show %s)\n", runID, runID)
 	if !run.Complete() {
-		fmt.Fprintf(r.stderr, "gavel: run %s is incomplete (%s)\n", runID, run.StopReason)
+		fmt.Fprintf(r.Stderr, "gavel: run %s is incomplete (%s)\n", runID, run.StopReason)
 	}
-	opts := report.Options{Verbose: r.f.verbose, Version: version}
-	return r.write(run, exitCode(run), opts, writeReports(r.outs, run, opts))
+	opts := report.Options{Verbose: r.Options.Verbose, Version: r.Version}
+	return r.write(run, ExitCode(run), opts, writeReports(r.outs, run, opts))
 }
 
 // errStopped is reach's error when a signal stopped the waiting.
@@ -83,20 +83,20 @@ var errStopped = errors.New("stopped")
 // stopAwaiting says why gavel run --queue stops waiting for its run
 // (a signal, or the database out of reach), which the workers carry on
 // with, and returns the exit code.
-func (r *runSession) stopAwaiting(runID string, err error, endSpan func(complete, passed bool)) int {
+func (r *Session) stopAwaiting(runID string, err error, endSpan func(complete, passed bool)) int {
 	endSpan(false, false)
 	if errors.Is(err, errStopped) {
-		fmt.Fprintf(r.stderr, "gavel: stopped waiting for run %s (%s); the workers carry on with it (gavel show %s)\n",
-			runID, r.stop.why(), runID)
-		return exitIncomplete
+		fmt.Fprintf(r.Stderr, "gavel: stopped waiting for run %s (%s); the workers carry on with it (gavel show %s)\n",
+			runID, r.Stop.Why(), runID)
+		return ExitIncomplete
 	}
-	fmt.Fprintf(r.stderr, "gavel run --queue: %v; the workers carry on with run %s (gavel show %s)\n", err, runID, runID)
-	return exitInfra
+	fmt.Fprintf(r.Stderr, "gavel run --queue: %v; the workers carry on with run %s (gavel show %s)\n", err, runID, runID)
+	return ExitInfra
 }
 
 // tellFailures says what failed attempts at a run's trials said, each
 // saying once (told holds those said).
-func (r *runSession) tellFailures(runID string, failures []queue.Failure, told map[string]bool) {
+func (r *Session) tellFailures(runID string, failures []queue.Failure, told map[string]bool) {
 	for _, f := range failures {
 		if told[f.Said] {
 			continue
@@ -106,7 +106,7 @@ func (r *runSession) tellFailures(runID string, failures []queue.Failure, told m
 		if f.Trials > 1 {
 			more = fmt.Sprintf(" and %d more", f.Trials-1)
 		}
-		fmt.Fprintf(r.stderr, "gavel: run %s: %s trial %d%s failed (attempt %d of %d; River tries again, then saves an ERROR); the last attempt %s\n",
+		fmt.Fprintf(r.Stderr, "gavel: run %s: %s trial %d%s failed (attempt %d of %d; River tries again, then saves an ERROR); the last attempt %s\n",
 			runID, f.Case, f.N, more, f.Attempt, f.MaxAttempts, f.Said)
 	}
 }
@@ -141,13 +141,13 @@ func (o *outage) retry(now time.Time) (wait time.Duration, ok bool) {
 // database (a restart): it says it is reconnecting, tries again with
 // backoff, and says when it is back. It gives up after awaitOutage, or
 // on a signal (errStopped).
-func (r *runSession) reach(runID string, read func() error) error {
+func (r *Session) reach(runID string, read func() error) error {
 	var o outage
 	for {
 		err := read()
 		if err == nil {
 			if o.tries > 0 {
-				fmt.Fprintf(r.stderr, "gavel: run %s: reconnected to the results database\n", runID)
+				fmt.Fprintf(r.Stderr, "gavel: run %s: reconnected to the results database\n", runID)
 			}
 			return nil
 		}
@@ -156,11 +156,11 @@ func (r *runSession) reach(runID string, read func() error) error {
 			return fmt.Errorf("the results database was out of reach for %v: %w", awaitOutage, err)
 		}
 		if o.tries == 1 {
-			fmt.Fprintf(r.stderr, "gavel: run %s: the results database: %v; reconnecting (for up to %v)\n", runID, err, awaitOutage)
+			fmt.Fprintf(r.Stderr, "gavel: run %s: the results database: %v; reconnecting (for up to %v)\n", runID, err, awaitOutage)
 		}
 		select {
 		case <-time.After(wait):
-		case <-r.stop.ch:
+		case <-r.Stop.Stopped():
 			return errStopped
 		}
 	}

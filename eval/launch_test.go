@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -28,8 +28,8 @@ func TestLaunchWithWrittenCases(t *testing.T) {
 	if _, err := st.SaveCase(ctx, store.CaseDef{Suite: "my-agent", ID: "written", Name: "Written in the app", Definition: []byte(def)}); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := newModels(t.TempDir(), true, false)
-	l, err := newLauncher([]string{dir}, st, m, io.Discard)
+	m, _ := OpenModels(t.TempDir(), true, false)
+	l, err := NewLauncher([]string{dir}, st, m, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +77,8 @@ func TestLaunchTraced(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	m, _ := newModels(t.TempDir(), true, false)
-	l, err := newLauncher([]string{dir}, st, m, io.Discard)
+	m, _ := OpenModels(t.TempDir(), true, false)
+	l, err := NewLauncher([]string{dir}, st, m, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package eval
 
 // lockDir tells nothing where flock is not: no worker is said to share a
 // directory.

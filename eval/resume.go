@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"context"
@@ -39,40 +39,40 @@ func (p prior) reuse(caseID string, n int) (gavel.Trial, bool) {
 // Gavels stored them), nor of course those it never ran.
 // --retry-errors keeps the trials that did not end in ERROR. It returns a
 // non-zero exit code after printing why the flags cannot be followed.
-func priorRun(ctx context.Context, st store.Store, f *runFlags, built []*spec.Built, stderr io.Writer) (prior, int) {
-	id, flag, keep := f.resume, "--resume", finished
-	if f.retry != "" {
-		id, flag, keep = f.retry, "--retry-errors", func(t gavel.Trial) bool { return t.Verdict.Status != judge.StatusError }
+func priorRun(ctx context.Context, st store.Store, f *Options, built []*spec.Built, stderr io.Writer) (prior, int) {
+	id, flag, keep := f.Resume, "--resume", finished
+	if f.RetryErrors != "" {
+		id, flag, keep = f.RetryErrors, "--retry-errors", func(t gavel.Trial) bool { return t.Verdict.Status != judge.StatusError }
 	}
 	switch {
 	case id == "":
-		return prior{}, exitPassed
-	case f.resume != "" && f.retry != "":
+		return prior{}, ExitPassed
+	case f.Resume != "" && f.RetryErrors != "":
 		fmt.Fprintln(stderr, "gavel run: give --resume or --retry-errors, not both")
-		return prior{}, exitUsage
+		return prior{}, ExitUsage
 	case len(built) != 1:
 		fmt.Fprintf(stderr, "gavel run: %s carries on one run: give its one suite\n", flag)
-		return prior{}, exitUsage
+		return prior{}, ExitUsage
 	}
 	stored, err := st.Run(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		fmt.Fprintf(stderr, "gavel run: %s %s: no such run (gavel runs lists them)\n", flag, id)
-		return prior{}, exitUsage
+		return prior{}, ExitUsage
 	} else if err != nil {
 		fmt.Fprintf(stderr, "gavel run: %s %s: %v\n", flag, id, err)
-		return prior{}, exitInfra
+		return prior{}, ExitInfra
 	}
 	if suite := built[0].Suite.Name; stored.Info.Suite != suite {
 		fmt.Fprintf(stderr, "gavel run: %s %s: that run is of suite %q, not %q\n", flag, id, stored.Info.Suite, suite)
-		return prior{}, exitUsage
+		return prior{}, ExitUsage
 	}
 	if stored.Info.Rejudges != "" {
 		fmt.Fprintf(stderr, "gavel run: %s %s: that run judged the transcripts of run %s again, it talked with no agent: gavel rejudge %s judges them again\n", flag, id, stored.Info.Rejudges, stored.Info.Rejudges)
-		return prior{}, exitUsage
+		return prior{}, ExitUsage
 	}
 	if stored.Info.Status == store.Running {
 		fmt.Fprintf(stderr, "gavel run: %s %s: that run is still running (pid %d on %s): let it finish, or stop it first\n", flag, id, stored.Info.PID, stored.Info.Host)
-		return prior{}, exitUsage
+		return prior{}, ExitUsage
 	}
 	p := prior{id: id, flag: flag, kept: map[trialKey]gavel.Trial{}}
 	dropped := 0
@@ -87,7 +87,7 @@ func priorRun(ctx context.Context, st store.Store, f *runFlags, built []*spec.Bu
 	}
 	fmt.Fprintf(stderr, "gavel: %s %s: a new run carries it on, keeping %d of its trials and running %d of them again (with any it never ran); run %s is left as it was\n",
 		flag, id, len(p.kept), dropped, id)
-	return p, exitPassed
+	return p, ExitPassed
 }
 
 // finished reports whether a stored trial finished: it was not cut short

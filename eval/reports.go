@@ -1,7 +1,8 @@
-package main
+package eval
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,20 +17,20 @@ import (
 // reportsOf checks the flags of the reports to write: the format printed
 // and the files. The JSON report is always written, to
 // reports/latest.json unless --out names another JSON file.
-func reportsOf(f *runFlags) (report.Format, []output, error) {
-	format, err := report.ParseFormat(f.format)
+func reportsOf(f *Options) (report.Format, []output, error) {
+	format, err := report.ParseFormat(cmp.Or(f.Format, string(report.Text)))
 	if err != nil {
 		return "", nil, fmt.Errorf("--format: %w", err)
 	}
-	if f.minPassRate < 0 || f.minPassRate > 1 {
-		return "", nil, fmt.Errorf("--min-pass-rate %v: want a pass rate from 0 to 1", f.minPassRate)
+	if f.MinPassRate < 0 || f.MinPassRate > 1 {
+		return "", nil, fmt.Errorf("--min-pass-rate %v: want a pass rate from 0 to 1", f.MinPassRate)
 	}
-	outs, err := outputs(f.outs)
+	outs, err := outputs(f.Outs)
 	if err != nil {
 		return "", nil, err
 	}
 	if !slices.ContainsFunc(outs, func(o output) bool { return o.format == report.JSON }) {
-		outs = append(outs, output{path: defaultJSONReport, format: report.JSON}) // the run's full record, always kept
+		outs = append(outs, output{path: DefaultJSONReport, format: report.JSON}) // the run's full record, always kept
 	}
 	return format, withStepSummary(outs), nil
 }
@@ -52,9 +53,9 @@ func withStepSummary(outs []output) []output {
 	return append(outs, output{path: summary, format: report.Markdown, append: true})
 }
 
-// defaultJSONReport is where the JSON report goes unless --out names
+// DefaultJSONReport is where the JSON report goes unless --out names
 // another JSON file.
-const defaultJSONReport = "reports/latest.json"
+const DefaultJSONReport = "reports/latest.json"
 
 // An output is a report file to write: replaced whole, or added to
 // (append).
@@ -123,6 +124,12 @@ func writeReports(outs []output, run *gavel.Run, opts report.Options) (wait func
 	return sync.OnceValue(func() []error { return <-done })
 }
 
+// WriteReportFile writes run's report in format to the file at path,
+// whole or not at all, as the session writes its report files.
+func WriteReportFile(path string, format report.Format, run *gavel.Run, opts report.Options) error {
+	return writeReport(output{path: path, format: format}, run, opts)
+}
+
 // writeReport writes a report file whole or not at all: a temporary file
 // renamed into place, or, for a file added to, the report built first
 // and written in one go.
@@ -164,8 +171,8 @@ func writeReport(o output, run *gavel.Run, opts report.Options) error {
 // writes reports whether a file (an absolute path) is a report that
 // gavel run writes, by default or as --out names, so that --changed-since
 // does not count it as a change.
-func (f *runFlags) writes() func(path string) bool {
-	paths := append([]string{defaultJSONReport}, f.outs...)
+func (f *Options) writes() func(path string) bool {
+	paths := append([]string{DefaultJSONReport}, f.Outs...)
 	own := map[string]bool{}
 	for _, p := range paths {
 		if o, err := parseOutput(p); err == nil {

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"cmp"
@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/gavelhq/gavel/queue"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/store"
@@ -17,38 +15,13 @@ import (
 	"github.com/gavelhq/gavel/telemetry"
 )
 
-// queueFlags adds gavel run's flags of the job queue.
-func queueFlags(fs *flag.FlagSet, f *runFlags) {
-	fs.BoolVar(&f.queue, "queue", false, "enqueue the run's trials in the PostgreSQL database of --db, for gavel worker processes to run, then wait for the run to finish and report it as usual (a signal stops the waiting, exit 5, not the run)")
-	fs.BoolVar(&f.detach, "detach", false, "with --queue: return once the trials are enqueued; the run finishes when its last trial does (gavel show RUN)")
-}
-
-// queueConflicts refuses what --queue cannot do.
-func (f *runFlags) queueConflicts() error {
-	switch {
-	case f.detach && !f.queue:
-		return errors.New("--detach goes with --queue")
-	case !f.queue:
-		return nil
-	case f.resume != "" || f.retry != "":
-		return errors.New("--queue cannot carry on a run (--resume, --retry-errors): run those without --queue")
-	case f.failFast:
-		return errors.New("--queue cannot stop at the first failure (--fail-fast): workers run the trials independently")
-	case f.shard.Count > 0:
-		return errors.New("--queue spreads the whole run over the workers: give no --shard (shards are for machines that each run a part without a queue)")
-	case f.pricesFile != "":
-		return errors.New("--queue cannot take --prices: workers price the models from the suite file; put the prices under prices: in it")
-	}
-	return nil
-}
-
-// errNotPostgres is openQueue's error for a store that is not in
+// errNotPostgres is OpenQueue's error for a store that is not in
 // PostgreSQL: a usage error.
 var errNotPostgres = errors.New("the job queue lives in a PostgreSQL results database: give one with --db postgres://... (or GAVEL_DB)")
 
-// openQueue opens the job queue in st's database, which must be
+// OpenQueue opens the job queue in st's database, which must be
 // PostgreSQL.
-func openQueue(ctx context.Context, st store.Store) (*queue.Queue, error) {
+func OpenQueue(ctx context.Context, st store.Store) (*queue.Queue, error) {
 	db, ok := st.(*sqlstore.DB)
 	if !ok || db.Dialect() != sqlstore.Postgres {
 		return nil, errNotPostgres
@@ -56,44 +29,44 @@ func openQueue(ctx context.Context, st store.Store) (*queue.Queue, error) {
 	return queue.Open(ctx, db)
 }
 
-// queueExit is the exit code of openQueue's error.
-func queueExit(err error) int {
+// QueueExit is the exit code of OpenQueue's error.
+func QueueExit(err error) int {
 	if errors.Is(err, errNotPostgres) {
-		return exitUsage
+		return ExitUsage
 	}
-	return exitInfra
+	return ExitInfra
 }
 
 // enqueue creates the run of s and enqueues its trials for gavel worker;
 // unless --detach, it then waits for the run to finish and reports it as
 // gavel run does.
-func (r *runSession) enqueue(ctx context.Context, s meteredSuite) int {
-	f := r.f
-	q, err := openQueue(ctx, r.st)
+func (r *Session) enqueue(ctx context.Context, s meteredSuite) int {
+	f := &r.Options
+	q, err := OpenQueue(ctx, r.st)
 	if err != nil {
-		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
-		return queueExit(err)
+		fmt.Fprintln(r.Stderr, "gavel run --queue:", err)
+		return QueueExit(err)
 	}
 	digest, err := s.Digest()
 	if err != nil {
-		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
-		return exitInfra
+		fmt.Fprintln(r.Stderr, "gavel run --queue:", err)
+		return ExitInfra
 	}
 	plan := queue.Plan{
 		Suite:   workerPath(s.Suite.File),
 		Digest:  digest,
-		Timeout: cmp.Or(f.timeout, s.Timeout, runner.DefaultTimeout),
-		Budget:  runner.Budget{MaxCostUSD: f.maxCost, MaxTokens: f.maxTokens},
+		Timeout: cmp.Or(f.Timeout, s.Timeout, runner.DefaultTimeout),
+		Budget:  runner.Budget{MaxCostUSD: f.MaxCostUSD, MaxTokens: f.MaxTokens},
 	}
-	trials := runner.Config{Trials: f.trials}
+	trials := runner.Config{Trials: f.Trials}
 	defs := make([]store.CaseDef, len(s.Suite.Cases))
 	for i, c := range s.Suite.Cases {
 		defs[i] = caseDef(s.Suite.Name, c, s.Definition(c.ID))
 	}
 	versions, err := store.SaveCases(ctx, r.st, defs)
 	if err != nil {
-		fmt.Fprintln(r.stderr, "gavel run: the results database:", err)
-		return exitInfra
+		fmt.Fprintln(r.Stderr, "gavel run: the results database:", err)
+		return ExitInfra
 	}
 	plan.Cases = make([]queue.PlannedCase, len(s.Suite.Cases))
 	for i, c := range s.Suite.Cases {
@@ -112,15 +85,15 @@ func (r *runSession) enqueue(ctx context.Context, s meteredSuite) int {
 	created, err := q.Enqueue(ctx, info, plan)
 	if err != nil {
 		endSpan(false, false)
-		fmt.Fprintln(r.stderr, "gavel run --queue:", err)
-		return exitInfra
+		fmt.Fprintln(r.Stderr, "gavel run --queue:", err)
+		return ExitInfra
 	}
 	telemetry.SetRunID(ctx, created.ID)
-	fmt.Fprintf(r.stderr, "gavel: run %s: %d trials of %s enqueued for gavel worker (gavel show %s)\n",
+	fmt.Fprintf(r.Stderr, "gavel: run %s: %d trials of %s enqueued for gavel worker (gavel show %s)\n",
 		created.ID, plan.Trials(), plan.Suite, created.ID)
-	if f.detach {
+	if f.Detach {
 		endSpan(false, false)
-		return exitPassed
+		return ExitPassed
 	}
 	return r.await(ctx, q, created.ID, endSpan)
 }

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"crypto/sha256"
@@ -13,48 +13,48 @@ import (
 	"github.com/gavelhq/gavel/runner"
 )
 
-// A shard is one of the N parts of a run's trials (gavel run --shard
-// K/N): Index is K, from 1, and Count is N; the zero shard is a whole
+// A Shard is one of the N parts of a run's trials (gavel run --shard
+// K/N): Index is K, from 1, and Count is N; the zero Shard is a whole
 // run. Shard K runs the selected trials whose index in suite order (case
 // by case, trial by trial, from 0) is K-1 modulo N: every trial is in
 // one shard, and shards differ by one trial at most
 // (docs/decisions/0016-shards-by-index.md).
-type shard struct {
+type Shard struct {
 	Index, Count int
 }
 
-// parseShard reads K/N.
-func parseShard(s string) (shard, error) {
+// ParseShard reads K/N.
+func ParseShard(s string) (Shard, error) {
 	k, n, ok := strings.Cut(s, "/")
 	if !ok {
-		return shard{}, errors.New("want K/N, shard K of N (1/4 .. 4/4)")
+		return Shard{}, errors.New("want K/N, shard K of N (1/4 .. 4/4)")
 	}
 	ki, err1 := strconv.Atoi(strings.TrimSpace(k))
 	ni, err2 := strconv.Atoi(strings.TrimSpace(n))
 	switch {
 	case err1 != nil || err2 != nil:
-		return shard{}, errors.New("want K/N with whole numbers, shard K of N (1/4 .. 4/4)")
+		return Shard{}, errors.New("want K/N with whole numbers, shard K of N (1/4 .. 4/4)")
 	case ni < 1:
-		return shard{}, errors.New("N is at least 1")
+		return Shard{}, errors.New("N is at least 1")
 	case ki < 1:
-		return shard{}, fmt.Errorf("K counts from 1 (1/%d .. %d/%d)", ni, ni, ni)
+		return Shard{}, fmt.Errorf("K counts from 1 (1/%d .. %d/%d)", ni, ni, ni)
 	case ki > ni:
-		return shard{}, fmt.Errorf("K is at most N (1/%d .. %d/%d)", ni, ni, ni)
+		return Shard{}, fmt.Errorf("K is at most N (1/%d .. %d/%d)", ni, ni, ni)
 	}
-	return shard{ki, ni}, nil
+	return Shard{ki, ni}, nil
 }
 
 // String is "2/4"; "" for a whole run.
-func (s shard) String() string {
+func (s Shard) String() string {
 	if s.Count == 0 {
 		return ""
 	}
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-// Set and Type make a shard a flag.
-func (s *shard) Set(v string) error {
-	p, err := parseShard(v)
+// Set and Type make a Shard a flag (pflag.Value).
+func (s *Shard) Set(v string) error {
+	p, err := ParseShard(v)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (s *shard) Set(v string) error {
 	return nil
 }
 
-func (s *shard) Type() string { return "K/N" }
+func (s *Shard) Type() string { return "K/N" }
 
 // A plan is what a whole sharded run selected: its suite's name and
 // cases, in suite order, with their numbers of trials.
@@ -107,8 +107,8 @@ func (p plan) each(fn func(i int, caseID string, n int)) {
 // owner is the shard of count that runs the i-th trial.
 func owner(i, count int) int { return i%count + 1 }
 
-// selects returns runner.Config.Select for shard s of the plan.
-func (p plan) selects(s shard) func(caseID string, n int) bool {
+// selects returns runner.Config.Select for Shard s of the plan.
+func (p plan) selects(s Shard) func(caseID string, n int) bool {
 	mine := map[trialKey]bool{}
 	p.each(func(i int, caseID string, n int) {
 		if owner(i, s.Count) == s.Index {
@@ -150,29 +150,7 @@ func (p plan) otherDefinitions(q plan) []string {
 	return out
 }
 
-// reportShard is what the reports of shard s of the plan say of it.
-func (p plan) reportShard(s shard, label string) *report.Shard {
+// reportShard is what the reports of Shard s of the plan say of it.
+func (p plan) reportShard(s Shard, label string) *report.Shard {
 	return &report.Shard{Index: s.Index, Count: s.Count, Label: label, Selection: p.digest(), Cases: p.Cases}
-}
-
-// shardExitCode is the exit code a shard earns: gavel run's, except that
-// a pass rate below the threshold is no failure, since the gate is
-// decided on the whole run (gavel merge, or the last shard to finish a
-// run in a shared store).
-func shardExitCode(run *gavel.Run) int {
-	code := exitCode(run)
-	if code == exitFailed && run.Stopped != gavel.StopFailFast {
-		return exitPassed
-	}
-	return code
-}
-
-// gateCode is the exit code of a whole run put together from shards:
-// gavel run's, and 0 for a run that selected no case (--changed-since
-// touched none), which gavel run passes without running anything.
-func gateCode(run *gavel.Run) int {
-	if len(run.Cases) == 0 {
-		return exitPassed
-	}
-	return exitCode(run)
 }
