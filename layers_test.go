@@ -49,7 +49,7 @@ var layers = map[string]int{
 	"store/sqlstore":     6,
 	"store/storetest":    6,
 	"auth":               6,
-	"gaveltest":          6,
+	"gaveltest":          9,
 	"importer":           6,
 	"store/sqlite":       7,
 	"store/postgres":     7,

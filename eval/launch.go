@@ -14,7 +14,6 @@ import (
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
-	"github.com/gavelhq/gavel/telemetry"
 	"github.com/gavelhq/gavel/web"
 )
 
@@ -84,9 +83,9 @@ func (l *Launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 	}
 	d := NewDrain()
 	f := &Options{Tags: r.Tags, IDs: r.IDs, Trials: r.Trials}
-	info := runInfo(b, f, b.Suite.Threshold)
+	info := NewRunInfo(b, f, b.Suite.Threshold)
 	info.StartedBy = r.By
-	rec, err := record(ctx, l.st, b, info, d.Stop, l.log)
+	rec, err := Record(ctx, l.st, b, info, d.Stop, l.log)
 	if err != nil {
 		b.Close()
 		return "", err
@@ -96,17 +95,12 @@ func (l *Launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 	l.mu.Unlock()
 	l.running.Go(func() {
 		defer b.Close()
-		ctx, endSpan := telemetry.StartRun(context.Background(), telemetry.Run{Suite: b.Suite.Name, ID: rec.runID})
-		run := runner.Run(ctx, b.Suite, runner.Config{
-			Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
-			Stop: d.ch, Why: d.Why, Progress: rec.trial,
-		})
-		endSpan(run.Complete(), run.Passed())
-		if _, err := (meteredSuite{Built: b, meter: meter}).end(run, rec); err != nil {
-			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.runID, err)
+		config := runner.Config{Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps, Stop: d.Stopped(), Why: d.Why}
+		if _, _, err := RunRecorded(context.Background(), b, config, rec); err != nil {
+			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.ID(), err)
 		}
 	})
-	return rec.runID, nil
+	return rec.ID(), nil
 }
 
 // addWrittenCases adds to a loaded suite the cases written in the web app

@@ -12,6 +12,10 @@ import (
 // absorb vendors' transient failures, and a cache (unless disabled)
 // answers repeated requests without a call.
 type Models struct {
+	// Getenv reads the keys and settings of the providers (see
+	// providers.Wrap). Defaults to os.Getenv.
+	Getenv func(string) string
+
 	cache *llm.Cache
 }
 
@@ -35,7 +39,11 @@ func OpenModels(cacheDir string, noCache, fresh bool) (*Models, error) {
 // cache (see providers.Wrap).
 func (m *Models) Wrapper(meter *llm.Meter) func(role string, ref llm.Ref, model llm.Model) llm.Model {
 	return func(_ string, ref llm.Ref, model llm.Model) llm.Model {
-		return providers.Wrap(model, ref, os.Getenv, meter, m.cache)
+		getenv := m.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		return providers.Wrap(model, ref, getenv, meter, m.cache)
 	}
 }
 

@@ -72,7 +72,7 @@ func (r *Session) enqueue(ctx context.Context, s meteredSuite) int {
 	for i, c := range s.Suite.Cases {
 		plan.Cases[i] = queue.PlannedCase{ID: c.ID, Trials: trials.TrialsOf(s.Suite, c), CaseKey: versions[i].Key}
 	}
-	info := runInfo(s.Built, f, s.Suite.Threshold)
+	info := NewRunInfo(s.Built, f, s.Suite.Threshold)
 	// No one process runs the run: the workers' trials and heartbeats
 	// say it is alive.
 	info.PID, info.Machine = 0, ""

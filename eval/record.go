@@ -16,9 +16,10 @@ import (
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/telemetry"
 )
 
-// A recorder writes a run to the store as it goes: the cases' definitions
+// A Recording writes a run to the store as it goes: the cases' definitions
 // (first, or, for a suite read as it runs, each before its trials), then
 // every trial as it finishes (those kept from a run it carries on too),
 // then how the run ended; and while it runs, a heartbeat every
@@ -30,7 +31,7 @@ import (
 // than the database commits them one by one leaves no queue at its end.
 // If a write fails (a full or read-only disk), it stops the run: results
 // that cannot be kept are not worth paying for.
-type recorder struct {
+type Recording struct {
 	st    store.Store
 	runID string
 	keys  map[string]int64 // case id → version key
@@ -56,10 +57,13 @@ type recorded struct {
 	trial gavel.Trial
 }
 
-// record saves b's case definitions and creates the run (info.Continues
-// names the run it carries on, if any: that run is left as it was).
-func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunInfo, stop func(why string), warn io.Writer) (*recorder, error) {
-	r := &recorder{st: st, keys: map[string]int64{}, stop: stop, warn: warn,
+// Record saves b's case definitions and creates the run described by
+// info (NewRunInfo; info.Continues names the run it carries on, if any:
+// that run is left as it was), then records the run as it goes: hand it
+// every trial as it finishes (Trial, runner.Config.Progress), then End.
+// If a write fails, it calls stop, saying why, and tells warn.
+func Record(ctx context.Context, st store.Store, b *spec.Built, info store.RunInfo, stop func(why string), warn io.Writer) (*Recording, error) {
+	r := &Recording{st: st, keys: map[string]int64{}, stop: stop, warn: warn,
 		items: make(chan recorded, pendingTrials), written: make(chan struct{}), beating: make(chan struct{})}
 	defs := make([]store.CaseDef, len(b.Suite.Cases))
 	for i, c := range b.Suite.Cases {
@@ -85,7 +89,7 @@ func record(ctx context.Context, st store.Store, b *spec.Built, info store.RunIn
 // beat records a heartbeat every store.HeartbeatInterval until the run
 // ends. A heartbeat that fails is let go: the trials' writes say when the
 // database is gone.
-func (r *recorder) beat() {
+func (r *Recording) beat() {
 	tick := time.NewTicker(store.HeartbeatInterval)
 	defer tick.Stop()
 	for {
@@ -107,7 +111,7 @@ func caseDef(suite string, c *gavel.Case, definition []byte) store.CaseDef {
 
 // write saves the definitions and trials handed over, until there are no
 // more: each time, all that waits, in one batch.
-func (r *recorder) write() {
+func (r *Recording) write() {
 	defer close(r.written)
 	for item := range r.items {
 		batch := []recorded{item}
@@ -134,7 +138,7 @@ func (r *recorder) write() {
 
 // save writes a batch: its definitions first, then its trials, whose
 // cases' definitions came before them.
-func (r *recorder) save(batch []recorded) error {
+func (r *Recording) save(batch []recorded) error {
 	var defs []store.CaseDef
 	var trials []store.TrialRecord
 	for _, item := range batch {
@@ -164,18 +168,18 @@ func (r *recorder) save(batch []recorded) error {
 
 // saveCase hands the definition of a case about to run to the writer,
 // before any of its trials.
-func (r *recorder) saveCase(def store.CaseDef) {
+func (r *Recording) saveCase(def store.CaseDef) {
 	r.items <- recorded{def: &def}
 }
 
-func (r *recorder) failed() bool {
+func (r *Recording) failed() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err != nil
 }
 
 // fail keeps the first write error, says it, and stops the run.
-func (r *recorder) fail(err error) {
+func (r *Recording) fail(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.err == nil {
@@ -185,14 +189,27 @@ func (r *recorder) fail(err error) {
 	}
 }
 
-// trial hands a finished trial, or one kept from the run this one
-// carries on, to the writer; it is runner.Config.Progress's helper.
-func (r *recorder) trial(p runner.Progress) {
+// Trial hands a finished trial, or one kept from the run this one
+// carries on, to the writer: it is a runner.Config.Progress.
+func (r *Recording) Trial(p runner.Progress) {
 	r.items <- recorded{trial: p.Trial}
 }
 
+// ID is the recorded run's id.
+func (r *Recording) ID() string { return r.runID }
+
+// End records how run ended, and returns the exit code it earns
+// (ExitCode; ExitInfra and the first write error when the store failed).
+func (r *Recording) End(run *gavel.Run) (int, error) {
+	code := ExitCode(run)
+	if err := r.finish(run, code); err != nil {
+		return ExitInfra, err
+	}
+	return code, nil
+}
+
 // finish records how the run ended, and returns the first write error.
-func (r *recorder) finish(run *gavel.Run, code int) error {
+func (r *Recording) finish(run *gavel.Run, code int) error {
 	close(r.items)
 	<-r.written
 	close(r.beating)
@@ -209,8 +226,34 @@ func (r *recorder) finish(run *gavel.Run, code int) error {
 	return err
 }
 
-// runInfo describes a run about to start, for the store.
-func runInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
+// RunRecorded runs b's selected cases in this process with c, traced as
+// a run, and, when rec is not nil, records the run with it; it returns the
+// run and the exit code it earns (ExitCode; ExitInfra and the error when
+// the store failed). The web app's runs and gaveltest's go through it.
+func RunRecorded(ctx context.Context, b *spec.Built, c runner.Config, rec *Recording) (*gavel.Run, int, error) {
+	id := ""
+	if rec != nil {
+		id = rec.ID()
+		if progress := c.Progress; progress != nil {
+			c.Progress = func(p runner.Progress) { progress(p); rec.Trial(p) }
+		} else {
+			c.Progress = rec.Trial
+		}
+	}
+	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: b.Suite.Name, ID: id})
+	run := runner.Run(ctx, b.Suite, c)
+	endSpan(run.Complete(), run.Passed())
+	if rec == nil {
+		return run, ExitCode(run), nil
+	}
+	code, err := rec.End(run)
+	return run, code, err
+}
+
+// NewRunInfo describes a run of b about to start as f says, against
+// threshold, for the store: who starts it where, on which commit, with
+// which settings and filters.
+func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 	dir := filepath.Dir(b.Suite.File)
 	info := store.RunInfo{
 		Suite:     b.Suite.Name,

@@ -13,7 +13,6 @@ import (
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
-	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
@@ -51,12 +50,12 @@ func TestDatabaseThatStopsTakingWrites(t *testing.T) {
 			})})
 	}
 	b := &spec.Built{Suite: suite}
-	rec, err := record(t.Context(), fullDisk{st}, b, store.RunInfo{Suite: suite.Name}, d.Stop, io.Discard)
+	rec, err := Record(t.Context(), fullDisk{st}, b, store.RunInfo{Suite: suite.Name}, d.Stop, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := runner.Run(t.Context(), suite, runner.Config{Concurrency: 1, Stop: d.Stopped(), Why: d.Why, Progress: rec.trial})
-	code, err := (meteredSuite{Built: b, meter: llm.NewMeter(nil)}).end(run, rec)
+	run := runner.Run(t.Context(), suite, runner.Config{Concurrency: 1, Stop: d.Stopped(), Why: d.Why, Progress: rec.Trial})
+	code, err := rec.End(run)
 	if code != ExitInfra || err == nil {
 		t.Errorf("exit %d, error %v; want 3 and the write error", code, err)
 	}
@@ -90,7 +89,7 @@ func TestRunSettings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.b
 			b.Suite.File = filepath.Join(t.TempDir(), "gavel.yaml")
-			got := runInfo(&b, &tc.f, 1).Settings
+			got := NewRunInfo(&b, &tc.f, 1).Settings
 			for k, want := range tc.want {
 				if got[k] != want {
 					t.Errorf("%s: %q, want %q", k, got[k], want)

@@ -234,16 +234,6 @@ func allPriced(b *spec.Built, prices llm.Prices) error {
 		strings.Join(quoted, ", "), missing[0])
 }
 
-// end records the end of a run of s in the store. It returns the exit
-// code the run earns: ExitInfra when the store failed.
-func (s meteredSuite) end(run *gavel.Run, rec *recorder) (int, error) {
-	code := ExitCode(run)
-	if err := rec.finish(run, code); err != nil {
-		return ExitInfra, err
-	}
-	return code, nil
-}
-
 // suiteEnv is how gavel builds a suite to run: every provider, behind
 // the limiter of its server, and every model wrapped (meter, cache,
 // retries).
@@ -264,7 +254,7 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 	if f.Queue {
 		return r.enqueue(ctx, s)
 	}
-	info := runInfo(s.Built, f, s.Suite.Threshold)
+	info := NewRunInfo(s.Built, f, s.Suite.Threshold)
 	if s.sel != nil && s.sel.counted {
 		info.Settings["trials"] = trialsSettingOf(f.Trials, s.Suite, s.sel.own)
 	}
@@ -277,12 +267,12 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 		delete(info.Settings, "trials") // the trials are the stored ones
 	}
 	sh := newSharding(f, s.Built, r.Stderr)
-	var rec *recorder
+	var rec *Recording
 	st, err := sh.store(r.st)
 	if err == nil {
 		// The store is written whatever the signals: a second one cancels
 		// ctx (the trials in flight), never the record of what finished.
-		rec, err = record(context.WithoutCancel(ctx), st, s.Built, info, r.Stop.Stop, r.Stderr)
+		rec, err = Record(context.WithoutCancel(ctx), st, s.Built, info, r.Stop.Stop, r.Stderr)
 	}
 	if errors.Is(err, store.ErrJoinRefused) {
 		fmt.Fprintln(r.Stderr, "gavel run: --run-label:", err)
@@ -292,7 +282,7 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 		fmt.Fprintln(r.Stderr, "gavel run: the results database:", err)
 		return ExitInfra
 	}
-	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: s.Suite.Name, ID: rec.runID, Rejudges: info.Rejudges})
+	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: s.Suite.Name, ID: rec.ID(), Rejudges: info.Rejudges})
 	config := runner.Config{
 		Concurrency: cmp.Or(f.Concurrency, s.Concurrency),
 		Trials:      f.Trials,
@@ -306,7 +296,7 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 		Select:      sh.selects(),
 		Started:     func(total, concurrency int) { r.Progress.Start(s.Suite.Name, total, concurrency) },
 		Replay:      replay,
-		Progress:    func(p runner.Progress) { r.Progress.Update(p); rec.trial(p) },
+		Progress:    func(p runner.Progress) { r.Progress.Update(p); rec.Trial(p) },
 	}
 	var run *gavel.Run
 	var problems error
@@ -319,7 +309,7 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 	endSpan(run.Complete(), run.Passed())
 	opts := report.Options{Verbose: f.Verbose, Version: r.Version, Shard: sh.reportShard()}
 	written := writeReports(r.outs, run, opts) // while the store records the end
-	code, err := s.end(run, rec)
+	code, err := rec.End(run)
 	code = sh.exit(run, code)
 	if problems != nil {
 		fmt.Fprintln(r.Stderr, problems)
@@ -328,9 +318,9 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 	if err != nil {
 		fmt.Fprintln(r.Stderr, "gavel run: the results database:", err)
 	} else {
-		fmt.Fprintf(r.Stderr, "gavel: run %s saved (gavel show %s)\n", rec.runID, rec.runID)
+		fmt.Fprintf(r.Stderr, "gavel: run %s saved (gavel show %s)\n", rec.ID(), rec.ID())
 		if !run.Complete() {
-			fmt.Fprintf(r.Stderr, "gavel: run %s is incomplete (%s): %s\n", rec.runID, run.StopReason, sh.carryOn(rec.runID))
+			fmt.Fprintf(r.Stderr, "gavel: run %s is incomplete (%s): %s\n", rec.ID(), run.StopReason, sh.carryOn(rec.ID()))
 		}
 	}
 	return r.write(run, code, opts, written)

@@ -127,7 +127,7 @@ func firstPass(st *spec.Stream, sel *selection, f *Options, stderr io.Writer) bo
 // before its trials run; and a function that returns, once they were
 // read, their problems (cases from a pipe are first checked there) or
 // what is wrong with the selection.
-func (s meteredSuite) cases(f *Options, rec *recorder) (iter.Seq[*gavel.Case], func() error) {
+func (s meteredSuite) cases(f *Options, rec *Recording) (iter.Seq[*gavel.Case], func() error) {
 	var err error
 	sel := s.sel // fresh from newSelection: for a pipe, nothing counted yet
 	trials := runner.Config{Trials: f.Trials}
@@ -212,7 +212,7 @@ func loadStreamed(paths []string, f *Options, m *Models, stderr io.Writer) (suit
 // runStreamed runs a streamed suite's cases with c, and returns the run
 // and, for cases from a pipe, the problems found in them (the run then
 // stopped at the first) or what is wrong with the selection.
-func (s meteredSuite) runStreamed(ctx context.Context, f *Options, rec *recorder, c runner.Config, stderr io.Writer) (*gavel.Run, error) {
+func (s meteredSuite) runStreamed(ctx context.Context, f *Options, rec *Recording, c runner.Config, stderr io.Writer) (*gavel.Run, error) {
 	cases, problems := s.cases(f, rec)
 	total := 0
 	if s.sel.counted {

@@ -85,6 +85,21 @@
 // while the files and environment variables the test read are unchanged
 // (go test -count=1 runs it again).
 //
+// # Keeping runs, and gating on them
+//
+// With Config.Store, the run is kept as gavel run keeps its runs (the
+// cases' definitions, every trial as it finishes, and how the run ended,
+// through package eval, as gavel run does), so gavel runs, gavel show,
+// gavel compare and the web app read it:
+//
+//	st, err := sqlite.Open(".gavel/gavel.db") // gavel's own
+//	...
+//	gaveltest.Run(t, "testdata/evals", gaveltest.Config{Store: st, Gate: true})
+//
+// With Config.Gate, the test also fails when the whole run does not pass as
+// gavel run's would (exit code 0): it is complete and its pass rate
+// reaches the threshold, over the cases -run chose.
+//
 // # Reports
 //
 // Run returns the run, so a test can write a report as gavel run does:

@@ -11,11 +11,13 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
+	"github.com/gavelhq/gavel/store"
 )
 
 // Config says which cases Run runs, and how. The zero value runs every
@@ -64,6 +66,18 @@ type Config struct {
 	// Gavel's table (llm.DefaultPrices) for the models they name. A model
 	// without a price is reported unpriced: its cost is unknown.
 	Prices llm.Prices
+
+	// Store, when set, keeps the run as gavel run keeps its runs: the
+	// cases' definitions, every trial as it finishes, and how the run
+	// ended, so that gavel show, gavel compare and the web app read it
+	// (sqlite.Open(".gavel/gavel.db") is gavel's own). Defaults to none:
+	// the run is not kept.
+	Store store.Store
+	// Gate fails t when the whole run does not pass as gavel run's would
+	// (exit code 0): it is complete and its pass rate reaches the suite's
+	// threshold (or MinPassRate), over the cases -run chose. Defaults to
+	// false: only the cases' subtests pass or fail.
+	Gate bool
 }
 
 // Run runs the suite at path (a suite file, or a directory holding
@@ -90,21 +104,23 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	if c.Getenv == nil {
 		c.Getenv = os.Getenv
 	}
-	m, err := newModels(c.CacheDir, c.Getenv)
+	m, err := eval.OpenModels(c.CacheDir, c.CacheDir == "", false)
 	if err != nil {
 		t.Fatalf("gaveltest: %v", err)
 	}
+	m.Getenv = c.Getenv
 	defer func() {
 		if err := m.Close(); err != nil {
 			t.Errorf("gaveltest: %v", err)
 		}
 	}()
+	meter := llm.NewMeter(llm.DefaultPrices())
 	registry := c.Registry
 	if registry == nil {
 		registry = providers.Registry()
 	}
 	// Models of one server share a limiter that learns its rate limit.
-	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.wrap, Agents: c.Agents}
+	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.Wrapper(meter), Agents: c.Agents}
 	b, err := spec.Open(path, env)
 	if err != nil {
 		var problems spec.Problems
@@ -121,7 +137,7 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	for _, w := range b.Warnings {
 		t.Logf("gaveltest: %v", w)
 	}
-	m.meter.SetPrices(llm.DefaultPrices().With(b.Prices).With(c.Prices))
+	meter.SetPrices(llm.DefaultPrices().With(b.Prices).With(c.Prices))
 	s := b.Suite
 	cases, err := chooseCases(s.Cases, c.IDs, c.Tags)
 	if err != nil {
@@ -165,12 +181,42 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 			t.Logf("[%d/%d] %-5s %s#%d", p.Done, p.Total, p.Trial.Verdict.Status, p.Trial.CaseID, p.Trial.N)
 		}
 	}
-	run := runner.Run(t.Context(), s, rc)
+	run := record(t, b, c, rc, minPassRate)
 	for i := range run.Cases {
 		cr := &run.Cases[i]
 		verdicts[cr.Case] = verdictOf(cr, minPassRate)
 	}
 	t.Log(summary(run, minPassRate))
+	return run
+}
+
+// record runs the chosen cases of b with rc, keeping the run in
+// c.Store when it is set, and failing t when c.Gate and the run does not
+// pass as gavel run's would.
+func record(t *testing.T, b *spec.Built, c Config, rc runner.Config, minPassRate float64) *gavel.Run {
+	t.Helper()
+	var rec *eval.Recording
+	if c.Store != nil {
+		info := eval.NewRunInfo(b, &eval.Options{Tags: c.Tags, IDs: c.IDs, Trials: c.Trials, Concurrency: c.Concurrency, Timeout: c.Timeout}, minPassRate)
+		info.Settings["gaveltest"] = t.Name()
+		stop := eval.NewDrain()
+		rc.Stop, rc.Why = stop.Stopped(), stop.Why
+		var err error
+		if rec, err = eval.Record(t.Context(), c.Store, b, info, stop.Stop, t.Output()); err != nil {
+			t.Fatalf("gaveltest: the results store: %v", err)
+		}
+	}
+	b.Suite.Threshold = minPassRate
+	run, code, err := eval.RunRecorded(t.Context(), b, rc, rec)
+	if err != nil {
+		t.Errorf("gaveltest: the results store: %v", err)
+	}
+	if rec != nil {
+		t.Logf("gaveltest: run %s saved (gavel show %s)", rec.ID(), rec.ID())
+	}
+	if c.Gate && code != eval.ExitPassed {
+		t.Errorf("gaveltest: suite %s: the run does not pass: %s", b.Suite.Name, eval.WholeVerdict(run))
+	}
 	return run
 }
 

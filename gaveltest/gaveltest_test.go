@@ -18,6 +18,8 @@ import (
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
+	"github.com/gavelhq/gavel/store"
+	"github.com/gavelhq/gavel/store/sqlite"
 )
 
 // The cases that pass report passing subtests, and Run returns the run.
@@ -131,6 +133,45 @@ func TestRunProblems(t *testing.T) {
 	}
 }
 
+// With a Store, the run is kept as gavel run keeps its runs: its cases,
+// trials and status; with Gate, a run that misses its threshold fails
+// the test as gavel run would exit 1, saying why.
+func TestStoreAndGate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "gavel.db")
+	out, code := runChild(t, child{suite: "testdata/desk", ids: "greeting,joke", db: db, gate: true})
+	if code != 1 || !strings.Contains(out, "gaveltest: suite desk: the run does not pass: FAIL: pass rate 50% over 2 cases (2 trials), threshold 100%") {
+		t.Errorf("exit code %d, want 1 and the gate's failure:\n%s", code, out)
+	}
+	st, err := sqlite.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(t.Context(), store.RunFilter{})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs stored: %v, %v; want one", runs, err)
+	}
+	stored, err := st.Run(t.Context(), runs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outcomes []string
+	for _, cr := range stored.Run.Cases {
+		outcomes = append(outcomes, cr.ID()+" "+string(cr.Outcome))
+	}
+	if got, want := strings.Join(outcomes, ", "), "greeting PASS, joke FAIL"; got != want || stored.Info.Status != store.Failed {
+		t.Errorf("stored run %s: %s, %s; want %s, failed", runs[0].ID, got, stored.Info.Status, want)
+	}
+	if !strings.Contains(out, "gaveltest: run "+runs[0].ID+" saved") {
+		t.Errorf("the log does not say where the run was saved:\n%s", out)
+	}
+	// Without Gate, the cases' subtests alone decide.
+	out, _ = runChild(t, child{suite: "testdata/desk", ids: "greeting,joke"})
+	if strings.Contains(out, "the run does not pass") {
+		t.Errorf("gated without Gate:\n%s", out)
+	}
+}
+
 // TestChild is run by the tests above, in a child process, on the suite
 // and ids its environment names; alone, it skips.
 func TestChild(t *testing.T) {
@@ -142,13 +183,24 @@ func TestChild(t *testing.T) {
 	if ids := os.Getenv("GAVELTEST_CHILD_IDS"); ids != "" {
 		c.IDs = strings.Split(ids, ",")
 	}
+	if db := os.Getenv("GAVELTEST_CHILD_DB"); db != "" {
+		st, err := sqlite.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		c.Store = st
+	}
+	c.Gate = os.Getenv("GAVELTEST_CHILD_GATE") != ""
 	gaveltest.Run(t, suite, c)
 }
 
 // child says what TestChild runs: a suite, the ids of Config.IDs (comma
-// separated), and a -run pattern for the cases.
+// separated), a -run pattern for the cases, the SQLite file of
+// Config.Store, and Config.Gate.
 type child struct {
-	suite, ids, run string
+	suite, ids, run, db string
+	gate                bool
 }
 
 // runChild runs TestChild in a child process of the test binary and
@@ -160,7 +212,10 @@ func runChild(t *testing.T, c child) (string, int) {
 		pattern += "/" + c.run
 	}
 	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run="+pattern, "-test.v", "-test.timeout=5m")
-	cmd.Env = append(os.Environ(), "GAVELTEST_CHILD_SUITE="+c.suite, "GAVELTEST_CHILD_IDS="+c.ids)
+	cmd.Env = append(os.Environ(), "GAVELTEST_CHILD_SUITE="+c.suite, "GAVELTEST_CHILD_IDS="+c.ids, "GAVELTEST_CHILD_DB="+c.db)
+	if c.gate {
+		cmd.Env = append(cmd.Env, "GAVELTEST_CHILD_GATE=1")
+	}
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
