@@ -19,4 +19,10 @@
 // problem gives an error listing every problem found, each at its
 // file:line (a JSON Lines line) or file: JSON path, and nothing at all
 // is returned, so that a caller stores all of an import or none of it.
+//
+// People's labels travel in label files too (docs/labels.md), CSV or
+// JSON Lines: ReadLabels reads labels for the results database (gavel
+// labels import), WriteLabels writes them (gavel labels export), and
+// ExternalChecks pairs an outside data set's judge outputs with its
+// people's labels (gavel calibrate --judgments --labels).
 package importer

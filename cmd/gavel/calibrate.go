@@ -11,6 +11,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/eval"
+	"github.com/gavelhq/gavel/importer"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
@@ -92,7 +93,7 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gavel calibrate: --judgments and --labels read files, not the database: leave out --suite, --since, --labelled-since, --judgment and --prompt-version")
 			return eval.ExitUsage
 		}
-		if checks, err = externalChecks(*judgmentsFile, *labelsFile); err != nil {
+		if checks, err = importer.ExternalChecks(*judgmentsFile, *labelsFile); err != nil {
 			fmt.Fprintln(stderr, "gavel calibrate:", err)
 			return eval.ExitUsage
 		}

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -76,43 +74,25 @@ func exportCases(ctx context.Context, st store.Store, suite, out string, stdout,
 		fmt.Fprintln(stderr, "gavel cases export: say which suite's cases: --suite NAME")
 		return eval.ExitUsage
 	}
-	cases, err := st.Cases(ctx, suite)
+	data, n, err := eval.ExportCases(ctx, st, suite)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel cases export:", err)
 		return eval.ExitInfra
 	}
-	if len(cases) == 0 {
+	if n == 0 {
 		fmt.Fprintf(stderr, "gavel cases export: the database has no cases of suite %q\n", suite)
 		return eval.ExitUsage
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# The cases of suite %s, exported from the results database by gavel cases export.\n", suite)
-	for _, c := range cases {
-		b.WriteString(listItem(c.Definition))
-	}
 	if out == "" {
-		_, err = stdout.Write(b.Bytes())
+		_, err = stdout.Write(data)
 		return exitOK(err)
 	}
-	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(out, data, 0o644); err != nil {
 		fmt.Fprintln(stderr, "gavel cases export:", err)
 		return eval.ExitInfra
 	}
-	fmt.Fprintf(stdout, "Wrote %d cases of suite %s to %s\n", len(cases), suite, out)
+	fmt.Fprintf(stdout, "Wrote %d cases of suite %s to %s\n", n, suite, out)
 	return eval.ExitPassed
-}
-
-// listItem turns a case's YAML mapping into an item of a YAML list.
-func listItem(def []byte) string {
-	lines := strings.Split(strings.TrimRight(string(def), "\n"), "\n")
-	for i, l := range lines {
-		prefix := "  "
-		if i == 0 {
-			prefix = "- "
-		}
-		lines[i] = strings.TrimRight(prefix+l, " ")
-	}
-	return strings.Join(lines, "\n") + "\n"
 }
 
 func importCases(ctx context.Context, st store.Store, suite string, files []string, stdout, stderr io.Writer) int {
@@ -120,28 +100,16 @@ func importCases(ctx context.Context, st store.Store, suite string, files []stri
 		fmt.Fprintln(stderr, "gavel cases import: give the suite and the case files: --suite NAME FILE...")
 		return eval.ExitUsage
 	}
-	var all []spec.LoadedCase
-	for _, f := range files {
-		cases, err := spec.LoadCases(f)
-		if err != nil {
-			fmt.Fprintln(stderr, err) // every problem, file:line
-			return eval.ExitUsage
-		}
-		all = append(all, cases...)
+	n, changed, err := eval.ImportCases(ctx, st, suite, files)
+	var problems spec.Problems
+	switch {
+	case errors.As(err, &problems):
+		fmt.Fprintln(stderr, err) // every problem, file:line
+		return eval.ExitUsage
+	case err != nil:
+		fmt.Fprintln(stderr, "gavel cases import:", err)
+		return eval.ExitInfra
 	}
-	changed := 0
-	for _, c := range all {
-		before, _ := st.CaseHistory(ctx, suite, cmp.Or(c.Spec.ID, c.Spec.Name))
-		v, err := st.SaveCase(ctx, store.CaseDef{Suite: suite, ID: cmp.Or(c.Spec.ID, c.Spec.Name), Name: c.Spec.Name,
-			Tags: c.Spec.Tags, Definition: c.Definition})
-		if err != nil {
-			fmt.Fprintln(stderr, "gavel cases import:", err)
-			return eval.ExitInfra
-		}
-		if v.Version > len(before) {
-			changed++
-		}
-	}
-	fmt.Fprintf(stdout, "Imported %d cases into suite %s: %d new or changed\n", len(all), suite, changed)
+	fmt.Fprintf(stdout, "Imported %d cases into suite %s: %d new or changed\n", n, suite, changed)
 	return eval.ExitPassed
 }

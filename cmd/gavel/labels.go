@@ -11,6 +11,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
+	"github.com/gavelhq/gavel/importer"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -95,11 +96,11 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gavel labels:", err)
 			return eval.ExitInfra
 		}
-		return exitOK(writeLabels(stdout, *format == "csv", checks))
+		return exitOK(importer.WriteLabels(stdout, *format == "csv", checks))
 	}
 	code := eval.ExitPassed
 	for _, name := range fs.Args() {
-		labels, lines, err := labelsFromFile(name)
+		labels, lines, err := importer.ReadLabels(name)
 		if err != nil {
 			fmt.Fprintln(stderr, "gavel labels import:", err)
 			code = eval.ExitUsage

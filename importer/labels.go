@@ -1,4 +1,4 @@
-package main
+package importer
 
 import (
 	"bufio"
@@ -184,9 +184,9 @@ func (seen onePerPerson) add(file string, line int, what, person string) error {
 // The fields of a file of labels of the results database.
 var labelFields = []string{"run", "case", "trial", "judgment", "author", "category", "verdict", "score", "comment", "created"}
 
-// labelsFromFile reads a file of labels for the results database, with
+// ReadLabels reads a file of labels for the results database, with
 // the line of each.
-func labelsFromFile(name string) ([]store.Label, []int, error) {
+func ReadLabels(name string) ([]store.Label, []int, error) {
 	recs, err := readRecords(name, labelFields, []string{"run", "case", "trial"})
 	if err != nil {
 		return nil, nil, err
@@ -235,8 +235,8 @@ func labelsFromFile(name string) ([]store.Label, []int, error) {
 	return labels, lines, nil
 }
 
-// writeLabels writes labels (from LabelChecks) as CSV or JSON Lines.
-func writeLabels(w io.Writer, csvFormat bool, checks []gavel.LabelCheck) error {
+// WriteLabels writes labels (from LabelChecks) as CSV or JSON Lines.
+func WriteLabels(w io.Writer, csvFormat bool, checks []gavel.LabelCheck) error {
 	rows := make([]map[string]any, len(checks))
 	for i, c := range checks {
 		row := map[string]any{"run": c.RunID, "case": c.CaseID, "trial": c.Trial, "judgment": c.Judgment, "author": c.Author,
@@ -309,11 +309,11 @@ func passFail(category string) bool {
 	return category == gavel.CategoryPass || category == gavel.CategoryFail
 }
 
-// externalChecks reads an outside data set: a judge's output per item
+// ExternalChecks reads an outside data set: a judge's output per item
 // (judgments: item, label, and perhaps score, 0..1) and people's labels
 // (labels: item, rater, label), and pairs them as label checks, one per
 // label, the item as the check's case.
-func externalChecks(judgmentsFile, labelsFile string) ([]gavel.LabelCheck, error) {
+func ExternalChecks(judgmentsFile, labelsFile string) ([]gavel.LabelCheck, error) {
 	jrecs, err := readRecords(judgmentsFile, []string{"item", "label", "score", "reasoning"}, []string{"item", "label"})
 	if err != nil {
 		return nil, err
