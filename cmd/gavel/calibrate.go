@@ -2,10 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -122,10 +121,13 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 			return eval.ExitInfra
 		}
 		defer st.Close()
-		if code, ok := suiteStored(ctx, st, *suite, stderr); !ok {
-			return code
-		}
-		if checks, err = st.LabelChecks(ctx, filter); err != nil {
+		checks, err = eval.LabelChecks(ctx, st, filter)
+		var unknown *eval.UnknownSuiteError
+		switch {
+		case errors.As(err, &unknown):
+			fmt.Fprintln(stderr, "gavel calibrate:", err)
+			return eval.ExitUsage
+		case err != nil:
 			fmt.Fprintln(stderr, "gavel calibrate:", err)
 			return eval.ExitInfra
 		}
@@ -143,43 +145,4 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		return eval.ExitFailed
 	}
 	return eval.ExitPassed
-}
-
-// recentRuns is how many of the latest runs suiteStored names the suites
-// of.
-const recentRuns = 200
-
-// suiteStored checks that the database has a run of suite ("" is every
-// suite): a suite it has none of is a name mistyped, or the wrong
-// database, not a judge nobody labelled, and measuring it would print a
-// calibration of nothing. It says so, naming the suites of the latest
-// runs, and ok is false with the code to exit with.
-func suiteStored(ctx context.Context, st store.Store, suite string, stderr io.Writer) (code int, ok bool) {
-	if suite == "" {
-		return eval.ExitPassed, true
-	}
-	runs, err := st.Runs(ctx, store.RunFilter{Suite: suite, Limit: 1})
-	if err == nil && len(runs) > 0 {
-		return eval.ExitPassed, true
-	}
-	if err == nil {
-		runs, err = st.Runs(ctx, store.RunFilter{Limit: recentRuns})
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel calibrate:", err)
-		return eval.ExitInfra, false
-	}
-	var suites []string
-	for _, r := range runs {
-		if !slices.Contains(suites, r.Suite) {
-			suites = append(suites, r.Suite)
-		}
-	}
-	slices.Sort(suites)
-	known := "it has no run at all: gavel run stores every run"
-	if len(suites) > 0 {
-		known = "the suites of its latest runs are: " + strings.Join(suites, ", ")
-	}
-	fmt.Fprintf(stderr, "gavel calibrate: --suite %s: the database has no run of that suite; %s\n", suite, known)
-	return eval.ExitUsage, false
 }

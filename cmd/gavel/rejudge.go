@@ -87,7 +87,7 @@ func rejudgeCommand(args []string, stdout, stderr io.Writer) int {
 		return eval.ExitUsage
 	}
 	defer flush()
-	session := &eval.Session{Options: *o, Stdout: stdout, Stderr: stderr, Stop: stop.Drain, Progress: newProgress(stderr),
+	session := &eval.Session{Options: *o, Stdout: stdout, Stderr: stderr, Stop: stop.Drain, Progress: eval.NewProgressBar(stderr),
 		Version: version, Command: "gavel rejudge"}
 	return session.Rejudge(ctx, fs.Arg(0), *rj)
 }

@@ -116,6 +116,6 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return eval.ExitUsage
 	}
 	defer flush()
-	session := &eval.Session{Options: *o, Stdout: stdout, Stderr: stderr, Stop: stop.Drain, Progress: newProgress(stderr), Version: version}
+	session := &eval.Session{Options: *o, Stdout: stdout, Stderr: stderr, Stop: stop.Drain, Progress: eval.NewProgressBar(stderr), Version: version}
 	return session.Run(ctx, paths)
 }

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func trialDone(done, total int, status judge.Status) runner.Progress {
 // trial that does not pass.
 func TestProgressLines(t *testing.T) {
 	var out bytes.Buffer
-	p := newProgress(&out)
+	p := NewProgressBar(&out)
 	for i := 1; i <= 200; i++ {
 		status := judge.StatusPass
 		if i == 33 {
@@ -79,7 +79,7 @@ func (s *syncBuffer) String() string {
 // (pulse is what the heartbeat's ticker calls), and none after the end.
 func TestProgressFromTheStart(t *testing.T) {
 	var out syncBuffer
-	p := newProgress(&out)
+	p := NewProgressBar(&out)
 	p.every = time.Hour // the test pulses by itself
 	p.Start("support-desk", 12, 4)
 	if !p.pulse() {

@@ -1,4 +1,4 @@
-package main
+package eval
 
 import (
 	"fmt"
@@ -13,13 +13,13 @@ import (
 	"github.com/gavelhq/gavel/runner"
 )
 
-// A progress shows how a run goes, on stderr: a line when it starts; on
-// a terminal, one bar redrawn in place; otherwise (a CI log) plain lines:
-// every trial that does not pass, and the counts every 5% of the run
-// (every trial, in runs of 100 trials or fewer). While no trial finishes,
-// a heartbeat says the run is still going, every second on a terminal,
-// every `every` in a log.
-type progress struct {
+// A ProgressBar is the Progress gavel prints on stderr as a run goes: a
+// line when it starts; on a terminal, one bar redrawn in place; otherwise
+// (a CI log) plain lines: every trial that does not pass, and the counts
+// every 5% of the run (every trial, in runs of 100 trials or fewer).
+// While no trial finishes, a heartbeat says the run is still going, every
+// second on a terminal, every `every` in a log.
+type ProgressBar struct {
 	w        io.Writer
 	terminal bool
 	every    time.Duration // between heartbeats in a log
@@ -33,13 +33,15 @@ type progress struct {
 	stop    chan struct{}
 }
 
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, terminal: isTerminal(w), every: 15 * time.Second}
+// NewProgressBar returns the progress of runs written to w: a bar when w
+// is a terminal, lines when it is a log.
+func NewProgressBar(w io.Writer) *ProgressBar {
+	return &ProgressBar{w: w, terminal: isTerminal(w), every: 15 * time.Second}
 }
 
 // Start says that the run of suite starts, with total trials, and keeps a
 // heartbeat going until finish.
-func (p *progress) Start(suite string, total, concurrency int) {
+func (p *ProgressBar) Start(suite string, total, concurrency int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if total > 0 {
@@ -57,7 +59,7 @@ func (p *progress) Start(suite string, total, concurrency int) {
 	go p.heartbeat(tick, p.stop)
 }
 
-func (p *progress) heartbeat(tick time.Duration, stop chan struct{}) {
+func (p *ProgressBar) heartbeat(tick time.Duration, stop chan struct{}) {
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
@@ -77,7 +79,7 @@ func (p *progress) heartbeat(tick time.Duration, stop chan struct{}) {
 
 // pulse redraws the bar with the time elapsed (on a terminal) or prints
 // that the run is still going; it reports false once the run finished.
-func (p *progress) pulse() bool {
+func (p *ProgressBar) pulse() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stop == nil { // finished
@@ -107,7 +109,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // Update is runner.Config.Progress.
-func (p *progress) Update(r runner.Progress) {
+func (p *ProgressBar) Update(r runner.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.last = r
@@ -128,7 +130,7 @@ func (p *progress) Update(r runner.Progress) {
 }
 
 // Finish ends the bar's line, so the report starts on a line of its own.
-func (p *progress) Finish() {
+func (p *ProgressBar) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stop != nil {
