@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -88,6 +92,56 @@ func TestLayers(t *testing.T) {
 			case layer == 0 && !isStandard(imp):
 				t.Errorf("%s is layer 0 and imports %s: layer-0 packages use the standard library only", dir, imp)
 			}
+		}
+	}
+}
+
+// runFronts are the packages that run suites for someone (the CLI, and
+// go test through gaveltest): each goes through package eval, which owns
+// a run's life, and none calls what eval calls to run and keep a run.
+var runFronts = []string{"cmd/gavel", "gaveltest"}
+
+// runLife are the calls that make a run and keep it, which only eval
+// (and the packages below it) may make: running trials, opening the job
+// queue, writing runs to a store.
+var runLife = []string{"runner.Run", "runner.RunCases", "runner.RunTrial", "queue.Open",
+	".CreateRun", ".FinishRun", ".SaveTrial", ".SaveTrials", ".ImportRun", ".JoinRun"}
+
+func TestRunsGoThroughEval(t *testing.T) {
+	for _, dir := range runFronts {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		importsEval := false
+		for _, pkg := range pkgs {
+			for _, f := range pkg.Files {
+				for _, imp := range f.Imports {
+					importsEval = importsEval || imp.Path.Value == `"`+module+`/eval"`
+				}
+				ast.Inspect(f, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					sel, ok := call.Fun.(*ast.SelectorExpr)
+					if !ok {
+						return true
+					}
+					x, _ := sel.X.(*ast.Ident)
+					for _, name := range runLife {
+						pkgName, fn, _ := strings.Cut(name, ".")
+						if sel.Sel.Name == fn && (pkgName == "" || x != nil && x.Name == pkgName) {
+							t.Errorf("%s: %s calls %s: a run's life is package eval's; call eval", fset.Position(call.Pos()), dir, name)
+						}
+					}
+					return true
+				})
+			}
+		}
+		if !importsEval {
+			t.Errorf("%s does not import package eval: it runs suites, and a run's life is eval's", dir)
 		}
 	}
 }

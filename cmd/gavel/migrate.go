@@ -9,7 +9,6 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/queue"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlstore"
 )
@@ -56,7 +55,7 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "The schema is at version %d of %d: up to date.\n", current, latest)
 	if db, ok := st.(*sqlstore.DB); ok && db.Dialect() == sqlstore.Postgres {
-		q, err := queue.Open(ctx, db) // opening migrates
+		q, err := eval.OpenQueue(ctx, db) // opening migrates
 		if err == nil {
 			var v int
 			v, err = q.Migrate(ctx)
