@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"internal/procgroup": 0,
 	"internal/suggest":   0,
 	"secret":             0,
+	"stats":              0,
 	"internal/pgtest":    1,
 	"judge/judgetest":    1,
 	"internal/golden":    1,
