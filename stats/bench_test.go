@@ -1,0 +1,74 @@
+package stats
+
+import "testing"
+
+// BenchmarkRun10000 measures the statistics of a run of 10,000 cases of
+// 3 trials each, and of its comparison with a baseline of the same cases:
+// the cost a gate adds to a large run. bench/README.md records the
+// figures.
+func BenchmarkRun10000(b *testing.B) {
+	const cases, trials = 10000, 3
+	base := make([]float64, cases)
+	head := make([]float64, cases)
+	var passes, flipsDown, flipsUp int
+	for i := range cases {
+		c := (7*i*i + 3*i) % (trials + 1)
+		base[i] = float64(c) / trials
+		head[i] = float64((c+i%3)%(trials+1)) / trials
+		passes += c
+		if c == trials && i%3 != 0 {
+			flipsDown++
+		}
+		if c < trials && (c+i%3)%(trials+1) == trials {
+			flipsUp++
+		}
+	}
+	diffs := make([]float64, cases)
+	for i := range diffs {
+		diffs[i] = head[i] - base[i]
+	}
+	b.Run("Wilson", func(b *testing.B) {
+		for b.Loop() {
+			Wilson(passes, cases*trials, 0.95)
+		}
+	})
+	b.Run("ClopperPearson", func(b *testing.B) {
+		for b.Loop() {
+			ClopperPearson(passes, cases*trials, 0.95)
+		}
+	})
+	b.Run("Bootstrap/2000", func(b *testing.B) {
+		for b.Loop() {
+			Bootstrap{Resamples: 2000}.Mean(base, 0.95)
+		}
+	})
+	b.Run("McNemar", func(b *testing.B) {
+		for b.Loop() {
+			McNemar(flipsDown, flipsUp)
+		}
+	})
+	b.Run("BinomialTest", func(b *testing.B) {
+		for b.Loop() {
+			BinomialTest(cases/2+60, cases, 0.5)
+		}
+	})
+	b.Run("Wilcoxon", func(b *testing.B) {
+		for b.Loop() {
+			Wilcoxon(diffs)
+		}
+	})
+	b.Run("Paired/2000", func(b *testing.B) {
+		for b.Loop() {
+			Bootstrap{Resamples: 2000}.Paired(base, head, 0.95)
+		}
+	})
+	b.Run("All", func(b *testing.B) {
+		for b.Loop() {
+			Wilson(passes, cases*trials, 0.95)
+			Bootstrap{Resamples: 2000}.Mean(base, 0.95)
+			McNemar(flipsDown, flipsUp)
+			Bootstrap{Resamples: 2000}.Paired(base, head, 0.95)
+			MoreToDecide(passes, cases*trials, 0.66, 0.95)
+		}
+	})
+}
