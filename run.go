@@ -4,7 +4,10 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+
 	"time"
+
+	"github.com/gavelhq/gavel/stats"
 
 	"github.com/gavelhq/gavel/judge"
 )
@@ -92,12 +95,21 @@ type Stats struct {
 	// every case was skipped, or imported without a verdict. Unknown is
 	// not 0%: a run with no pass rate meets no threshold (see Run.Met).
 	PassRate *float64 `json:"pass_rate"`
+	// PassRateInterval is PassRate's confidence interval, over cases (see
+	// Intervals); nil without a pass rate.
+	PassRateInterval *stats.Interval `json:"pass_rate_interval,omitempty"`
 	// PassAtK[k-1] is pass@k: the mean over cases of the chance that at
 	// least one of k trials drawn from the case's n judged trials passes.
 	PassAtK []float64 `json:"pass_at_k,omitempty"`
 	// PassHatK[k-1] is pass^k (τ-bench): the mean over cases of the chance
 	// that all of k trials drawn pass, C(c,k)/C(n,k) for c passes.
 	PassHatK []float64 `json:"pass_hat_k,omitempty"`
+	// PassAtKInterval[k-1] and PassHatKInterval[k-1] are pass@k's and
+	// pass^k's intervals, over cases.
+	PassAtKInterval  []stats.Interval `json:"pass_at_k_interval,omitempty"`
+	PassHatKInterval []stats.Interval `json:"pass_hat_k_interval,omitempty"`
+	// Intervals says how the intervals were computed; nil without them.
+	Intervals *Intervals `json:"intervals,omitempty"`
 	// Usage is what the run spent, by role.
 	Usage RoleUsage `json:"usage"`
 	// Models is what the run spent per model: a copy of Run.Models.
@@ -134,14 +146,40 @@ type CriterionStat struct {
 	// (0..1; see judge.Score.Normalized).
 	Mean float64 `json:"mean"`
 	Min  float64 `json:"min"`
+	// Interval is Mean's confidence interval over cases (a bootstrap of
+	// the mean of every trial's score, the trials of a case drawn
+	// together); nil when fewer than two cases have the criterion.
+	Interval *stats.Interval `json:"interval,omitempty"`
 }
 
+// Intervals says how a run's confidence intervals were computed. Their
+// unit is the case: a case's trials share its difficulty and are not
+// independent samples, so each case counts once. With one judged trial a
+// case, the pass rate's interval is Wilson's over cases; with more, and
+// for pass@k, pass^k and the criteria, it is a percentile bootstrap that
+// draws cases, each with all its trials.
+type Intervals struct {
+	// Level is the confidence level (0.95).
+	Level float64 `json:"level"`
+	// Unit is what one sample is: "case".
+	Unit string `json:"unit"`
+	// Resamples and Seed are the bootstrap's, so that its intervals can
+	// be computed again; 0 when no interval is a bootstrap.
+	Resamples int    `json:"resamples,omitempty"`
+	Seed      uint64 `json:"seed,omitempty"`
+}
+
+// IntervalSeed seeds the bootstrap of every run's intervals, so that a
+// run's report is the same each time it is written.
+const IntervalSeed uint64 = 0x6761_7665_6c // "gavel"
+
 // Stats computes the run's numbers. pass@k and pass^k are given for k up
-// to the smallest number of judged trials of a judged case.
+// to the smallest number of judged trials of a judged case. Every rate and
+// mean has its confidence interval (see Intervals), at the suite's level.
 func (r *Run) Stats() Stats {
 	s := Stats{Cases: map[Outcome]int{}, Models: maps.Clone(r.Models)}
 	var ran []counts
-	var rates float64
+	var shares []float64
 	crit := criteria{}
 	for i := range r.Cases {
 		c := &r.Cases[i]
@@ -151,49 +189,109 @@ func (r *Run) Stats() Stats {
 		}
 		for _, t := range c.Trials {
 			s.Usage = s.Usage.Add(t.Usage)
-			crit.add(t.Verdict)
+			crit.add(i, t.Verdict)
 		}
 		s.Trials += len(c.Trials)
 		rate, ok := c.PassRate()
 		if !ok {
 			continue
 		}
-		rates += rate
+		shares = append(shares, rate)
 		var n counts
 		n.c, n.n = c.passes()
 		ran = append(ran, n)
 	}
-	s.Criteria = crit.stats()
+	level := r.gateConfig().level()
+	s.Criteria = crit.stats(level)
+	for _, c := range s.Criteria {
+		if c.Interval != nil { // a bootstrap
+			s.Intervals = &Intervals{Level: level, Unit: "case", Resamples: stats.DefaultResamples, Seed: IntervalSeed}
+		}
+	}
 	if len(ran) == 0 {
 		return s
 	}
-	rate := rates / float64(len(ran))
+	var sum float64
+	for _, v := range shares {
+		sum += v
+	}
+	rate := sum / float64(len(ran))
 	s.PassRate = &rate
 	maxK := ran[0].n
 	for _, n := range ran {
 		maxK = min(maxK, n.n)
 	}
+	atK := make([][]float64, maxK) // atK[k-1][i]: case i's pass@k
+	hatK := make([][]float64, maxK)
 	for k := 1; k <= maxK; k++ {
 		var at, hat float64
 		for _, n := range ran {
-			at += 1 - choose(n.n-n.c, k)/choose(n.n, k)
-			hat += choose(n.c, k) / choose(n.n, k)
+			a, h := 1-choose(n.n-n.c, k)/choose(n.n, k), choose(n.c, k)/choose(n.n, k)
+			atK[k-1], hatK[k-1] = append(atK[k-1], a), append(hatK[k-1], h)
+			at, hat = at+a, hat+h
 		}
 		s.PassAtK = append(s.PassAtK, at/float64(len(ran)))
 		s.PassHatK = append(s.PassHatK, hat/float64(len(ran)))
 	}
+	rateIntervals(&s, ran, shares, atK, hatK, level)
 	return s
 }
 
-// criteria gathers the criteria of verdicts by name: the count, the
-// lowest score and, until stats divides it, the sum of the scores.
-type criteria map[string]CriterionStat
+// rateIntervals sets the intervals of s's pass rate, pass@k and pass^k,
+// over the judged cases ran (their pass shares, and each case's pass@k
+// and pass^k). With one trial a case, the pass rate is a proportion of
+// cases, and its interval Wilson's; otherwise each is a bootstrap over
+// cases.
+func rateIntervals(s *Stats, ran []counts, shares []float64, atK, hatK [][]float64, level float64) {
+	if s.Intervals == nil {
+		s.Intervals = &Intervals{Level: level, Unit: "case"}
+	}
+	single := true
+	passes := 0
+	for _, n := range ran {
+		single = single && n.n == 1
+		passes += n.c
+	}
+	if single {
+		iv := stats.Wilson(passes, len(ran), level)
+		s.PassRateInterval = &iv
+		s.PassAtKInterval, s.PassHatKInterval = []stats.Interval{iv}, []stats.Interval{iv}
+		return
+	}
+	s.Intervals.Resamples, s.Intervals.Seed = stats.DefaultResamples, IntervalSeed
+	if iv, ok := bootMean(shares, level); ok {
+		s.PassRateInterval = &iv
+	}
+	for k := range atK {
+		at, ok1 := bootMean(atK[k], level)
+		hat, ok2 := bootMean(hatK[k], level)
+		if !ok1 || !ok2 {
+			s.PassAtKInterval, s.PassHatKInterval = nil, nil
+			return
+		}
+		s.PassAtKInterval, s.PassHatKInterval = append(s.PassAtKInterval, at), append(s.PassHatKInterval, hat)
+	}
+}
 
-// add walks a verdict's tree and adds every criterion in it.
-func (cs criteria) add(j judge.Judgment) {
+// criteria gathers the criteria of verdicts by name.
+type criteria map[string]*criterion
+
+// A criterion is one criterion's scores so far: the count, the lowest,
+// and each case's sum and count (the bootstrap draws cases).
+type criterion struct {
+	CriterionStat
+	sum     float64
+	byCase  map[int]int // case index → index in sums and counts
+	sums    []float64
+	counted []float64
+}
+
+// add walks the verdict of a trial of case i and adds every criterion in
+// it.
+func (cs criteria) add(i int, j judge.Judgment) {
 	if len(j.Parts) > 0 {
 		for _, p := range j.Parts {
-			cs.add(p)
+			cs.add(i, p)
 		}
 		return
 	}
@@ -205,22 +303,39 @@ func (cs criteria) add(j judge.Judgment) {
 		return
 	}
 	c, seen := cs[j.Name]
-	if !seen || v < c.Min {
-		c.Min = v
+	if !seen {
+		c = &criterion{CriterionStat: CriterionStat{Name: j.Name, Min: v}, byCase: map[int]int{}}
+		cs[j.Name] = c
 	}
-	c.Name, c.Count, c.Mean = j.Name, c.Count+1, c.Mean+v
-	cs[j.Name] = c
+	c.Min = min(c.Min, v)
+	c.Count++
+	c.sum += v
+	k, ok := c.byCase[i]
+	if !ok {
+		k = len(c.sums)
+		c.byCase[i] = k
+		c.sums, c.counted = append(c.sums, 0), append(c.counted, 0)
+	}
+	c.sums[k] += v
+	c.counted[k]++
 }
 
-// stats returns the criteria sorted by name, with their means.
-func (cs criteria) stats() []CriterionStat {
+// stats returns the criteria sorted by name, with their means and, when
+// two cases or more have a criterion, its interval at level.
+func (cs criteria) stats(level float64) []CriterionStat {
 	if len(cs) == 0 {
 		return nil
 	}
 	out := make([]CriterionStat, 0, len(cs))
 	for _, c := range cs {
-		c.Mean /= float64(c.Count)
-		out = append(out, c)
+		st := c.CriterionStat
+		st.Mean = c.sum / float64(c.Count)
+		if len(c.sums) > 1 {
+			if iv, ok := bootRatio(c.sums, c.counted, level); ok {
+				st.Interval = &iv
+			}
+		}
+		out = append(out, st)
 	}
 	slices.SortFunc(out, func(a, b CriterionStat) int { return cmp.Compare(a.Name, b.Name) })
 	return out
@@ -281,10 +396,10 @@ func (r *Run) Unreachable() bool {
 	return ran > 0 && unreachable == ran
 }
 
-// Passed reports whether the run passes its gate: it is complete and met
-// its threshold. An incomplete run never passes, whatever its pass rate:
+// Passed reports whether the run passes its gate: it is complete and its
+// Gate passes it. An incomplete run never passes, whatever its pass rate:
 // the trials that did not run might have failed.
-func (r *Run) Passed() bool { return r.Complete() && r.Met() }
+func (r *Run) Passed() bool { return r.Complete() && r.Gate().Passes }
 
 func (r *Run) threshold() float64 {
 	if r.Suite == nil || r.Suite.Threshold == 0 {

@@ -24,6 +24,9 @@ type Suite struct {
 	// Threshold is the pass rate (0..1) the suite must reach. Defaults
 	// to 1: every case passes.
 	Threshold float64
+	// Gate is how the pass rate, a sample, is weighed against Threshold
+	// (see Run.Gate).
+	Gate GateConfig
 	// Trials is how many times each case runs, unless it says otherwise.
 	// Defaults to 1.
 	Trials int

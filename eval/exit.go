@@ -17,11 +17,15 @@ const (
 	ExitInfra      = 3 // the agent or a provider was unreachable for the whole run, or the results database failed
 	ExitUnknown    = 4 // a bug: please report it
 	ExitIncomplete = 5 // a run did not run every selected trial (interrupted, out of budget)
+	// ExitInconclusive: a run's sample did not decide its gate, and its
+	// suite asks for a code of its own (gate: inconclusive: exit).
+	ExitInconclusive = 6
 )
 
 // Worse returns the exit code that wins when several runs (or steps)
-// earn a and b: a bug, then a usage error, an unreachable service, a
-// threshold missed, an incomplete run, and a pass last. A known failure
+// earn a and b: a bug, then a usage error, an unreachable service, an
+// inconclusive run whose suite asks for exit code 6, a threshold missed,
+// an incomplete run, and a pass last. A known failure
 // says more than a run cut short.
 func Worse(a, b int) int {
 	rank := func(code int) int {
@@ -32,12 +36,14 @@ func Worse(a, b int) int {
 			return 1
 		case ExitFailed:
 			return 2
-		case ExitInfra:
+		case ExitInconclusive:
 			return 3
-		case ExitUsage:
+		case ExitInfra:
 			return 4
+		case ExitUsage:
+			return 5
 		}
-		return 5
+		return 6
 	}
 	if rank(b) > rank(a) {
 		return b
@@ -53,11 +59,14 @@ func Worse(a, b int) int {
 //     needed (gavel.Trial.Cause). A service that answered badly (a 400, a
 //     malformed verdict) was reached: its ERRORs count as not passed.
 //   - 1 (ExitFailed) when fail-fast stopped the run after a trial that did
-//     not pass, or the run is complete and missed its threshold.
+//     not pass, or the run is complete and its gate does not pass it
+//     (gavel.Run.Gate: FAIL, or INCONCLUSIVE as its suite says).
+//   - 6 (ExitInconclusive) when the run is complete, its gate is
+//     INCONCLUSIVE, and its suite says an inconclusive run exits so.
 //   - 5 (ExitIncomplete) when the run is otherwise incomplete
 //     (interrupted, out of budget): the trials that did not run might
 //     have failed, so it does not pass, whatever its pass rate.
-//   - 0 (ExitPassed) when it is complete and met its threshold.
+//   - 0 (ExitPassed) when it is complete and its gate passes it.
 func ExitCode(run *gavel.Run) int {
 	switch {
 	case run.Unreachable():
@@ -66,7 +75,12 @@ func ExitCode(run *gavel.Run) int {
 		return ExitFailed
 	case !run.Complete():
 		return ExitIncomplete
-	case !run.Met():
+	}
+	g := run.Gate()
+	switch {
+	case g.Decision == gavel.DecisionInconclusive && g.Inconclusive == gavel.InconclusiveExits:
+		return ExitInconclusive
+	case !g.Passes:
 		return ExitFailed
 	}
 	return ExitPassed
@@ -78,7 +92,7 @@ func ExitCode(run *gavel.Run) int {
 // run in a shared store).
 func shardExitCode(run *gavel.Run) int {
 	code := ExitCode(run)
-	if code == ExitFailed && run.Stopped != gavel.StopFailFast {
+	if (code == ExitFailed || code == ExitInconclusive) && run.Stopped != gavel.StopFailFast {
 		return ExitPassed
 	}
 	return code
@@ -109,18 +123,16 @@ func Status(run *gavel.Run, code int) store.Status {
 }
 
 // WholeVerdict says how a whole run came out, in words: "PASS: pass
-// rate 87.5% over 8 cases, threshold 75%".
+// rate 87.5% over 8 cases (8 trials), 95% interval 76–99%, threshold
+// 75%".
 func WholeVerdict(run *gavel.Run) string {
 	if len(run.Cases) == 0 {
 		return "PASS: no case was selected, there was nothing to gate"
 	}
 	stats := run.Stats()
-	verdict := "FAIL"
-	switch {
-	case !run.Complete():
+	verdict := string(run.Gate().Decision)
+	if !run.Complete() {
 		verdict = "INCOMPLETE (" + run.StopReason + ")"
-	case run.Met():
-		verdict = "PASS"
 	}
 	threshold := 1.0
 	if run.Suite != nil && run.Suite.Threshold > 0 {
@@ -130,7 +142,11 @@ func WholeVerdict(run *gavel.Run) string {
 	if stats.PassRate != nil {
 		rate = report.Percent(*stats.PassRate) + " over " + plural(len(run.Cases)-stats.Cases[gavel.Skipped], "case")
 	}
-	return fmt.Sprintf("%s: pass rate %s (%d trials), threshold %s", verdict, rate, stats.Trials, report.Percent(threshold))
+	interval := ""
+	if iv := stats.PassRateInterval; iv != nil {
+		interval = fmt.Sprintf(", %s interval %s–%s", report.Percent(iv.Level), report.Percent(iv.Lo), report.Percent(iv.Hi))
+	}
+	return fmt.Sprintf("%s: pass rate %s (%d trials)%s, threshold %s", verdict, rate, stats.Trials, interval, report.Percent(threshold))
 }
 
 // plural says n things: "1 case", "3 cases".

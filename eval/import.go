@@ -123,7 +123,7 @@ func (im Importing) Import(files []string, stdout, stderr io.Writer) int {
 // the files' order, as a suite of the name given (else a Gavel report's,
 // else "imported"), and its info, which says where it came from.
 func importedRun(b *importer.Batch, suiteName string) (*gavel.Run, store.RunInfo) {
-	suite := &gavel.Suite{Name: cmp.Or(suiteName, b.Suite, "imported"), Threshold: b.Threshold}
+	suite := &gavel.Suite{Name: cmp.Or(suiteName, b.Suite, "imported"), Threshold: b.Threshold, Gate: b.Gate}
 	files := make([]string, len(b.Files))
 	for i, f := range b.Files {
 		files[i] = f.String()
@@ -160,6 +160,7 @@ func importedRun(b *importer.Batch, suiteName string) (*gavel.Run, store.RunInfo
 		Threshold: cmp.Or(suite.Threshold, 1),
 		Started:   now,
 	}
+	gateSettings(info.Settings, suite.Gate)
 	info.Host, _ = os.Hostname()
 	return run, info
 }

@@ -120,6 +120,7 @@ func mergeFiles(ctx context.Context, db string, paths []string, stderr io.Writer
 	if first.Label != "" {
 		info.Settings["run_label"] = first.Label
 	}
+	gateSettings(info.Settings, run.Suite.Gate)
 	info.Host, _ = os.Hostname()
 	st, err := OpenStore(ctx, db)
 	if err != nil {
@@ -187,6 +188,8 @@ func mergeShards(files []shardFile) (*gavel.Run, error) {
 			return nil, fmt.Errorf("%s and %s selected other cases or trials (another commit, --tag, --id, --changed-since or --trials?): they are not the shards of one run", f.path, first.path)
 		case f.head.Suite.Threshold != first.head.Suite.Threshold:
 			return nil, fmt.Errorf("%s has threshold %v and %s %v (--min-pass-rate?): the shards of one run have the same", f.path, f.head.Suite.Threshold, first.path, first.head.Suite.Threshold)
+		case f.head.Suite.Gate != first.head.Suite.Gate:
+			return nil, fmt.Errorf("%s weighs its pass rate as %+v and %s as %+v (gate:, --inconclusive?): the shards of one run weigh it alike", f.path, f.head.Suite.Gate, first.path, first.head.Suite.Gate)
 		case s.Index < 1 || s.Index > s.Count:
 			return nil, fmt.Errorf("%s says it is %s", f.path, s)
 		case byIndex[s.Index] != nil:
@@ -251,7 +254,7 @@ func mergeShards(files []shardFile) (*gavel.Run, error) {
 	}
 	run.Duration = end.Sub(run.Started)
 	h := first.head.Suite
-	run.Suite = &gavel.Suite{Name: h.Name, Description: h.Description, File: h.File, Threshold: h.Threshold, Models: h.Models}
+	run.Suite = &gavel.Suite{Name: h.Name, Description: h.Description, File: h.File, Threshold: h.Threshold, Gate: h.Gate, Models: h.Models}
 	for _, pc := range s0.Cases {
 		gc := &gavel.Case{ID: pc.ID}
 		if c := cases[pc.ID]; c != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/spec"
 )
@@ -47,6 +48,10 @@ type Options struct {
 	// MinPassRate, when not zero, is the pass rate to reach instead of
 	// the suite's threshold.
 	MinPassRate float64
+	// Inconclusive, when set, is what an INCONCLUSIVE verdict does
+	// instead of what the suite's gate: says (gavel.ParseInconclusive:
+	// rate, pass, fail or exit).
+	Inconclusive string
 	// MaxCostUSD and MaxTokens stop starting trials once this much was
 	// spent (0: no limit).
 	MaxCostUSD float64
@@ -79,6 +84,9 @@ type Options struct {
 func (o *Options) Check() error {
 	if o.MinPassRate < 0 || o.MinPassRate > 1 {
 		return fmt.Errorf("--min-pass-rate %v: want a pass rate from 0 to 1", o.MinPassRate)
+	}
+	if _, err := gavel.ParseInconclusive(o.Inconclusive); err != nil {
+		return fmt.Errorf("--inconclusive %w", err)
 	}
 	if err := o.checkQueue(); err != nil {
 		return err
@@ -116,6 +124,8 @@ func (o *Options) checkQueue() error {
 		return errors.New("--queue spreads the whole run over the workers: give no --shard (shards are for machines that each run a part without a queue)")
 	case o.PricesFile != "":
 		return errors.New("--queue cannot take --prices: workers price the models from the suite file; put the prices under prices: in it")
+	case o.Inconclusive != "":
+		return errors.New("--queue cannot take --inconclusive: the workers that finish the run weigh it as the suite file says; put it under gate: inconclusive: in it")
 	}
 	return nil
 }

@@ -282,6 +282,7 @@ func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 	if f.ChangedSince != "" {
 		info.Filters = append(info.Filters, "--changed-since "+f.ChangedSince)
 	}
+	gateSettings(info.Settings, b.Suite.Gate)
 	if f.MaxCostUSD > 0 {
 		info.Settings["max_cost_usd"] = strconv.FormatFloat(f.MaxCostUSD, 'f', -1, 64)
 	}
@@ -289,6 +290,17 @@ func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 		info.Settings["max_tokens"] = strconv.FormatInt(f.MaxTokens, 10)
 	}
 	return info
+}
+
+// gateSettings records a run's gate configuration in its settings, which
+// the store reads back (store.RunInfo.GateConfig).
+func gateSettings(settings map[string]string, g gavel.GateConfig) {
+	if g.Inconclusive != "" {
+		settings[store.SettingInconclusive] = string(g.Inconclusive)
+	}
+	if g.Confidence > 0 {
+		settings[store.SettingConfidence] = strconv.FormatFloat(g.Confidence, 'f', -1, 64)
+	}
 }
 
 // effective formats the value a run uses of a setting: the flag's, else

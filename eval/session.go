@@ -251,6 +251,9 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 	if f.MinPassRate > 0 {
 		s.Suite.Threshold = f.MinPassRate
 	}
+	if f.Inconclusive != "" {
+		s.Suite.Gate.Inconclusive, _ = gavel.ParseInconclusive(f.Inconclusive) // checked by init
+	}
 	if f.Queue {
 		return r.enqueue(ctx, s)
 	}

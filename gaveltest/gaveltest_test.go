@@ -139,7 +139,7 @@ func TestRunProblems(t *testing.T) {
 func TestStoreAndGate(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "gavel.db")
 	out, code := runChild(t, child{suite: "testdata/desk", ids: "greeting,joke", db: db, gate: true})
-	if code != 1 || !strings.Contains(out, "gaveltest: suite desk: the run does not pass: FAIL: pass rate 50% over 2 cases (2 trials), threshold 100%") {
+	if code != 1 || !strings.Contains(out, "gaveltest: suite desk: the run does not pass: FAIL: pass rate 50% over 2 cases (2 trials), 95% interval 9.5%–90.5%, threshold 100%") {
 		t.Errorf("exit code %d, want 1 and the gate's failure:\n%s", code, out)
 	}
 	st, err := sqlite.Open(db)

@@ -84,10 +84,12 @@ func (c *Case) Input() string {
 type Batch struct {
 	// Files are the files read, each with its format.
 	Files []File
-	// Suite and Threshold are a Gavel report's suite name and threshold
-	// (the first report's), "" and 0 for the other formats.
+	// Suite, Threshold and Gate are a Gavel report's suite name,
+	// threshold and gate configuration (the first report's); "", 0 and
+	// the defaults for the other formats.
 	Suite     string
 	Threshold float64
+	Gate      gavel.GateConfig
 	// Stopped and StopReason say what stopped the run a Gavel report is
 	// of, when it was incomplete (the first such report's).
 	Stopped    gavel.StopCause
@@ -199,7 +201,7 @@ func Read(files []string, format Format) (*Batch, error) {
 			var head report.JSONReport
 			head, cases, ps = readGavel(path, data)
 			if b.Suite == "" {
-				b.Suite, b.Threshold = head.Suite.Name, head.Suite.Threshold
+				b.Suite, b.Threshold, b.Gate = head.Suite.Name, head.Suite.Threshold, head.Suite.Gate
 			}
 			if b.Stopped == "" {
 				b.Stopped, b.StopReason = head.Stopped, head.StopReason

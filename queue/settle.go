@@ -173,15 +173,15 @@ func (q *Queue) finish(ctx context.Context, runID string, p planned, cases map[s
 // StatusOf is the status a finished run earns, as gavel run decides it:
 // errored when trials ran and every one (but those cut short) was an
 // ERROR because a service could not be reached; incomplete when it was
-// stopped before every trial ran; failed when it missed its threshold;
-// else passed.
+// stopped before every trial ran; failed when its gate does not pass it
+// (gavel.Run.Gate); else passed.
 func StatusOf(run *gavel.Run) store.Status {
 	switch {
 	case run.Unreachable():
 		return store.Errored
 	case !run.Complete():
 		return store.Incomplete
-	case !run.Met():
+	case !run.Gate().Passes:
 		return store.Failed
 	}
 	return store.Passed

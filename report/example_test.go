@@ -55,11 +55,12 @@ func ExampleWrite() {
 	// case_001 | -     | PASS     | PASS    | 1/1    | 1.00  | $0.0030
 	// case_005 | FAIL  | -        | FAIL    | 0/1    | 0.00  | $0.0030
 	//
-	// Pass rate: 50% over 2 cases
-	// Threshold: 80% -> overall FAIL
+	// Pass rate: 50% over 2 cases, 95% interval 9.5–90.5% (Wilson, over cases)
+	// Threshold: 80% -> overall INCONCLUSIVE
 	// Trials: 2
 	// Tokens: 2,000 (agent 2,000)
 	// Cost: $0.0060 (agent $0.0060)
+	// Inconclusive: the pass rate's 95% interval 9.5–90.5% straddles the threshold 80%: the run's 2 cases do not decide; about 5 more cases at this pass rate would. The pass rate alone decides: it misses the threshold (gate: inconclusive: rate).
 	//
 	// Failure detail (case_005, FAIL): cancel without confirmation
 	//   Input:    cancel my order 12345

@@ -41,8 +41,13 @@ type JSONReport struct {
 	Interrupted bool            `json:"interrupted"`
 	// Passed is true when the run is complete and reached the suite's
 	// threshold: an incomplete run never passes.
-	Passed bool        `json:"passed"`
-	Stats  gavel.Stats `json:"stats"`
+	Passed bool `json:"passed"`
+	// Gate is the run's verdict against its threshold, weighed with the
+	// pass rate's interval (gavel.Run.Gate): PASS, FAIL or INCONCLUSIVE,
+	// and what an INCONCLUSIVE verdict does; null for a shard, whose
+	// verdict is the whole run's, and for a run that is incomplete.
+	Gate  *gavel.Gate `json:"gate"`
+	Stats gavel.Stats `json:"stats"`
 	// Shard says which shard of a run the report is of (gavel run
 	// --shard), null for a whole run. A shard's Passed is its part's
 	// alone: gavel merge decides on the whole run.
@@ -58,8 +63,11 @@ type JSONSuite struct {
 	File        string `json:"file"`
 	// Threshold is the pass rate the run had to reach, 1 when the suite
 	// set none.
-	Threshold float64           `json:"threshold"`
-	Models    map[string]string `json:"models"`
+	Threshold float64 `json:"threshold"`
+	// Gate is how the run weighed its pass rate against the threshold,
+	// as the suite said (gate:); empty for the defaults.
+	Gate   gavel.GateConfig  `json:"gate"`
+	Models map[string]string `json:"models"`
 }
 
 // A JSONCase is one case of a report: what it is, how it came out, and
@@ -157,12 +165,13 @@ func newJSONReport(run *gavel.Run, opts Options, withCases bool) JSONReport {
 		StopReason:    run.StopReason,
 		Interrupted:   run.Stopped == gavel.StopInterrupted,
 		Passed:        run.Passed(),
+		Gate:          gateOf(run, opts),
 		Stats:         run.Stats(),
 		Cases:         []JSONCase{},
 		Shard:         opts.Shard,
 	}
 	if s := run.Suite; s != nil {
-		r.Suite.Description, r.Suite.File = s.Description, s.File
+		r.Suite.Description, r.Suite.File, r.Suite.Gate = s.Description, s.File, s.Gate
 		for role, model := range s.Models {
 			r.Suite.Models[role] = model
 		}
@@ -202,4 +211,13 @@ func newJSONCase(cr *gavel.CaseResult) JSONCase {
 		}
 	}
 	return c
+}
+
+// gateOf is the JSON report's gate: nil for a shard or an incomplete run.
+func gateOf(run *gavel.Run, opts Options) *gavel.Gate {
+	if opts.Shard != nil || !run.Complete() {
+		return nil
+	}
+	g := run.Gate()
+	return &g
 }

@@ -102,6 +102,15 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if stats.PassRate != nil {
 		s.Properties = append(s.Properties, junitProperty{Name: "pass_rate", Value: decimal(*stats.PassRate)})
 	}
+	if iv := stats.PassRateInterval; iv != nil {
+		s.Properties = append(s.Properties,
+			junitProperty{Name: "pass_rate_lo", Value: decimal(iv.Lo)},
+			junitProperty{Name: "pass_rate_hi", Value: decimal(iv.Hi)},
+			junitProperty{Name: "confidence", Value: decimal(iv.Level)})
+	}
+	if run.Complete() {
+		s.Properties = append(s.Properties, junitProperty{Name: "verdict", Value: string(run.Gate().Decision)})
+	}
 	s.Properties = append(s.Properties, []junitProperty{
 		{Name: "threshold", Value: decimal(threshold(run))},
 		{Name: "passed", Value: strconv.FormatBool(run.Passed())},

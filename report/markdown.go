@@ -24,18 +24,23 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		icon = "⚠️"
 	case opts.Shard != nil:
 		icon = "🧩"
-	case run.Met():
+	case run.Gate().Decision == gavel.DecisionPass:
 		icon = "✅"
+	case run.Gate().Decision == gavel.DecisionInconclusive:
+		icon = "❔"
 	}
 	fmt.Fprintf(b, "## %s %s: %s\n\n", icon, mdText(suiteName(run)), verdictOf(run, opts))
 
 	total := stats.Usage.Total()
-	rate := "**" + passRate(stats.PassRate) + "**"
+	rate := "**" + passRate(stats.PassRate) + "**" + rateInterval(stats.PassRateInterval)
 	if stats.PassRate == nil {
 		rate += " (" + notJudged + ")"
 	}
 	fmt.Fprintf(b, "Pass rate %s against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
 		rate, percent(threshold(run)), len(run.Cases), stats.Trials, mdText(tokens(total)), inParens(calls(total)), mdText(cost(total)))
+	if note := gateNote(run); note != "" && opts.Shard == nil {
+		fmt.Fprintf(b, "❔ %s\n\n", mdText(note))
+	}
 	if roles := byRole(stats.Usage, costAndTokens); roles != "" {
 		fmt.Fprintf(b, "Cost by role: %s\n\n", mdText(roles))
 	}

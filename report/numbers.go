@@ -201,6 +201,13 @@ var (
 	// Unjudged says that a complete run in which nothing was judged does
 	// not pass, on one line; "" for any other run.
 	Unjudged = unjudged
+	// IntervalWords writes an interval: "95% interval 62.3–98.4%"; ""
+	// for none.
+	IntervalWords = intervalWords
+	// GateNote says, for a run whose sample did not decide its gate
+	// (INCONCLUSIVE), why, what would decide it, and what the verdict
+	// does; "" for any other.
+	GateNote = gateNote
 	// TrialsCell writes how many of a case's judged trials passed, as
 	// the table of cases shows it: "2/3", "not judged".
 	TrialsCell = func(cr *gavel.CaseResult) string { return trialsCell(factsOf(cr)) }

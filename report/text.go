@@ -182,6 +182,7 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	if skipped > 0 {
 		fmt.Fprintf(b, " (%d skipped)", skipped)
 	}
+	b.WriteString(rateInterval(stats.PassRateInterval))
 	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), verdictOf(run, opts))
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
 	tokens, spent := usageLines(stats.Usage)
@@ -203,7 +204,7 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	for _, u := range unstableJudges(run) {
 		fmt.Fprintf(b, "Unstable judge: %s\n", u)
 	}
-	for _, line := range []string{incomplete(run), unjudged(run, stats)} {
+	for _, line := range []string{gateNote(run), incomplete(run), unjudged(run, stats)} {
 		if line != "" {
 			b.WriteString(line + "\n")
 		}
@@ -218,21 +219,14 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	}
 }
 
-// verdictWord is PASS or FAIL.
-func verdictWord(met bool) string {
-	if met {
-		return "PASS"
-	}
-	return "FAIL"
-}
-
-// runVerdict is the run's verdict: PASS, FAIL, or INCOMPLETE for a run
-// that did not run every selected trial, whatever its pass rate.
+// runVerdict is the run's verdict: the gate's PASS, FAIL or INCONCLUSIVE
+// (gavel.Run.Gate), or INCOMPLETE for a run that did not run every
+// selected trial, whatever its pass rate.
 func runVerdict(run *gavel.Run) string {
 	if !run.Complete() {
 		return "INCOMPLETE"
 	}
-	return verdictWord(run.Met())
+	return string(run.Gate().Decision)
 }
 
 // incomplete says why a run is incomplete, and what that means, on one

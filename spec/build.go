@@ -19,6 +19,7 @@ import (
 	"github.com/gavelhq/gavel/llmjudge"
 	"github.com/gavelhq/gavel/secret"
 	"github.com/gavelhq/gavel/sim"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // Env is what building a suite needs from the program.
@@ -230,6 +231,9 @@ func (b *builder) suiteHead() *gavel.Suite {
 		}
 		s.Threshold = *f.Threshold
 	}
+	if f.Gate != nil {
+		s.Gate = b.gate(*f.Gate)
+	}
 	if f.Trials < 0 || f.Concurrency < 0 {
 		b.fail("trials and concurrency cannot be negative")
 	}
@@ -371,6 +375,22 @@ func (b *builder) abs(p string) string {
 		return p
 	}
 	return filepath.Join(b.l.Dir, p)
+}
+
+// gate reads a suite's gate: block.
+func (b *builder) gate(g GateSpec) gavel.GateConfig {
+	var c gavel.GateConfig
+	if g.Confidence != nil {
+		if err := stats.CheckLevel(*g.Confidence); err != nil {
+			b.fail("gate.confidence: %v", err)
+		}
+		c.Confidence = *g.Confidence
+	}
+	var err error
+	if c.Inconclusive, err = gavel.ParseInconclusive(g.Inconclusive); err != nil {
+		b.fail("gate.inconclusive: %v", err)
+	}
+	return c
 }
 
 // dsn fills in the environment variables of field, a database's dsn

@@ -16,6 +16,7 @@ type SuiteFile struct {
 	Agent        *AgentSpec `yaml:"agent" doc:"The agent under test."`
 	Models       ModelsSpec `yaml:"models" doc:"The models that judge and play users, as provider:model references."`
 	Threshold    *float64   `yaml:"threshold" doc:"The pass rate the suite must reach, above 0 and at most 1 (0.8 for 80%). Defaults to 1."`
+	Gate         *GateSpec  `yaml:"gate" doc:"How the pass rate, a sample, is weighed against the threshold: the run is PASS when the pass rate's confidence interval reaches the threshold, FAIL when it lies below, INCONCLUSIVE when it straddles it (docs/statistics.md)."`
 	Trials       int        `yaml:"trials" doc:"How many times each case runs. Defaults to 1."`
 	Concurrency  int        `yaml:"concurrency" doc:"How many trials run at once. Defaults to 4."`
 	Timeout      string     `yaml:"timeout" doc:"How long one trial's conversation may take, as a Go duration (90s, 5m). Defaults to 5m."`
@@ -29,6 +30,12 @@ type SuiteFile struct {
 	EveryCase *EveryCaseSpec `yaml:"every_case" doc:"Judges every case gets besides its own (rules:, checks:, judges:), such as a style guide's hard rules; or the path of a YAML file holding them, relative to the suite, so that the agent's prompts and the tests read the same rules."`
 	// Prices are read by Load into Loaded.Prices.
 	Prices map[string]PriceSpec `yaml:"prices" doc:"Prices of models by the name their vendor gives them (my-model: {input: 0.5, output: 1.5}), in US dollars per million tokens: they add to Gavel's table of list prices, or replace its entries. A model without a price is reported unpriced: its cost is unknown, and a cost budget refuses to run."`
+}
+
+// GateSpec is how a suite's gate weighs its pass rate (gate:).
+type GateSpec struct {
+	Confidence   *float64 `yaml:"confidence" doc:"The confidence level of the run's intervals, between 0 and 1 (0.9 for 90%). Defaults to 0.95."`
+	Inconclusive string   `yaml:"inconclusive" doc:"What an INCONCLUSIVE verdict does to the run: rate (the pass rate alone decides, as without intervals; the reports still say INCONCLUSIVE), pass, fail (exit code 1) or exit (exit code 6). Defaults to rate." enum:"rate,pass,fail,exit"`
 }
 
 // ModelsSpec names the models by role. In every model reference of a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -410,6 +411,22 @@ const SettingImported = "imported"
 // ImportedFrom says what an imported run was imported from ("chats.jsonl
 // (openai)"); "" for a run Gavel ran.
 func (r RunInfo) ImportedFrom() string { return r.Settings[SettingImported] }
+
+// The settings (RunInfo.Settings) of a run's gate, as its suite said
+// (gavel.GateConfig): what an INCONCLUSIVE verdict does, and the
+// confidence level of its intervals. A run stored without them has the
+// defaults.
+const (
+	SettingInconclusive = "inconclusive"
+	SettingConfidence   = "confidence"
+)
+
+// GateConfig is the run's gate configuration, from its settings.
+func (r RunInfo) GateConfig() gavel.GateConfig {
+	c := gavel.GateConfig{Inconclusive: gavel.Inconclusive(r.Settings[SettingInconclusive])}
+	c.Confidence, _ = strconv.ParseFloat(r.Settings[SettingConfidence], 64)
+	return c
+}
 
 // Git is where a run ran, as much as is known: "branch@commit", the
 // commit cut to 8 characters, and "+dirty" after it when the tree had

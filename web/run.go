@@ -51,10 +51,14 @@ type runData struct {
 	Incomplete, Abandoned      string
 	// NotJudged says why there is no pass rate, "" when there is one;
 	// Unjudged, that a complete run that judged nothing does not pass.
-	NotJudged, Unjudged           string
-	Continues, ContinuesHref      string
-	Rejudges, RejudgesHref        string
-	PassRate, Threshold           string
+	NotJudged, Unjudged      string
+	Continues, ContinuesHref string
+	Rejudges, RejudgesHref   string
+	PassRate, Threshold      string
+	// Decision is the gate's PASS, FAIL or INCONCLUSIVE (gavel.Gate),
+	// Interval the pass rate's, and GateNote what an INCONCLUSIVE verdict
+	// rests on and does.
+	Decision, Interval, GateNote  string
 	Cases, Trials                 int
 	Outcomes, Tokens, Calls, Cost string
 	Unpriced                      string // which models have no price, and how to give it
@@ -128,6 +132,7 @@ func newRunData(sr *store.StoredRun) runData {
 	stats := run.Stats()
 	total := stats.Usage.Total()
 	threshold := thresholdOf(info.Threshold)
+	gate := stats.Gate(threshold, info.GateConfig())
 	d := runData{
 		ID:         oneLine(info.ID),
 		Href:       runHref(info.ID),
@@ -139,8 +144,11 @@ func newRunData(sr *store.StoredRun) runData {
 		Finished:   info.Status != store.Running,
 		// An incomplete run (an abandoned one too) never passes; a running
 		// one is shown as meeting its threshold so far, or not.
-		Met:        gavel.Reaches(stats.PassRate, threshold) && (run.Complete() || info.Status == store.Running),
+		Met:        gate.Passes && (run.Complete() || info.Status == store.Running),
+		Decision:   string(gate.Decision),
 		PassRate:   passRate(stats.PassRate),
+		Interval:   report.IntervalWords(stats.PassRateInterval),
+		GateNote:   report.GateNote(run),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),
 		Trials:     stats.Trials,
@@ -160,6 +168,12 @@ func newRunData(sr *store.StoredRun) runData {
 	}
 	if !info.Ended.IsZero() {
 		d.Duration = elapsed(info.Ended.Sub(info.Started))
+	}
+	switch {
+	case info.Status == store.Running:
+		d.Decision = "" // no verdict yet
+	case !run.Complete():
+		d.Decision = "INCOMPLETE"
 	}
 	if stats.PassRate == nil {
 		d.NotJudged = " (no trial was judged)"

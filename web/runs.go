@@ -94,6 +94,7 @@ type runRow struct {
 	ID, Href, Suite, TrendsHref string
 	Status, Class               string
 	PassRate, Threshold         string
+	Decision                    string // the gate's (gavel.Gate)
 	Finished, Met               bool
 	Cases, Cost                 string
 	Started, StartedISO         string
@@ -158,7 +159,9 @@ func newRunRow(info store.RunInfo) runRow {
 	if finished {
 		row.Cases, row.Cost = strconv.Itoa(info.Stats.CaseCount()), cost(info.Stats.Usage.Total())
 		row.PassRate = passRate(info.Stats.PassRate)
-		row.Met = gavel.Reaches(info.Stats.PassRate, thresholdOf(info.Threshold)) && info.Status != store.Incomplete // an incomplete run never passes
+		gate := info.Stats.Gate(thresholdOf(info.Threshold), info.GateConfig())
+		row.Met = gate.Passes && info.Status != store.Incomplete // an incomplete run never passes
+		row.Decision = string(gate.Decision)
 	}
 	return row
 }

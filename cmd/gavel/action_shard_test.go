@@ -73,7 +73,9 @@ func TestActionShards(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(suite, "reports", "gavel-junit.xml")); err != nil {
 		t.Errorf("no JUnit report: %v", err)
 	}
-	if data, _ := os.ReadFile(summary); !strings.Contains(string(data), "action: PASS") {
+	// 6 of 8 at a threshold of 75%: the interval straddles it, and the
+	// pass rate alone decides (gate: inconclusive: rate, the default).
+	if data, _ := os.ReadFile(summary); !strings.Contains(string(data), "action: INCONCLUSIVE") || !strings.Contains(string(data), "The pass rate alone decides: it reaches the threshold") {
 		t.Errorf("the step summary of the merge:\n%s", data)
 	}
 }

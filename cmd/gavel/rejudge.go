@@ -64,6 +64,7 @@ func rejudgeFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Options, *eval.Rejud
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "trials judged at once (default: the suite's, else 4)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "time the judges of one trial may take (default: the suite's, else 5m)")
 	fs.Float64Var(&o.MinPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
+	fs.StringVar(&o.Inconclusive, "inconclusive", "", "what an INCONCLUSIVE verdict does: rate, pass, fail or exit, as gavel run --inconclusive")
 	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop judging trials once this much was spent")
 	fs.Int64Var(&o.MaxTokens, "max-tokens", 0, "stop judging trials once this many tokens were spent")
 	fs.StringVar(&o.PricesFile, "prices", "", "price models from this YAML or JSON `file`, as gavel run --prices")

@@ -17,8 +17,12 @@ those in flight finish. A second one cancels them. Either way what
 finished is stored and reported, and the run is incomplete.
 
 Exit codes:
-  0  every run is complete and reached its threshold
-  1  a threshold was missed, --gate failed, or --fail-fast stopped a run
+  0  every run is complete and its gate passes it: the pass rate's
+     confidence interval reaches the threshold (PASS), or straddles it
+     (INCONCLUSIVE) and the suite's gate lets it pass (by default, when
+     the pass rate alone reaches the threshold)
+  1  a gate did not pass a run (FAIL, or INCONCLUSIVE and the suite fails
+     it), --gate failed, or --fail-fast stopped a run
   2  a usage or suite-file error: nothing ran; for cases read from a pipe
      (a FIFO), which run as they come, a problem stops the run there
   3  the agent or a provider could not be reached for the whole run (every
@@ -27,7 +31,9 @@ Exit codes:
   5  a run is incomplete: it was interrupted (SIGINT, SIGTERM) or ran out of
      budget (--max-cost-usd, --max-tokens) before every selected trial ran;
      gavel run --resume RUN runs the rest
-With several suites, the first of 4, 2, 3, 1, 5 that one of them earns wins.
+  6  a run is INCONCLUSIVE and its suite (gate: inconclusive: exit) or
+     --inconclusive exit asks for a code of its own
+With several suites, the first of 4, 2, 3, 6, 1, 5 that one of them earns wins.
 
 A shard (--shard K/N) runs a stable 1/N of the selected trials, and its
 own pass rate is no verdict: it exits 0 where a whole run would exit 1
@@ -81,6 +87,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Options) {
 	fs.IntVar(&o.Trials, "trials", 0, "run every case this many times (default: the suite's)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "time one trial's conversation may take (default: the suite's, else 5m)")
 	fs.Float64Var(&o.MinPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
+	fs.StringVar(&o.Inconclusive, "inconclusive", "", "what an INCONCLUSIVE verdict (the pass rate's interval straddles the threshold) does: rate (the pass rate alone decides), pass, fail, or exit (exit code 6) (default: the suite's gate.inconclusive, else rate)")
 	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop starting trials once this much was spent")
 	fs.Int64Var(&o.MaxTokens, "max-tokens", 0, "stop starting trials once this many tokens were spent")
 	fs.StringVar(&o.PricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")

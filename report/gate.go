@@ -1,0 +1,78 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/stats"
+)
+
+// intervalWords says an interval in words: "95% interval 62.3–98.4%";
+// "" for none.
+func intervalWords(iv *stats.Interval) string {
+	if iv == nil {
+		return ""
+	}
+	lo, hi := percent(iv.Lo), percent(iv.Hi)
+	return fmt.Sprintf("%s interval %s–%s", percent(iv.Level), lo[:len(lo)-1], hi)
+}
+
+// methodWords names how an interval was computed, for readers.
+func methodWords(iv *stats.Interval) string {
+	switch iv.Method {
+	case stats.MethodWilson:
+		return "Wilson, over cases"
+	case stats.MethodBootstrap:
+		return "bootstrap over cases"
+	}
+	return iv.Method
+}
+
+// rateInterval is a pass rate's interval, to follow it: ", 95% interval
+// 62.3–98.4% (Wilson, over cases)"; "" without one.
+func rateInterval(iv *stats.Interval) string {
+	if iv == nil {
+		return ""
+	}
+	return ", " + intervalWords(iv) + " (" + methodWords(iv) + ")"
+}
+
+// gateNote says, for a verdict the run's sample did not decide
+// (INCONCLUSIVE), why, what would decide it, and what the verdict does;
+// "" for any other.
+func gateNote(run *gavel.Run) string {
+	if !run.Complete() {
+		return ""
+	}
+	g := run.Gate()
+	if g.Decision != gavel.DecisionInconclusive {
+		return ""
+	}
+	s := fmt.Sprintf("Inconclusive: the pass rate's %s straddles the threshold %s: the run's %d cases do not decide",
+		intervalWords(g.Interval), percent(g.Threshold), judgedCases(run))
+	if g.MoreCases > 0 {
+		s += fmt.Sprintf("; about %d more cases at this pass rate would", g.MoreCases)
+	}
+	switch g.Inconclusive {
+	case gavel.InconclusivePasses:
+		s += ". The suite lets an inconclusive run pass (gate: inconclusive: pass)."
+	case gavel.InconclusiveFails:
+		s += ". The suite fails an inconclusive run (gate: inconclusive: fail)."
+	case gavel.InconclusiveExits:
+		s += ". The suite fails an inconclusive run with exit code 6 (gate: inconclusive: exit)."
+	default:
+		s += fmt.Sprintf(". The pass rate alone decides: it %s the threshold (gate: inconclusive: rate).", map[bool]string{true: "reaches", false: "misses"}[run.Met()])
+	}
+	return s
+}
+
+// judgedCases counts the run's cases that have a pass rate.
+func judgedCases(run *gavel.Run) int {
+	n := 0
+	for i := range run.Cases {
+		if _, ok := run.Cases[i].PassRate(); ok {
+			n++
+		}
+	}
+	return n
+}
