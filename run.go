@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // A Run is the result of running a suite: every selected case in suite
@@ -176,8 +177,8 @@ func (r *Run) Stats() Stats {
 	for k := 1; k <= maxK; k++ {
 		var at, hat float64
 		for _, n := range ran {
-			at += 1 - choose(n.n-n.c, k)/choose(n.n, k)
-			hat += choose(n.c, k) / choose(n.n, k)
+			at += stats.PassAtK(n.c, n.n, k)
+			hat += stats.PassHatK(n.c, n.n, k)
 		}
 		s.PassAtK = append(s.PassAtK, at/float64(len(ran)))
 		s.PassHatK = append(s.PassHatK, hat/float64(len(ran)))
@@ -228,18 +229,6 @@ func (cs criteria) stats() []CriterionStat {
 
 // counts are a case's trials with a verdict, and its passes.
 type counts struct{ n, c int }
-
-// choose returns the binomial coefficient C(n, k), 0 when k > n.
-func choose(n, k int) float64 {
-	if k < 0 || k > n {
-		return 0
-	}
-	out := 1.0
-	for i := 1; i <= k; i++ {
-		out = out * float64(n-k+i) / float64(i)
-	}
-	return out
-}
 
 // Met reports whether the cases that ran reached the suite's threshold
 // (see Reaches). It says nothing of the cases that did not run: see
