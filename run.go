@@ -4,12 +4,10 @@ import (
 	"cmp"
 	"maps"
 	"slices"
-
 	"time"
 
-	"github.com/gavelhq/gavel/stats"
-
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // A Run is the result of running a suite: every selected case in suite
@@ -226,7 +224,7 @@ func (r *Run) Stats() Stats {
 	for k := 1; k <= maxK; k++ {
 		var at, hat float64
 		for _, n := range ran {
-			a, h := 1-choose(n.n-n.c, k)/choose(n.n, k), choose(n.c, k)/choose(n.n, k)
+			a, h := stats.PassAtK(n.c, n.n, k), stats.PassHatK(n.c, n.n, k)
 			atK[k-1], hatK[k-1] = append(atK[k-1], a), append(hatK[k-1], h)
 			at, hat = at+a, hat+h
 		}
@@ -343,18 +341,6 @@ func (cs criteria) stats(level float64) []CriterionStat {
 
 // counts are a case's trials with a verdict, and its passes.
 type counts struct{ n, c int }
-
-// choose returns the binomial coefficient C(n, k), 0 when k > n.
-func choose(n, k int) float64 {
-	if k < 0 || k > n {
-		return 0
-	}
-	out := 1.0
-	for i := 1; i <= k; i++ {
-		out = out * float64(n-k+i) / float64(i)
-	}
-	return out
-}
 
 // Met reports whether the cases that ran reached the suite's threshold
 // (see Reaches). It says nothing of the cases that did not run: see

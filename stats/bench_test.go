@@ -8,18 +8,27 @@ import "testing"
 // figures.
 func BenchmarkRun10000(b *testing.B) {
 	const cases, trials = 10000, 3
+	// Case i passes c of its trials, c from the top bits of a
+	// multiplicative hash (0..3, evenly); in head, every tenth case passes
+	// one trial more and every tenth (from the fifth) one fewer.
 	base := make([]float64, cases)
 	head := make([]float64, cases)
 	var passes, flipsDown, flipsUp int
 	for i := range cases {
-		c := (7*i*i + 3*i) % (trials + 1)
-		base[i] = float64(c) / trials
-		head[i] = float64((c+i%3)%(trials+1)) / trials
+		c := int(uint32(i) * 2654435761 >> 30)
+		h := c
+		switch i % 10 {
+		case 0:
+			h = min(c+1, trials)
+		case 5:
+			h = max(c-1, 0)
+		}
+		base[i], head[i] = float64(c)/trials, float64(h)/trials
 		passes += c
-		if c == trials && i%3 != 0 {
+		if c == trials && h < trials {
 			flipsDown++
 		}
-		if c < trials && (c+i%3)%(trials+1) == trials {
+		if c < trials && h == trials {
 			flipsUp++
 		}
 	}
@@ -55,6 +64,13 @@ func BenchmarkRun10000(b *testing.B) {
 	b.Run("Wilcoxon", func(b *testing.B) {
 		for b.Loop() {
 			Wilcoxon(diffs)
+		}
+	})
+	// The worst case for ranking: 10,000 differences, none zero.
+	distinct := generate(cases, func(i int) float64 { return float64((i*7919)%10007-5003) / 10007 })
+	b.Run("Wilcoxon/nonzero", func(b *testing.B) {
+		for b.Loop() {
+			Wilcoxon(distinct)
 		}
 	})
 	b.Run("Paired/2000", func(b *testing.B) {

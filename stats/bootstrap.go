@@ -150,5 +150,7 @@ func percentile(sorted []float64, q float64) float64 {
 	if i >= len(sorted)-1 {
 		return sorted[len(sorted)-1]
 	}
-	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+	// The conversion keeps the product from fusing with the sum (as Go
+	// may on arm64), so that a seed's interval is the same everywhere.
+	return sorted[i] + float64((h-float64(i))*(sorted[i+1]-sorted[i]))
 }

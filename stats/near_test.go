@@ -1,9 +1,6 @@
 package stats
 
-import (
-	"math"
-	"strings"
-)
+import "math"
 
 // near reports whether got is want within a relative tolerance rel, or
 // within abs of it (for wants at or near zero). Infinities must match.
@@ -13,6 +10,3 @@ func near(got, want, rel, abs float64) bool {
 	}
 	return math.Abs(got-want) <= max(rel*math.Abs(want), abs)
 }
-
-// contains reports whether s holds sub.
-func contains(s, sub string) bool { return strings.Contains(s, sub) }

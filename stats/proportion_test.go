@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -91,7 +92,7 @@ func TestProportionPanicsOnNoCount(t *testing.T) {
 				func() {
 					defer func() {
 						got := fmt.Sprint(recover())
-						if !contains(got, tt.mentions) {
+						if !strings.Contains(got, tt.mentions) {
 							t.Errorf("panic %q, want one that mentions %q", got, tt.mentions)
 						}
 					}()
