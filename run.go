@@ -31,6 +31,12 @@ type Run struct {
 	// sum of its trials' Models (see ModelUsage), which the runner fills
 	// in; nil when no trial knew.
 	Models map[string]judge.Usage `json:"models,omitempty"`
+
+	// JudgeAccuracy, when set, is the accuracy of the suite's judge by
+	// people's labels of its verdicts (Calibration.JudgeAccuracy): Stats
+	// then corrects the pass rate for its errors. Package eval sets it
+	// from the results store as a run ends.
+	JudgeAccuracy *stats.Accuracy `json:"-"`
 }
 
 // ModelUsage sums what the run's trials spent per model (Trial.Models);
@@ -108,6 +114,10 @@ type Stats struct {
 	PassHatKInterval []stats.Interval `json:"pass_hat_k_interval,omitempty"`
 	// Intervals says how the intervals were computed; nil without them.
 	Intervals *Intervals `json:"intervals,omitempty"`
+	// CorrectedPassRate is the pass rate over the judged trials corrected
+	// for the judge's errors, when people's labels tell them
+	// (Run.JudgeAccuracy); nil otherwise. Beside PassRate, never instead.
+	CorrectedPassRate *CorrectedRate `json:"corrected_pass_rate,omitempty"`
 	// Usage is what the run spent, by role.
 	Usage RoleUsage `json:"usage"`
 	// Models is what the run spent per model: a copy of Run.Models.
@@ -232,6 +242,7 @@ func (r *Run) Stats() Stats {
 		s.PassHatK = append(s.PassHatK, hat/float64(len(ran)))
 	}
 	rateIntervals(&s, ran, shares, atK, hatK, level)
+	s.CorrectedPassRate = r.corrected(level)
 	return s
 }
 

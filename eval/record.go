@@ -242,6 +242,9 @@ func RunRecorded(ctx context.Context, b *spec.Built, c runner.Config, rec *Recor
 	}
 	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: b.Suite.Name, ID: id})
 	run := runner.Run(ctx, b.Suite, c)
+	if rec != nil {
+		run.JudgeAccuracy = store.JudgeAccuracy(context.WithoutCancel(ctx), rec.st, b.Suite.Name)
+	}
 	endSpan(run.Complete(), run.Passed())
 	if rec == nil {
 		return run, ExitCode(run), nil

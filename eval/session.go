@@ -309,6 +309,7 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 		run = runner.Run(ctx, s.Suite, config)
 	}
 	r.Progress.Finish()
+	run.JudgeAccuracy = store.JudgeAccuracy(context.WithoutCancel(ctx), r.st, s.Suite.Name)
 	endSpan(run.Complete(), run.Passed())
 	opts := report.Options{Verbose: f.Verbose, Version: r.Version, Shard: sh.reportShard()}
 	written := writeReports(r.outs, run, opts) // while the store records the end

@@ -76,3 +76,14 @@ func judgedCases(run *gavel.Run) int {
 	}
 	return n
 }
+
+// correctedLine says the pass rate corrected for the judge's errors, on
+// one line; "" when people's labels do not tell them.
+func correctedLine(s gavel.Stats) string {
+	c := s.CorrectedPassRate
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf("Corrected for the judge's errors: %s, %s (Rogan–Gladen over trials, from %d people's labels: the judge passes %s of what people pass and fails %s of what they fail)",
+		percent(c.Rate), intervalWords(&c.Interval), c.Labels, percent(c.Sensitivity), percent(c.Specificity))
+}

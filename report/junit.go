@@ -111,6 +111,9 @@ func writeJUnit(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if run.Complete() {
 		s.Properties = append(s.Properties, junitProperty{Name: "verdict", Value: string(run.Gate().Decision)})
 	}
+	if c := stats.CorrectedPassRate; c != nil {
+		s.Properties = append(s.Properties, junitProperty{Name: "corrected_pass_rate", Value: decimal(c.Rate)})
+	}
 	s.Properties = append(s.Properties, []junitProperty{
 		{Name: "threshold", Value: decimal(threshold(run))},
 		{Name: "passed", Value: strconv.FormatBool(run.Passed())},

@@ -38,6 +38,9 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	}
 	fmt.Fprintf(b, "Pass rate %s against a threshold of **%s** · %d cases · %d trials · %s tokens%s · %s\n\n",
 		rate, percent(threshold(run)), len(run.Cases), stats.Trials, mdText(tokens(total)), inParens(calls(total)), mdText(cost(total)))
+	if line := correctedLine(stats); line != "" {
+		fmt.Fprintf(b, "%s\n\n", mdText(line))
+	}
 	if note := gateNote(run); note != "" && opts.Shard == nil {
 		fmt.Fprintf(b, "❔ %s\n\n", mdText(note))
 	}

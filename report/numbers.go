@@ -208,6 +208,9 @@ var (
 	// (INCONCLUSIVE), why, what would decide it, and what the verdict
 	// does; "" for any other.
 	GateNote = gateNote
+	// CorrectedLine says the pass rate corrected for the judge's errors,
+	// on one line; "" when people's labels do not tell them.
+	CorrectedLine = correctedLine
 	// TrialsCell writes how many of a case's judged trials passed, as
 	// the table of cases shows it: "2/3", "not judged".
 	TrialsCell = func(cr *gavel.CaseResult) string { return trialsCell(factsOf(cr)) }

@@ -183,6 +183,9 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 		fmt.Fprintf(b, " (%d skipped)", skipped)
 	}
 	b.WriteString(rateInterval(stats.PassRateInterval))
+	if line := correctedLine(stats); line != "" {
+		b.WriteString("\n" + line)
+	}
 	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), verdictOf(run, opts))
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
 	tokens, spent := usageLines(stats.Usage)

@@ -58,7 +58,10 @@ type runData struct {
 	// Decision is the gate's PASS, FAIL or INCONCLUSIVE (gavel.Gate),
 	// Interval the pass rate's, and GateNote what an INCONCLUSIVE verdict
 	// rests on and does.
-	Decision, Interval, GateNote  string
+	Decision, Interval, GateNote string
+	// Corrected is the pass rate corrected for the judge's errors, when
+	// people's labels tell them.
+	Corrected                     string
 	Cases, Trials                 int
 	Outcomes, Tokens, Calls, Cost string
 	Unpriced                      string // which models have no price, and how to give it
@@ -106,6 +109,7 @@ func (s *Server) runPage(r *http.Request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
+	sr.Run.JudgeAccuracy = store.JudgeAccuracy(r.Context(), s.store, sr.Info.Suite)
 	d := newRunData(sr)
 	prev, err := s.store.Runs(r.Context(), store.RunFilter{Suite: sr.Info.Suite, Before: sr.Info.Started, Limit: 1})
 	if err != nil {
@@ -149,6 +153,7 @@ func newRunData(sr *store.StoredRun) runData {
 		PassRate:   passRate(stats.PassRate),
 		Interval:   report.IntervalWords(stats.PassRateInterval),
 		GateNote:   report.GateNote(run),
+		Corrected:  report.CorrectedLine(stats),
 		Threshold:  percent(threshold),
 		Cases:      len(run.Cases),
 		Trials:     stats.Trials,
