@@ -56,9 +56,21 @@ type Comparison struct {
 	NotCompared []CaseChange
 	// Added are in the head only; Removed in the base only.
 	Added, Removed []CaseChange
+	// Redefined are in both runs with definitions that differ (see
+	// CaseResult.Definition): not comparable, so in no other list.
+	Redefined []CaseChange
 	// Unchanged counts the cases that came out the same in both runs
 	// (PASS, FAIL or FLAKY in both), whatever their pass rates.
 	Unchanged int
+
+	// Test is the test of the head against the base over the cases both
+	// judged with the same definition: whether the lists above differ by
+	// more than chance (see Significance). Its verdict, not the lists,
+	// says whether the head regressed.
+	Test Significance
+	// Critical are the head's critical cases (Case.Critical) that
+	// failed: each fails the comparison, whatever the test says.
+	Critical []CaseChange
 
 	// PassRate is each run's pass rate (Stats.PassRate). Each is over the
 	// cases that were judged in that run, which need not be the same
@@ -170,17 +182,23 @@ func (c CriterionDelta) Diff() (float64, bool) {
 }
 
 // HasRegressions reports whether a case that passed in the base did not
-// pass in the head: whether the head is worse than the base. The CLI
-// exits 1 when it is.
+// pass in the head. Two runs of one agent differ by chance, so that alone
+// does not say the head is worse: Failed does.
 func (c Comparison) HasRegressions() bool { return len(c.Regressions) > 0 }
 
 // Compare compares head, a run of a change, with base, a run of the
-// reference (see Comparison). A nil run counts as a run without cases.
+// reference (see Comparison), and tests the difference as
+// DefaultCompareConfig says. A nil run counts as a run without cases.
 //
 // Cases are matched by id; should a run hold several cases of one id, the
 // first of the head is matched with the first of the base, the second
 // with the second, and so on.
 func Compare(base, head *Run) Comparison {
+	return CompareWith(base, head, DefaultCompareConfig())
+}
+
+// CompareWith is Compare, testing the difference as cfg says.
+func CompareWith(base, head *Run, cfg CompareConfig) Comparison {
 	if base == nil {
 		base = &Run{}
 	}
@@ -195,6 +213,7 @@ func Compare(base, head *Run) Comparison {
 		inBase[id] = append(inBase[id], i)
 	}
 	matched := make([]bool, len(base.Cases))
+	var tested []pairedCase
 	for i := range head.Cases {
 		h := &head.Cases[i]
 		id := h.ID()
@@ -205,9 +224,18 @@ func Compare(base, head *Run) Comparison {
 			change.Base = sideOf(b)
 		}
 		change.Name = caseName(change.Head.Result, change.Base.Result)
-		if change.Base.Result == nil {
+		if critical(h) {
+			c.Critical = append(c.Critical, change)
+		}
+		switch {
+		case change.Base.Result == nil:
 			c.Added = append(c.Added, change)
 			continue
+		case redefined(change.Base.Result, h):
+			c.Redefined = append(c.Redefined, change)
+			continue
+		case testable(change):
+			tested = append(tested, pair(change))
 		}
 		if list := c.listFor(change.Base.Outcome, change.Head.Outcome); list != nil {
 			*list = append(*list, change)
@@ -228,7 +256,14 @@ func Compare(base, head *Run) Comparison {
 	c.CostUSD = Delta{Base: bs.Usage.Total().CostUSD, Head: hs.Usage.Total().CostUSD}
 	c.CostUnpriced = Unpriced{Base: bs.Usage.Total().Unpriced, Head: hs.Usage.Total().Unpriced}
 	c.Criteria = criterionDeltas(bs.Criteria, hs.Criteria)
+	c.Test = cfg.test(tested)
 	return c
+}
+
+// redefined reports whether two results of a case ran different
+// definitions of it; false when either's is unknown.
+func redefined(base, head *CaseResult) bool {
+	return base.Definition != "" && head.Definition != "" && base.Definition != head.Definition
 }
 
 // listFor returns the list a case that came out base in the base and

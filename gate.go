@@ -103,6 +103,9 @@ type Gate struct {
 	// Passes says whether the run passes its gate: PASS does, FAIL does
 	// not, and INCONCLUSIVE as Inconclusive says.
 	Passes bool `json:"passes"`
+	// Critical are the critical cases that failed (Stats.CriticalFailed):
+	// any makes the decision FAIL, whatever the pass rate.
+	Critical []string `json:"critical,omitempty"`
 }
 
 // Gate weighs the run's pass rate against its threshold, with its
@@ -115,15 +118,17 @@ func (r *Run) Gate() Gate {
 // Gate weighs the pass rate against threshold, as c says. A threshold of
 // 100% asks that every case pass, which a run shows exactly: it is PASS
 // when every judged case passed in every trial, FAIL otherwise, whatever
-// the interval. Without a pass rate (nothing was judged) it is FAIL.
+// the interval. Without a pass rate (nothing was judged), or with a
+// critical case that failed, it is FAIL.
 func (s Stats) Gate(threshold float64, c GateConfig) Gate {
-	g := Gate{Threshold: threshold, PassRate: s.PassRate, Interval: s.PassRateInterval, Inconclusive: c.Inconclusive}
+	g := Gate{Threshold: threshold, PassRate: s.PassRate, Interval: s.PassRateInterval, Inconclusive: c.Inconclusive,
+		Critical: s.CriticalFailed}
 	if g.Inconclusive == "" {
 		g.Inconclusive = InconclusiveByRate
 	}
 	met := Reaches(s.PassRate, threshold)
 	switch {
-	case s.PassRate == nil:
+	case s.PassRate == nil || len(g.Critical) > 0:
 		g.Decision = DecisionFail
 	case judge.CompareToThreshold(threshold, 1) >= 0 || g.Interval == nil:
 		g.Decision = map[bool]Decision{true: DecisionPass, false: DecisionFail}[met]

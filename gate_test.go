@@ -88,3 +88,29 @@ func TestParseInconclusive(t *testing.T) {
 		t.Error(`ParseInconclusive("maybe"): no error`)
 	}
 }
+
+// A critical case that fails fails the gate, whatever the pass rate: 95
+// of 100 at a threshold of 50% passes, unless one of the 5 failures is
+// critical. A critical case that passes changes nothing.
+func TestGateOfACriticalFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		critical int // the index of the critical case
+		decision gavel.Decision
+	}{
+		{"a critical case passes", 0, gavel.DecisionPass},
+		{"a critical case fails", 99, gavel.DecisionFail},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := casesOf(95, 100, 0.5, gavel.GateConfig{})
+			run.Cases[tc.critical].Case.Critical = true
+			g := run.Gate()
+			if g.Decision != tc.decision || g.Passes != (tc.decision == gavel.DecisionPass) || run.Passed() != g.Passes {
+				t.Errorf("%s, passes %v; want %s", g.Decision, g.Passes, tc.decision)
+			}
+			if want := tc.decision == gavel.DecisionFail; (len(g.Critical) == 1) != want {
+				t.Errorf("critical %v", g.Critical)
+			}
+		})
+	}
+}

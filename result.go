@@ -151,6 +151,11 @@ type CaseResult struct {
 	// Outcome sums the trials up; SkipReason says why when Skipped.
 	Outcome    Outcome `json:"outcome"`
 	SkipReason string  `json:"skip_reason,omitempty"`
+	// Definition identifies the definition of the case the trials ran (a
+	// digest of it, as the results store keeps it), so that a comparison
+	// can tell a case that changed from one that did not; "" when
+	// unknown.
+	Definition string `json:"definition,omitempty"`
 }
 
 // ID returns the case's id: its Case's, or, for a result without its

@@ -124,6 +124,9 @@ type Stats struct {
 	Models map[string]judge.Usage `json:"models,omitempty"`
 	// Flaky holds the ids of the flaky cases, in suite order.
 	Flaky []string `json:"flaky,omitempty"`
+	// CriticalFailed holds the ids of the critical cases (Case.Critical)
+	// a trial of which failed, in suite order: each fails the gate.
+	CriticalFailed []string `json:"critical_failed,omitempty"`
 	// Criteria sum up the criteria's scores over every trial, sorted by
 	// name (see CriterionStat).
 	Criteria []CriterionStat `json:"criteria,omitempty"`
@@ -194,6 +197,9 @@ func (r *Run) Stats() Stats {
 		s.Cases[c.Outcome]++
 		if c.Outcome == Flaky {
 			s.Flaky = append(s.Flaky, c.ID())
+		}
+		if critical(c) {
+			s.CriticalFailed = append(s.CriticalFailed, c.ID())
 		}
 		for _, t := range c.Trials {
 			s.Usage = s.Usage.Add(t.Usage)

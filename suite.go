@@ -74,6 +74,11 @@ type Case struct {
 	// Expected says in words what the case expects, for reports.
 	Expected string
 
+	// Critical marks a case whose every failure fails the gate, whatever
+	// the pass rate and its statistics: a refund the agent must never
+	// promise, say.
+	Critical bool
+
 	// Trials overrides the suite's number of trials when positive.
 	Trials int
 	// Agent overrides the suite's agent when set.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/stats"
@@ -39,12 +40,20 @@ func rateInterval(iv *stats.Interval) string {
 
 // gateNote says, for a verdict the run's sample did not decide
 // (INCONCLUSIVE), why, what would decide it, and what the verdict does;
-// "" for any other.
+// for a run failed by its critical cases, which; "" for any other.
 func gateNote(run *gavel.Run) string {
 	if !run.Complete() {
 		return ""
 	}
 	g := run.Gate()
+	if len(g.Critical) > 0 {
+		ids := make([]string, len(g.Critical))
+		for i, id := range g.Critical {
+			ids[i] = oneLine(id)
+		}
+		return fmt.Sprintf("Failed by its critical cases (%s): a case marked critical: true fails the gate on any failure, whatever the pass rate.",
+			strings.Join(ids, ", "))
+	}
 	if g.Decision != gavel.DecisionInconclusive {
 		return ""
 	}

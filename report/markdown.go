@@ -42,7 +42,11 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		fmt.Fprintf(b, "%s\n\n", mdText(line))
 	}
 	if note := gateNote(run); note != "" && opts.Shard == nil {
-		fmt.Fprintf(b, "❔ %s\n\n", mdText(note))
+		icon := "❔"
+		if run.Gate().Decision == gavel.DecisionFail {
+			icon = "❌"
+		}
+		fmt.Fprintf(b, "%s %s\n\n", icon, mdText(note))
 	}
 	if roles := byRole(stats.Usage, costAndTokens); roles != "" {
 		fmt.Fprintf(b, "Cost by role: %s\n\n", mdText(roles))

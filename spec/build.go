@@ -418,7 +418,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	}
 	c := &gavel.Case{
 		ID: id, Name: cs.Name, Description: cs.Description, Tags: cs.Tags, Difficulty: cs.Difficulty,
-		Metadata: cs.Metadata, Paths: cs.Paths, Source: lc.Source(), Trials: cs.Trials,
+		Metadata: cs.Metadata, Paths: cs.Paths, Source: lc.Source(), Trials: cs.Trials, Critical: cs.Critical,
 	}
 	if cs.Trials < 0 {
 		b.fail("trials %d is negative", cs.Trials)

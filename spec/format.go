@@ -198,6 +198,7 @@ type CaseSpec struct {
 	TestAgentRevival bool `yaml:"test_agent_revival" doc:"Revive the session before each round after the first: close it and reopen it with the same id (and restart the agent if agent.restart is set). The agent must be revivable: an http agent needs close or agent.restart."`
 	MaxFollowUps     *int `yaml:"max_followups" doc:"Automatic answers to clarifying questions per round. Defaults to the suite's."`
 	Trials           int  `yaml:"trials" doc:"How many times the case runs. Defaults to the suite's."`
+	Critical         bool `yaml:"critical" doc:"Any failure of this case fails the run's gate (and gavel compare, gavel run --baseline), whatever the pass rate and its statistics: for what the agent must never do. Defaults to false."`
 
 	Expectations `yaml:",inline"`
 

@@ -136,6 +136,7 @@ type caseResult struct {
 	outcome                 gavel.Outcome
 	skipReason              string
 	snapshot                bool // the fields below are set
+	critical                bool
 	name, description       string
 	tags                    []string
 	source, input, expected string
@@ -158,6 +159,7 @@ func finishedCases(run *gavel.Run, saved map[trialKey]bool) ([]caseResult, []tri
 			r.snapshot, r.tags = true, nonEmpty(c.Case.Tags)
 			r.name, r.description, r.source = c.Case.Name, c.Case.Description, c.Case.Source
 			r.input, r.expected = c.Case.Input(), c.Case.Expected
+			r.critical = c.Case.Critical
 		}
 		if j, seen := index[r.id]; seen {
 			cases[j] = r
@@ -216,11 +218,11 @@ var (
 	}
 	upsertSnapshots = insert{
 		Head: `INSERT INTO run_cases (run_id, case_id, position, outcome, skip_reason,
-			snapshot, name, description, tags, source, input, expected) VALUES`,
+			snapshot, name, description, tags, source, input, expected, critical) VALUES`,
 		Tail: `ON CONFLICT (run_id, case_id) DO UPDATE SET position = excluded.position, outcome = excluded.outcome,
 			skip_reason = excluded.skip_reason, snapshot = excluded.snapshot, name = excluded.name,
 			description = excluded.description, tags = excluded.tags, source = excluded.source,
-			input = excluded.input, expected = excluded.expected`,
+			input = excluded.input, expected = excluded.expected, critical = excluded.critical`,
 	}
 )
 
@@ -245,7 +247,7 @@ func (db *DB) saveCaseResults(ctx context.Context, tx *sql.Tx, runID string, cas
 			return fmt.Errorf("case %s: tags: %w", c.id, err)
 		}
 		snapshots = append(snapshots, []any{runID, c.id, c.position, string(c.outcome), c.skipReason,
-			1, c.name, c.description, string(tags), c.source, c.input, c.expected})
+			1, c.name, c.description, string(tags), c.source, c.input, c.expected, boolInt(c.critical)})
 	}
 	if err := db.insertRows(ctx, tx, upsertOutcomes, outcomes); err != nil {
 		return fmt.Errorf("cases: %w", err)

@@ -70,6 +70,10 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 		if err != nil {
 			return err
 		}
+		digests, err := db.digests(ctx, tx, keys)
+		if err != nil {
+			return err
+		}
 		run := &gavel.Run{
 			Suite:    &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Gate: info.GateConfig(), Models: info.Models},
 			Started:  info.Started,
@@ -90,6 +94,7 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 		}
 		for _, c := range cases {
 			r := c.result(trials[c.id], versions[keys[c.id]])
+			r.Definition = digests[keys[c.id]]
 			run.Suite.Cases = append(run.Suite.Cases, r.Case)
 			run.Cases = append(run.Cases, r)
 		}
@@ -132,7 +137,12 @@ func (db *DB) RunCase(ctx context.Context, runID, caseID string) (*store.StoredC
 		if err != nil {
 			return err
 		}
+		digests, err := db.digests(ctx, tx, keys)
+		if err != nil {
+			return err
+		}
 		out = &store.StoredCase{Info: info, Result: c.result(trials[c.id], versions[keys[c.id]]), Prev: prev, Next: next}
+		out.Result.Definition = digests[keys[c.id]]
 		return nil
 	})
 	if err != nil {
@@ -171,7 +181,7 @@ func (db *DB) trials(ctx context.Context, tx *sql.Tx, columns, where string, arg
 // those of a run that never finished (no place) by when their first
 // trials were saved.
 const (
-	runCaseColumns = "case_id, outcome, skip_reason, snapshot, name, description, tags, source, input, expected"
+	runCaseColumns = "case_id, outcome, skip_reason, snapshot, name, description, tags, source, input, expected, critical"
 	caseOrder      = "position IS NULL, position, seq"
 )
 
@@ -236,10 +246,11 @@ func (db *DB) neighbours(ctx context.Context, tx *sql.Tx, runID, caseID string) 
 func scanRunCase(row interface{ Scan(...any) error }) (caseResult, error) {
 	var c caseResult
 	var outcome, tags string
-	var snapshot int
-	if err := row.Scan(&c.id, &outcome, &c.skipReason, &snapshot, &c.name, &c.description, &tags, &c.source, &c.input, &c.expected); err != nil {
+	var snapshot, critical int
+	if err := row.Scan(&c.id, &outcome, &c.skipReason, &snapshot, &c.name, &c.description, &tags, &c.source, &c.input, &c.expected, &critical); err != nil {
 		return caseResult{}, err
 	}
+	c.critical = critical != 0
 	if err := json.Unmarshal([]byte(tags), &c.tags); err != nil {
 		return caseResult{}, fmt.Errorf("case %s: tags: %w", c.id, err)
 	}
@@ -286,6 +297,42 @@ func (db *DB) caseVersions(ctx context.Context, tx *sql.Tx, cases []caseResult, 
 	return out, rows.Err()
 }
 
+// digests returns the digests of the case versions of keys (a case id's
+// version key, as trials returns them), by key: what
+// gavel.CaseResult.Definition holds, so that a comparison can tell a case
+// whose definition changed.
+func (db *DB) digests(ctx context.Context, tx *sql.Tx, keys map[string]int64) (map[int64]string, error) {
+	var all []any
+	for _, k := range keys {
+		if k != 0 {
+			all = append(all, k)
+		}
+	}
+	out := map[int64]string{}
+	for len(all) > 0 {
+		batch := all[:min(maxRows, len(all))]
+		all = all[len(batch):]
+		rows, err := tx.QueryContext(ctx, db.q("SELECT id, digest FROM case_versions WHERE id IN ("+placeholders(len(batch))+")"), batch...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var key int64
+			var digest string
+			if err := rows.Scan(&key, &digest); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[key] = digest
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // rebuild returns the Case of a stored result: from its snapshot, or,
 // for a run that never finished, from the version its trials ran and
 // their transcripts.
@@ -294,6 +341,7 @@ func (c caseResult) rebuild(trials []gavel.Trial, v store.CaseVersion) *gavel.Ca
 	input := c.input
 	if c.snapshot {
 		out.Name, out.Description, out.Source, out.Expected = c.name, c.description, c.source, c.expected
+		out.Critical = c.critical
 		out.Tags = nonEmpty(c.tags)
 	} else {
 		out.Name, out.Tags, out.Source = v.Name, v.Tags, v.Source

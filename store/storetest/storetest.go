@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Rejudges", testRejudges},
 		{"RunCase", testRunCase},
 		{"RunVerdicts", testRunVerdicts},
+		{"Comparable", testComparable},
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"GitDirty", testGitDirty},
