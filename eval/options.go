@@ -52,6 +52,13 @@ type Options struct {
 	// instead of what the suite's gate: says (gavel.ParseInconclusive:
 	// rate, pass, fail or exit).
 	Inconclusive string
+	// Baseline, when set, gates the run on the newest finished run it
+	// names (FindBaseline: a run id, a --run-label, or a git branch) as
+	// well: the run fails when gavel.CompareWith finds it REGRESSED, or a
+	// critical case failed. Compare says how the difference is tested;
+	// its zero value is gavel.DefaultCompareConfig.
+	Baseline string
+	Compare  gavel.CompareConfig
 	// MaxCostUSD and MaxTokens stop starting trials once this much was
 	// spent (0: no limit).
 	MaxCostUSD float64
@@ -91,6 +98,9 @@ func (o *Options) Check() error {
 	if err := o.checkQueue(); err != nil {
 		return err
 	}
+	if err := o.checkBaseline(); err != nil {
+		return err
+	}
 	switch {
 	case o.RunLabel != "" && o.Shard.Count == 0:
 		return errors.New("--run-label names the run that the shards of --shard K/N join: give --shard too")
@@ -126,6 +136,25 @@ func (o *Options) checkQueue() error {
 		return errors.New("--queue cannot take --prices: workers price the models from the suite file; put the prices under prices: in it")
 	case o.Inconclusive != "":
 		return errors.New("--queue cannot take --inconclusive: the workers that finish the run weigh it as the suite file says; put it under gate: inconclusive: in it")
+	}
+	return nil
+}
+
+// checkBaseline refuses what Baseline cannot do, and checks Compare.
+func (o *Options) checkBaseline() error {
+	if o.Compare == (gavel.CompareConfig{}) {
+		o.Compare = gavel.DefaultCompareConfig()
+	}
+	if err := o.Compare.Check(); err != nil {
+		return err
+	}
+	switch {
+	case o.Baseline == "":
+		return nil
+	case o.Queue:
+		return errors.New("--baseline gates a run this process runs: without --queue, or compare the queued run when it ends (gavel compare BASE RUN)")
+	case o.Shard.Count > 0:
+		return errors.New("--baseline gates a whole run, not a shard: gavel merge the shards, then gavel compare BASE MERGED")
 	}
 	return nil
 }

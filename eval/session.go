@@ -327,7 +327,17 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 			fmt.Fprintf(r.Stderr, "gavel: run %s is incomplete (%s): %s\n", rec.ID(), run.StopReason, sh.carryOn(rec.ID()))
 		}
 	}
-	return r.write(run, code, opts, written)
+	code = r.write(run, code, opts, written)
+	if f.Baseline != "" && err == nil {
+		// After the run's report, where its reader reads: stdout, unless
+		// that carries a report for a program.
+		w := r.Stdout
+		if r.format != report.Text {
+			w = r.Stderr
+		}
+		code = Worse(code, gateOnBaseline(context.WithoutCancel(ctx), r.st, f, s.Suite.Name, rec.ID(), w, r.Stderr))
+	}
+	return code
 }
 
 // write prints a run's report, waits for its report files (written,

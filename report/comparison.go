@@ -131,6 +131,8 @@ func comparisonSections(c gavel.Comparison) []comparisonSection {
 			cases: c.Errored, reasonHeader: "error", reason: head},
 		{key: "not_compared", title: "Not compared", icon: "⏭️", about: "skipped in either run, or could not be judged in BASE.",
 			cases: c.NotCompared, reasonHeader: "why", reason: gavel.CaseChange.WhyNotCompared},
+		{key: "redefined", title: "Redefined", icon: "✏️", about: "defined differently in BASE and HEAD: not comparable, left out of the test.",
+			cases: c.Redefined, reasonHeader: "reason", reason: head},
 		{key: "added", title: "Added", icon: "➕", about: "in HEAD only.",
 			cases: c.Added, reasonHeader: "reason", reason: head},
 		{key: "removed", title: "Removed", icon: "➖", about: "in BASE only.",
@@ -195,6 +197,7 @@ func comparisonCounts(c gavel.Comparison) []string {
 		"changed":      {"changed", "changed"},
 		"errored":      {"errored", "errored"},
 		"not_compared": {"not compared", "not compared"},
+		"redefined":    {"redefined", "redefined"},
 		"added":        {"added", "added"},
 		"removed":      {"removed", "removed"},
 	}
@@ -215,17 +218,81 @@ func comparisonCounts(c gavel.Comparison) []string {
 	return out
 }
 
-// comparisonVerdict is the comparison's one-line verdict: "FAIL (2
-// regressions)" or "PASS (no regressions)".
+// comparisonVerdict is the comparison's verdict, the test's (REGRESSED,
+// IMPROVED or NO SIGNIFICANT CHANGE), and the critical cases that failed
+// in the head: "NO SIGNIFICANT CHANGE, but critical case refund_never
+// failed".
 func comparisonVerdict(c gavel.Comparison) string {
-	switch n := len(c.Regressions); n {
-	case 0:
-		return "PASS (no regressions)"
-	case 1:
-		return "FAIL (1 regression)"
-	default:
-		return fmt.Sprintf("FAIL (%d regressions)", n)
+	v := string(c.Test.Verdict)
+	if len(c.Critical) == 0 {
+		return v
 	}
+	ids := make([]string, len(c.Critical))
+	for i, cc := range c.Critical {
+		ids[i] = oneLine(cc.ID)
+	}
+	word := "case"
+	if len(ids) > 1 {
+		word = "cases"
+	}
+	return fmt.Sprintf("%s, but critical %s %s failed", v, word, strings.Join(ids, ", "))
+}
+
+// testLines say how the comparison was tested: the method, the cases and
+// which way they moved, the p-value; then the difference with its
+// interval, and what counts as a change.
+func testLines(t gavel.Significance) []string {
+	if t.Cases == 0 {
+		return []string{"nothing to test: no case both runs judged with the same definition"}
+	}
+	method := "Wilcoxon signed-rank test on the cases' pass shares"
+	if t.Method == gavel.MethodMcNemar {
+		method = "exact McNemar test"
+	}
+	diff := signedPoints(t.Diff)
+	if t.Interval != nil {
+		lo, hi := signedPoints(t.Interval.Lo), signedPoints(t.Interval.Hi)
+		diff += fmt.Sprintf(" (%s interval %s to %s)", percent(t.Interval.Level), strings.TrimSuffix(lo, " points"), strings.TrimSuffix(hi, " points"))
+	}
+	return []string{
+		fmt.Sprintf("%s, %d cases both runs judged alike: %d worse, %d better, p = %s", method, t.Cases, t.Worse, t.Better, pValue(t.P)),
+		fmt.Sprintf("pass rate %s -> %s on them: %s; a change counts at p < %s and %s or more",
+			percent(t.Base), percent(t.Head), diff, decimal(t.Alpha), strings.TrimPrefix(signedPoints(t.MinEffect), "+")),
+	}
+}
+
+// criterionTestLines say, of each criterion whose test found a change,
+// what it found: "politeness: REGRESSED, -30 points of its 0–1 scale
+// over 12 cases, p = 0.00053 (0.0011 after Holm)".
+func criterionTestLines(t gavel.Significance) []string {
+	var out []string
+	for _, c := range t.Criteria {
+		if c.Verdict == gavel.ChangeNone {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: %s, %s of its 0–1 scale over %d cases, p = %s (%s after Holm)",
+			oneLine(c.Name), c.Verdict, signedPoints(c.Diff), c.Cases, pValue(c.P), pValue(c.Adjusted)))
+	}
+	return out
+}
+
+// signedPoints formats a difference of rates in percentage points:
+// "+2.5 points", "-13.3 points", "0 points".
+func signedPoints(d float64) string {
+	p := strconv.FormatFloat(d*100, 'f', 1, 64)
+	p = strings.TrimSuffix(p, ".0")
+	switch {
+	case p == "0" || p == "-0":
+		return "0 points"
+	case !strings.HasPrefix(p, "-"):
+		p = "+" + p
+	}
+	return p + " points"
+}
+
+// pValue formats a p-value with two significant digits: "0.0034", "1".
+func pValue(p float64) string {
+	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
 // passRateChange formats the pass rates of both runs and the change in

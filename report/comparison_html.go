@@ -48,6 +48,7 @@ ul.checks { margin: .2rem 0; }
 <header>
 <h1>{{if .Regressed}}❌{{else}}✅{{end}} Compare: {{.Verdict}}</h1>
 <p><strong>{{.Base}}</strong> → <strong>{{.Head}}</strong></p>
+<ul class="test">{{range .Test}}<li>{{.}}</li>{{end}}</ul>
 <p>Pass rate {{.PassRate}} · cost {{.Cost}}</p>
 <p class="muted">{{.Counts}}{{with .Version}} · Gavel {{.}}{{end}}</p>
 </header>
@@ -117,7 +118,9 @@ var comparisonHTMLTemplate = template.Must(template.Must(htmlTemplate.Clone()).N
 type comparisonHTMLPage struct {
 	Base, Head, Verdict, Version string
 	Regressed                    bool
-	PassRate, Cost, Counts       string
+	// Test says how the difference was tested, a line each.
+	Test                   []string
+	PassRate, Cost, Counts string
 	// Sections are the groups of cases that have some, in order, and a
 	// section of key "scores" where the scores go (shown when there are
 	// Criteria).
@@ -177,10 +180,13 @@ func writeComparisonHTML(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 		Head:      clean(head),
 		Verdict:   comparisonVerdict(c),
 		Version:   clean(opts.Version),
-		Regressed: c.HasRegressions(),
+		Regressed: c.Failed(),
 		PassRate:  passRateChange(c.PassRate, "→"),
 		Cost:      costChange(c.CostUSD, c.CostUnpriced, "→"),
 		Counts:    strings.Join(comparisonCounts(c), " · "),
+	}
+	for _, line := range append(testLines(c.Test), criterionTestLines(c.Test)...) {
+		p.Test = append(p.Test, clean(strings.ReplaceAll(line, "->", "→")))
 	}
 	for _, d := range c.Criteria {
 		cells := criterionCells(d)

@@ -30,8 +30,16 @@ type JSONComparison struct {
 	// Base is the reference run, Head the run of the change.
 	Base JSONComparedRun `json:"base"`
 	Head JSONComparedRun `json:"head"`
+	// Verdict is the test's: REGRESSED, IMPROVED or NO SIGNIFICANT
+	// CHANGE (gavel.Significance), and Test how it was reached. Failed is
+	// the comparison's gate: true when the head REGRESSED or a critical
+	// case failed in it (the exit code of gavel compare is 1).
+	Verdict gavel.Change       `json:"verdict"`
+	Failed  bool               `json:"failed"`
+	Test    gavel.Significance `json:"test"`
 	// HasRegressions is true when a case passed in the base and did not
-	// pass in the head: the comparison's verdict.
+	// pass in the head. Two runs of one agent differ by chance: it is not
+	// the verdict.
 	HasRegressions bool `json:"has_regressions"`
 	// PassRateDelta is head.pass_rate - base.pass_rate, left out when
 	// either is null (nothing was judged in that run); CostUSDDelta is
@@ -48,6 +56,8 @@ type JSONComparison struct {
 	Changed     []JSONCaseChange `json:"changed"`
 	Errored     []JSONCaseChange `json:"errored"`
 	NotCompared []JSONCaseChange `json:"not_compared"`
+	Redefined   []JSONCaseChange `json:"redefined"`
+	Critical    []JSONCaseChange `json:"critical"`
 	Added       []JSONCaseChange `json:"added"`
 	Removed     []JSONCaseChange `json:"removed"`
 	// Criteria are every criterion scored in either run, by name.
@@ -124,6 +134,8 @@ type JSONComparisonCounts struct {
 	Changed     int `json:"changed"`
 	Errored     int `json:"errored"`
 	NotCompared int `json:"not_compared"`
+	Redefined   int `json:"redefined"`
+	Critical    int `json:"critical"`
 	Added       int `json:"added"`
 	Removed     int `json:"removed"`
 	Unchanged   int `json:"unchanged"`
@@ -185,10 +197,13 @@ func newJSONComparison(c gavel.Comparison, opts ComparisonOptions) JSONCompariso
 		GavelVersion:   opts.Version,
 		Base:           JSONComparedRun{Label: base, PassRate: c.PassRate.Base, CostUSD: c.CostUSD.Base, CostUnpriced: c.CostUnpriced.Base},
 		Head:           JSONComparedRun{Label: head, PassRate: c.PassRate.Head, CostUSD: c.CostUSD.Head, CostUnpriced: c.CostUnpriced.Head},
+		Verdict:        c.Test.Verdict,
+		Failed:         c.Failed(),
+		Test:           c.Test,
 		HasRegressions: c.HasRegressions(),
 		Counts: JSONComparisonCounts{
 			Regressions: len(c.Regressions), Fixes: len(c.Fixes), Changed: len(c.Changed),
-			Errored: len(c.Errored), NotCompared: len(c.NotCompared),
+			Errored: len(c.Errored), NotCompared: len(c.NotCompared), Redefined: len(c.Redefined), Critical: len(c.Critical),
 			Added: len(c.Added), Removed: len(c.Removed), Unchanged: c.Unchanged,
 		},
 		Regressions: jsonCaseChanges(c.Regressions),
@@ -196,6 +211,8 @@ func newJSONComparison(c gavel.Comparison, opts ComparisonOptions) JSONCompariso
 		Changed:     jsonCaseChanges(c.Changed),
 		Errored:     jsonCaseChanges(c.Errored),
 		NotCompared: jsonCaseChanges(c.NotCompared),
+		Redefined:   jsonCaseChanges(c.Redefined),
+		Critical:    jsonCaseChanges(c.Critical),
 		Added:       jsonCaseChanges(c.Added),
 		Removed:     jsonCaseChanges(c.Removed),
 		Criteria:    make([]JSONCriterionDelta, len(c.Criteria)),

@@ -17,11 +17,15 @@ import (
 func writeComparisonMarkdown(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOptions) error {
 	base, head := opts.labels()
 	icon := "✅"
-	if c.HasRegressions() {
+	if c.Failed() {
 		icon = "❌"
 	}
-	fmt.Fprintf(b, "## %s Compare: %s\n\n", icon, comparisonVerdict(c))
+	fmt.Fprintf(b, "## %s Compare: %s\n\n", icon, mdText(comparisonVerdict(c)))
 	fmt.Fprintf(b, "**%s** → **%s**\n\n", mdText(oneLine(base)), mdText(oneLine(head)))
+	for _, line := range append(testLines(c.Test), criterionTestLines(c.Test)...) {
+		fmt.Fprintf(b, "- %s\n", mdText(strings.ReplaceAll(line, "->", "→")))
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(b, "Pass rate %s · cost %s\n\n", mdText(passRateChange(c.PassRate, "→")), mdText(costChange(c.CostUSD, c.CostUnpriced, "→")))
 	fmt.Fprintf(b, "%s\n", strings.Join(comparisonCounts(c), " · "))
 	if c.Pairwise != nil {

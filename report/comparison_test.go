@@ -163,7 +163,7 @@ func TestComparisonWithoutChanges(t *testing.T) {
 	c := gavel.Compare(run, fixture(t))
 	text := writeComparison(t, Text, c, ComparisonOptions{})
 	for _, want := range []string{
-		"Compare base -> head: PASS (no regressions)\n",
+		"Compare base -> head: NO SIGNIFICANT CHANGE\n",
 		"Pass rate: 27.8% -> 27.8% (no change)\n",
 		"Cost:      $0.0425 -> $0.0425 (no change)\n",
 		"Cases:     0 regressions, 1 errored, 1 not compared, 5 unchanged\n", // case_003 errored in both
@@ -176,7 +176,7 @@ func TestComparisonWithoutChanges(t *testing.T) {
 	if strings.Contains(text, "Regressions:") {
 		t.Errorf("an empty section is shown:\n%s", text)
 	}
-	if md := writeComparison(t, Markdown, c, ComparisonOptions{}); !strings.HasPrefix(md, "## ✅ Compare: PASS (no regressions)\n") {
+	if md := writeComparison(t, Markdown, c, ComparisonOptions{}); !strings.HasPrefix(md, "## ✅ Compare: NO SIGNIFICANT CHANGE\n") {
 		t.Errorf("Markdown heading:\n%s", md)
 	}
 }
@@ -351,7 +351,7 @@ func TestComparisonOfEmptyRuns(t *testing.T) {
 	for _, w := range comparisonWriters {
 		t.Run(string(w.format), func(t *testing.T) {
 			out := writeComparison(t, w.format, gavel.Compare(nil, nil), ComparisonOptions{})
-			if !strings.Contains(out, "no regressions") && w.format != JSON {
+			if !strings.Contains(out, "NO SIGNIFICANT CHANGE") || !strings.Contains(out, "nothing to test") && w.format != JSON {
 				t.Errorf("no verdict:\n%s", out)
 			}
 		})

@@ -16,6 +16,9 @@ func writeComparisonText(b *bytes.Buffer, c gavel.Comparison, opts ComparisonOpt
 	base, head := opts.labels()
 	base, head = oneLine(base), oneLine(head)
 	fmt.Fprintf(b, "Compare %s -> %s: %s\n\n", base, head, comparisonVerdict(c))
+	for i, line := range append(testLines(c.Test), criterionTestLines(c.Test)...) {
+		fmt.Fprintf(b, "%-11s%s\n", map[bool]string{true: "Test:"}[i == 0], line)
+	}
 	fmt.Fprintf(b, "Pass rate: %s\n", passRateChange(c.PassRate, "->"))
 	fmt.Fprintf(b, "Cost:      %s\n", costChange(c.CostUSD, c.CostUnpriced, "->"))
 	fmt.Fprintf(b, "Cases:     %s\n", strings.Join(comparisonCounts(c), ", "))

@@ -208,6 +208,12 @@ var (
 	// (INCONCLUSIVE), why, what would decide it, and what the verdict
 	// does; "" for any other.
 	GateNote = gateNote
+	// ComparisonVerdict is a comparison's verdict: its test's, and the
+	// critical cases that failed in the head.
+	ComparisonVerdict = comparisonVerdict
+	// ComparisonTest says how a comparison was tested, a line each: the
+	// pass rate's test, then each criterion's that found a change.
+	ComparisonTest = func(t gavel.Significance) []string { return append(testLines(t), criterionTestLines(t)...) }
 	// CorrectedLine says the pass rate corrected for the judge's errors,
 	// on one line; "" when people's labels do not tell them.
 	CorrectedLine = correctedLine

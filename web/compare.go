@@ -56,9 +56,11 @@ type compareData struct {
 	Recent   []runOption
 	Compared bool
 
-	Base, Head     runOption
-	Verdict        string
-	Regressed      bool
+	Base, Head runOption
+	Verdict    string
+	Regressed  bool
+	// Test says how the difference was tested, a line each.
+	Test           []string
 	PassRate, Cost string
 	Counts         string
 	// First are the regressions and the fixes; the score deltas come
@@ -140,18 +142,14 @@ func newCompareData(base, head *store.StoredRun, c gavel.Comparison, allReplies 
 		A: oneLine(base.Info.ID), B: oneLine(head.Info.ID), Compared: true,
 		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(base.Info.Label()), Href: runHref(base.Info.ID)},
 		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(head.Info.Label()), Href: runHref(head.Info.ID)},
-		Regressed: c.HasRegressions(),
+		Regressed: c.Failed(),
+		Verdict:   report.ComparisonVerdict(c),
 		PassRate:  report.PassRateChange(c.PassRate, "→"),
 		Cost:      report.CostChange(c.CostUSD, c.CostUnpriced, "→"),
 		JSONHref:  "/api" + compareHref(base.Info.ID, head.Info.ID),
 	}
-	switch n := len(c.Regressions); n {
-	case 0:
-		d.Verdict = "PASS (no regressions)"
-	case 1:
-		d.Verdict = "FAIL (1 regression)"
-	default:
-		d.Verdict = fmt.Sprintf("FAIL (%d regressions)", n)
+	for _, line := range report.ComparisonTest(c.Test) {
+		d.Test = append(d.Test, strings.ReplaceAll(line, "->", "→"))
 	}
 	headReason := func(cc gavel.CaseChange) string { return cc.Head.Reason }
 	baseReason := func(cc gavel.CaseChange) string { return cc.Base.Reason }
@@ -165,6 +163,7 @@ func newCompareData(base, head *store.StoredRun, c gavel.Comparison, allReplies 
 		{"changed", "Changed", "Cases that passed in neither run, but came out differently.", "Reason", c.Changed, headReason},
 		{"errored", "Errored", "Cases the head could not judge (not counted as regressions).", "Error", c.Errored, headReason},
 		{"not_compared", "Not compared", "Cases skipped in either run, or that the base could not judge.", "Why", c.NotCompared, gavel.CaseChange.WhyNotCompared},
+		{"redefined", "Redefined", "Cases defined differently in the two runs: not comparable, left out of the test.", "Reason", c.Redefined, headReason},
 		{"added", "Added", "Cases in the head only.", "Reason", c.Added, headReason},
 		{"removed", "Removed", "Cases in the base only.", "Reason", c.Removed, baseReason},
 	}

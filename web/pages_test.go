@@ -102,7 +102,7 @@ func testPages(t *testing.T, f *fixture) {
 
 		{"compare form", "/compare", 200, []string{"<h1>Compare runs</h1>", `<option value="` + f.latest + `">support-desk · failed`}, nil},
 		{"compare", "/compare?a=" + f.old + "&b=" + f.latest, 200, []string{
-			"Compare: FAIL (2 regressions)", "Pass rate 80% → 37.5% (-42.5 points)",
+			"Compare: NO SIGNIFICANT CHANGE", "3 cases both runs judged alike: 2 worse, 0 better, p = 0.18", "Pass rate 80% → 37.5% (-42.5 points)",
 			"<h2>Regressions (2)</h2>", "<code>case_002</code>", "called forbidden tool cancel_order (call 2)",
 			"<h2>Fixes (0)</h2>", "<h2>Score deltas</h2>", "<h2>Errored (1)</h2>", "<h2>Not compared (1)</h2>",
 			"skipped in head: the budget ran out",

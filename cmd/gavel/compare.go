@@ -31,13 +31,25 @@ With --pairwise CRITERIA, a model compares the two replies of each case
 tie without asking) and the comparison tallies the wins of A, of B and
 the ties. The model is --model, else the judge model B's suite named.
 
-The exit code is 1 when there are regressions, so a pull request can be
-gated on "no worse than main"; 0 otherwise, whatever the pairwise judge
-prefers.
+Two runs of one unchanged agent differ by chance, so the cases that
+moved are not the verdict: a test is. Over the cases both runs judged
+with the same definition, it is the exact McNemar test on the cases that
+flipped (one trial a case), or the Wilcoxon signed-rank test on each
+case's pass share (several); each criterion's scores are tested case by
+case, corrected together (Holm). The verdict is REGRESSED when a drop is
+significant (p < --alpha) and at least --min-effect, IMPROVED for such a
+rise with no drop, NO SIGNIFICANT CHANGE otherwise. Cases whose
+definition changed, or that one run lacks, are listed and not tested
+(docs/statistics.md).
+
+The exit code is 1 when B REGRESSED, or when a case marked critical: true
+failed in B, so a pull request can be gated on "no worse than main"; 0
+otherwise, whatever the pairwise judge prefers.
 
 Examples:
   gavel compare 20261120-180000-9f3e 20261121-101500-a1b2
   gavel compare --all-replies A B
+  gavel compare --alpha 0.01 --min-effect 0.1 A B
   gavel compare --pairwise "Which reply answers the customer better?" A B
   gavel compare --format markdown A B >> "$GITHUB_STEP_SUMMARY"
 
@@ -54,6 +66,8 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	allReplies := fs.Bool("all-replies", false, "show the replies of every case both runs have, not only those that differ")
 	pairwise := fs.String("pairwise", "", "ask a pairwise judge which reply of each case is better by these `criteria`, and tally the wins")
 	model := fs.String("model", "", "the pairwise judge's `model` (provider:model); default: the judge model of run B's suite")
+	var cfg gavel.CompareConfig
+	compareFlags(fs, &cfg)
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -64,6 +78,10 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	format, err := report.ParseFormat(*formatName)
 	if err != nil || format == report.JUnit {
 		fmt.Fprintf(stderr, "gavel compare: --format %s: want text, json, markdown or html\n", *formatName)
+		return eval.ExitUsage
+	}
+	if err := cfg.Check(); err != nil {
+		fmt.Fprintln(stderr, "gavel compare:", err)
 		return eval.ExitUsage
 	}
 	if *model != "" && *pairwise == "" {
@@ -78,7 +96,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	if head == nil {
 		return code
 	}
-	c := gavel.Compare(base.Run, head.Run)
+	c := gavel.CompareWith(base.Run, head.Run, cfg)
 	c.Replies = gavel.Replies(base.Run, head.Run)
 	if *pairwise != "" {
 		if code := askPairwise(&c, head.Info, *pairwise, *model, stderr); code != eval.ExitPassed {
@@ -91,10 +109,17 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gavel compare:", err)
 		return eval.ExitInfra
 	}
-	if c.HasRegressions() {
+	if c.Failed() {
 		return eval.ExitFailed
 	}
 	return eval.ExitPassed
+}
+
+// compareFlags adds the flags of how two runs' difference is tested, to
+// gavel compare and gavel run --baseline.
+func compareFlags(fs *flag.FlagSet, c *gavel.CompareConfig) {
+	fs.Float64Var(&c.Alpha, "alpha", gavel.DefaultAlpha, "the significance level: a difference between two runs counts when its p-value is below it")
+	fs.Float64Var(&c.MinEffect, "min-effect", gavel.DefaultMinEffect, "the smallest drop of the pass rate (or of a criterion's 0-1 score) that counts as a regression, as a share: 0.05 is 5 points")
 }
 
 // askPairwise asks a pairwise judge of criteria which reply of each case

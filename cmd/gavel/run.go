@@ -22,7 +22,8 @@ Exit codes:
      (INCONCLUSIVE) and the suite's gate lets it pass (by default, when
      the pass rate alone reaches the threshold)
   1  a gate did not pass a run (FAIL, or INCONCLUSIVE and the suite fails
-     it), --gate failed, or --fail-fast stopped a run
+     it; a case marked critical: true failed), the run REGRESSED against
+     --baseline, --gate failed, or --fail-fast stopped a run
   2  a usage or suite-file error: nothing ran; for cases read from a pipe
      (a FIFO), which run as they come, a problem stops the run there
   3  the agent or a provider could not be reached for the whole run (every
@@ -42,6 +43,12 @@ gate is decided on the whole run: by gavel merge of the shards' JSON
 reports, or, with --run-label in a shared database, by the shard that
 ends last, which exits as the whole run would.
 
+With --baseline, the run is also compared with the newest finished run
+the baseline names (a run id, a --run-label, or a git branch), as gavel
+compare does, and fails when the comparison finds it REGRESSED: worse
+by more than chance (--alpha) and by at least --min-effect. Without such
+a run yet, it says so and gates on the threshold alone.
+
 With OTEL_EXPORTER_OTLP_ENDPOINT set (and the other standard OTEL_*
 variables), every run is traced to that OpenTelemetry endpoint: the run,
 each trial, turn, model call, tool call and judge (README: Traces).
@@ -52,6 +59,7 @@ Examples:
   gavel run --tag policy --trials 5 suite.yaml
   gavel run --out report.xml --out summary.md --max-cost-usd 2
   gavel run --changed-since origin/main --gate "go test ./..."
+  gavel run --baseline main --db "$GAVEL_DB"               # and no worse than main
   gavel run --shard 2/4 --out shard-2.json            # then gavel merge shard-*.json
   gavel run --shard 2/4 --run-label "$GITHUB_RUN_ID" --db "$GAVEL_DB"
   gavel run --queue --db postgres://gavel@db.internal/gavel evals   (and gavel worker)
@@ -88,6 +96,8 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Options) {
 	fs.DurationVar(&o.Timeout, "timeout", 0, "time one trial's conversation may take (default: the suite's, else 5m)")
 	fs.Float64Var(&o.MinPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
 	fs.StringVar(&o.Inconclusive, "inconclusive", "", "what an INCONCLUSIVE verdict (the pass rate's interval straddles the threshold) does: rate (the pass rate alone decides), pass, fail, or exit (exit code 6) (default: the suite's gate.inconclusive, else rate)")
+	fs.StringVar(&o.Baseline, "baseline", "", "also gate the run on the newest finished run this names (a run id, a --run-label, or a git `branch`): it fails when it REGRESSED against it (gavel compare)")
+	compareFlags(fs, &o.Compare)
 	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop starting trials once this much was spent")
 	fs.Int64Var(&o.MaxTokens, "max-tokens", 0, "stop starting trials once this many tokens were spent")
 	fs.StringVar(&o.PricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")
