@@ -133,7 +133,7 @@ func importedRun(b *importer.Batch, suiteName string) (*gavel.Run, store.RunInfo
 	run := &gavel.Run{Suite: suite, Started: now, Stopped: b.Stopped, StopReason: b.StopReason}
 	for _, c := range b.Cases {
 		gc := &gavel.Case{ID: c.ID, Name: c.Name, Description: c.Description, Tags: c.Tags, Metadata: c.Metadata,
-			Source: c.Source, Expected: c.Expected}
+			Source: c.Source, Expected: c.Expected, Critical: c.Critical}
 		var prompts []conversation.Round
 		if len(c.Trials) > 0 && c.Trials[0].Transcript != nil {
 			for _, turn := range c.Trials[0].Transcript.Turns {

@@ -280,7 +280,7 @@ func mergeShards(files []shardFile) (*gavel.Run, error) {
 // mergedCase is the case a shard's report describes.
 func mergedCase(c *importer.Case) *gavel.Case {
 	gc := &gavel.Case{ID: c.ID, Name: c.Name, Description: c.Description, Tags: c.Tags, Metadata: c.Metadata,
-		Source: c.Source, Expected: c.Expected}
+		Source: c.Source, Expected: c.Expected, Critical: c.Critical}
 	if in := c.Input(); in != "" {
 		gc.Script.Rounds = append(gc.Script.Rounds, conversation.Round{Prompt: in})
 	}

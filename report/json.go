@@ -82,8 +82,11 @@ type JSONCase struct {
 	Source      string            `json:"source"`
 	Input       string            `json:"input"`
 	Expected    string            `json:"expected"`
-	Outcome     gavel.Outcome     `json:"outcome"`
-	SkipReason  string            `json:"skip_reason"`
+	// Critical is true for a case marked critical: true, whose every
+	// failure fails the gate; absent otherwise.
+	Critical   bool          `json:"critical,omitempty"`
+	Outcome    gavel.Outcome `json:"outcome"`
+	SkipReason string        `json:"skip_reason"`
 	// PassRate is the share of trials that passed; nil when none ran.
 	PassRate *float64      `json:"pass_rate"`
 	Trials   []gavel.Trial `json:"trials"`
@@ -205,7 +208,7 @@ func newJSONCase(cr *gavel.CaseResult) JSONCase {
 	}
 	if cs := cr.Case; cs != nil {
 		c.Tags = append(c.Tags, cs.Tags...)
-		c.Difficulty, c.Source = cs.Difficulty, cs.Source
+		c.Difficulty, c.Source, c.Critical = cs.Difficulty, cs.Source, cs.Critical
 		for k, v := range cs.Metadata {
 			c.Metadata[k] = v
 		}

@@ -156,4 +156,19 @@ func TestCriticalCaseFailsTheGate(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
+	// So does the whole run its shards make: the mark goes through their
+	// JSON reports into gavel merge.
+	var reports []string
+	for _, shard := range []string{"1/2", "2/2"} {
+		report := filepath.Join(t.TempDir(), "shard.json")
+		code, out, errs := gavelCmd(t, "run", "--no-cache", "--quiet", "--db", filepath.Join(t.TempDir(), "r.db"), "--shard", shard, "--out", report, dir)
+		if code != eval.ExitPassed {
+			t.Fatalf("shard %s: exit %d\n%s%s", shard, code, out, errs)
+		}
+		reports = append(reports, report)
+	}
+	code, out, errs = gavelCmd(t, append([]string{"merge", "--db", filepath.Join(t.TempDir(), "r.db")}, reports...)...)
+	if code != eval.ExitFailed || !strings.Contains(out, "Failed by its critical cases (q39)") {
+		t.Errorf("merge: exit %d, want 1 for the critical case\n%s%s", code, out, errs)
+	}
 }
