@@ -140,7 +140,7 @@ func (q *Queue) finish(ctx context.Context, runID string, p planned, cases map[s
 	for _, c := range stored.Run.Cases {
 		got[c.ID()] = c
 	}
-	run := &gavel.Run{Suite: &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold},
+	run := &gavel.Run{Suite: &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Gate: info.GateConfig()},
 		Started: info.Started, Stopped: p.stopped, StopReason: p.reason}
 	for _, pc := range p.Cases {
 		cr := got[pc.ID]

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -391,5 +392,50 @@ func TestFailuresSayWhyTrialsAreTriedAgain(t *testing.T) {
 	if !strings.HasPrefix(g.Said, "said: cannot load the run's suite") || !strings.HasSuffix(g.Said, "no such suite here") ||
 		g.Case != "a" || g.N != 1 || g.Attempt < 1 || g.Attempt >= MaxAttempts || g.MaxAttempts != MaxAttempts {
 		t.Errorf("got  %+v\nwant a#1 and 1 more refused, an attempt of %d but the last, saying why", g, MaxAttempts)
+	}
+}
+
+// A queued run is weighed as its suite's gate says: 2 of 3 cases is an
+// interval that straddles the threshold of 50% (INCONCLUSIVE), which
+// passes by the pass rate alone unless the suite fails such a run.
+func TestQueuedRunWeighsTheSuitesGate(t *testing.T) {
+	failsC := agent.Func(func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+		return &agent.Reply{Text: strings.ReplaceAll("Noted: "+msg.Text, "C", "?")}, nil
+	})
+	for _, tc := range []struct {
+		inconclusive string
+		want         store.Status
+	}{
+		{"", store.Passed},
+		{"fail", store.Failed},
+	} {
+		t.Run(cmp.Or(tc.inconclusive, "rate"), func(t *testing.T) {
+			f := newFixture(t, failsC)
+			b, err := f.load(f.suite)
+			if err != nil {
+				t.Fatal(err)
+			}
+			digest, err := b.Digest()
+			b.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := Plan{Suite: f.suite, Digest: digest}
+			for _, c := range []string{"a", "b", "c"} {
+				p.Cases = append(p.Cases, PlannedCase{ID: c, Trials: 1})
+			}
+			info := store.RunInfo{Suite: "desk", SuiteFile: f.suite, Threshold: 0.5, Settings: map[string]string{}}
+			if tc.inconclusive != "" {
+				info.Settings[store.SettingInconclusive] = tc.inconclusive
+			}
+			created, err := f.q.Enqueue(context.Background(), info, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.work(t, WorkerConfig{Concurrency: 1})
+			if got := f.finished(t, created.ID).Info.Status; got != tc.want {
+				t.Errorf("the run is %s, want %s", got, tc.want)
+			}
+		})
 	}
 }
