@@ -197,8 +197,16 @@ func Compare(base, head *Run) Comparison {
 	return CompareWith(base, head, DefaultCompareConfig())
 }
 
-// CompareWith is Compare, testing the difference as cfg says.
+// CompareWith is Compare, testing the difference as cfg says: the zero
+// CompareConfig is DefaultCompareConfig. It panics on a cfg that fails
+// its Check: check what a user gave first.
 func CompareWith(base, head *Run, cfg CompareConfig) Comparison {
+	if cfg == (CompareConfig{}) {
+		cfg = DefaultCompareConfig()
+	}
+	if err := cfg.Check(); err != nil {
+		panic("gavel.CompareWith: " + err.Error())
+	}
 	if base == nil {
 		base = &Run{}
 	}

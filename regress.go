@@ -44,7 +44,7 @@ const (
 )
 
 // CompareConfig says how a comparison tests the difference between its
-// runs. Its zero value tests at nothing: start from DefaultCompareConfig.
+// runs. Its zero value is DefaultCompareConfig's.
 type CompareConfig struct {
 	// Alpha is the significance level: a difference counts when its
 	// p-value is below it. Between 0 and 1.
