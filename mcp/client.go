@@ -18,6 +18,13 @@ import (
 // implementation is how Gavel introduces itself to MCP servers.
 var implementation = &mcpsdk.Implementation{Name: "gavel", Version: "0.1.0"}
 
+// clientOptions advertise no capability: Gavel answers no request of a
+// server's (roots, sampling, elicitation). The SDK's default advertises
+// roots, and a server that believes it asks for them before it runs a
+// tool (Microsoft's Playwright server does), then waits for an answer
+// that never comes: every call hung until its timeout.
+var clientOptions = &mcpsdk.ClientOptions{Capabilities: &mcpsdk.ClientCapabilities{}}
+
 // A Client is a session with one MCP server. Its methods may be called from
 // several goroutines at once.
 type Client struct {
@@ -76,7 +83,7 @@ func (c *Client) connect(ctx context.Context, t mcpsdk.Transport) error {
 	// that lasts until Close, unless connecting fails or times out.
 	life, end := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, end)
-	session, err := mcpsdk.NewClient(implementation, nil).Connect(ctx, lifetime{t, life}, nil)
+	session, err := mcpsdk.NewClient(implementation, clientOptions).Connect(ctx, lifetime{t, life}, nil)
 	if err == nil && !stop() {
 		session.Close()
 		err = ctx.Err()

@@ -1,6 +1,7 @@
 // Package mcptest starts the official MCP reference servers for tests of
 // any package: the everything server over stdio, SSE or streamable HTTP,
-// on loopback, stopped when the test ends.
+// and Microsoft's Playwright server over streamable HTTP, on loopback,
+// stopped when the test ends.
 //
 // The servers are installed from npm by mcp/testdata/install-servers.sh
 // into mcp/testdata/servers (or the npm prefix GAVEL_MCP_SERVERS names).
@@ -115,6 +116,52 @@ func StartEverything(t testing.TB, mode string) string {
 		return "http://127.0.0.1:" + strconv.Itoa(port)
 	}
 	t.Fatalf("everything server (%s): %v", mode, lastErr)
+	return ""
+}
+
+// StartPlaywright runs Microsoft's Playwright MCP server (@playwright/mcp)
+// over streamable HTTP on a free loopback port until t ends, driving the
+// system's Chromium headless, and returns its endpoint
+// (http://localhost:PORT/mcp). It skips t (see NeedService) when the
+// server or Chromium is missing.
+func StartPlaywright(t testing.TB) string {
+	t.Helper()
+	bin := ServerBin(t, "playwright-mcp")
+	var chromium string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if path, err := exec.LookPath(name); err == nil {
+			chromium = path
+			break
+		}
+	}
+	if chromium == "" {
+		NeedService(t, "none of chromium, chromium-browser, google-chrome is on PATH (apt-get install chromium)")
+	}
+	var lastErr error
+	for range 3 {
+		port := FreePort(t)
+		cmd := exec.Command(bin, "--headless", "--isolated", "--no-sandbox", "--browser", "chromium",
+			"--executable-path", chromium, "--host", "127.0.0.1", "--port", strconv.Itoa(port))
+		cmd.Dir = t.TempDir()
+		stderr := &tail{}
+		cmd.Stderr = stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("start %s: %v", bin, err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		stop := func() { cmd.Process.Kill(); <-exited }
+		if err := waitListening(port, exited, 30*time.Second); err != nil {
+			stop()
+			lastErr = fmt.Errorf("%w; stderr:\n%s", err, stderr.String())
+			continue
+		}
+		t.Cleanup(stop)
+		// The server answers only requests that name it as it names
+		// itself (a Host header of localhost:PORT), else 403.
+		return "http://localhost:" + strconv.Itoa(port) + "/mcp"
+	}
+	t.Fatalf("playwright MCP server: %v", lastErr)
 	return ""
 }
 

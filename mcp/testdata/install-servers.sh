@@ -1,6 +1,7 @@
 #!/bin/sh
-# Installs the official MCP reference servers that the tests of packages mcp
-# and agentjudge run against. Usage, from the repository's root:
+# Installs the official MCP reference servers, and Microsoft's Playwright MCP
+# server, that the tests of packages mcp and agentjudge run against. Usage,
+# from the repository's root:
 #
 #	sh mcp/testdata/install-servers.sh [prefix]
 #
@@ -13,6 +14,7 @@ set -eu
 everything=2026.8.31
 memory=2026.8.31
 filesystem=2026.8.31
+playwright=0.0.83
 
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=${1:-${GAVEL_MCP_SERVERS:-$here/servers}}
@@ -26,9 +28,10 @@ mkdir -p "$prefix"
 npm install --prefix "$prefix" --save-exact --no-audit --no-fund --loglevel=error \
 	"@modelcontextprotocol/server-everything@$everything" \
 	"@modelcontextprotocol/server-memory@$memory" \
-	"@modelcontextprotocol/server-filesystem@$filesystem"
+	"@modelcontextprotocol/server-filesystem@$filesystem" \
+	"@playwright/mcp@$playwright"
 
-for bin in mcp-server-everything mcp-server-memory mcp-server-filesystem; do
+for bin in mcp-server-everything mcp-server-memory mcp-server-filesystem playwright-mcp; do
 	if [ ! -x "$prefix/node_modules/.bin/$bin" ]; then
 		echo "install-servers.sh: $bin missing from $prefix/node_modules/.bin" >&2
 		exit 1
