@@ -3,27 +3,30 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// resultText renders a tool's result as the text a judge reads: the
-// content blocks in order, one per line, text as it is and other content
-// summarised ("[image/png, 1234 bytes]"); then the structured content as
-// JSON, unless a text block already holds the same JSON value (as the MCP
-// spec asks servers to do, for clients that only read text).
+// resultText renders a tool's result as the text a model and a judge
+// read: the content blocks in order, one per line, text as it is and
+// other content summarised ("[image/png, 1234 bytes]"). Structured content
+// is the same result as its text rendering (the MCP spec asks a server
+// that returns it to return its text too, for clients that read text), so
+// it is added, as JSON, only when no text block renders it.
 func resultText(res *mcpsdk.CallToolResult) string {
 	if res == nil {
 		return ""
 	}
 	parts := make([]string, 0, len(res.Content)+1)
+	rendered := false
 	for _, c := range res.Content {
 		parts = append(parts, contentText(c))
+		_, text := c.(*mcpsdk.TextContent)
+		rendered = rendered || text
 	}
-	if res.StructuredContent != nil {
-		if data, err := json.Marshal(res.StructuredContent); err == nil && !textHoldsJSON(res.Content, data) {
+	if res.StructuredContent != nil && !rendered {
+		if data, err := json.Marshal(res.StructuredContent); err == nil {
 			parts = append(parts, string(data))
 		}
 	}
@@ -64,24 +67,4 @@ func orUnknown(mime, kind string) string {
 		return kind + " of unknown type"
 	}
 	return mime
-}
-
-// textHoldsJSON reports whether a text block of content is the JSON value
-// data, whatever its formatting.
-func textHoldsJSON(content []mcpsdk.Content, data []byte) bool {
-	var want any
-	if json.Unmarshal(data, &want) != nil {
-		return false
-	}
-	for _, c := range content {
-		t, ok := c.(*mcpsdk.TextContent)
-		if !ok {
-			continue
-		}
-		var got any
-		if json.Unmarshal([]byte(t.Text), &got) == nil && reflect.DeepEqual(got, want) {
-			return true
-		}
-	}
-	return false
 }

@@ -39,10 +39,16 @@ func TestResultText(t *testing.T) {
 			Content:           []mcpsdk.Content{&mcpsdk.TextContent{Text: "{\n  \"b\": 2,\n  \"a\": 1\n}"}},
 			StructuredContent: map[string]any{"a": 1, "b": 2},
 		}, "{\n  \"b\": 2,\n  \"a\": 1\n}"},
-		{"structured content beside other text", &mcpsdk.CallToolResult{
+		// The text is the structured content's rendering: one result, read
+		// once (the filesystem server's read_text_file answers so).
+		{"structured content beside its text rendering", &mcpsdk.CallToolResult{
 			Content:           []mcpsdk.Content{&mcpsdk.TextContent{Text: "It is 21°C in Paris."}},
 			StructuredContent: map[string]any{"city": "Paris", "celsius": 21},
-		}, "It is 21°C in Paris.\n{\"celsius\":21,\"city\":\"Paris\"}"},
+		}, "It is 21°C in Paris."},
+		{"structured content beside an image only", &mcpsdk.CallToolResult{
+			Content:           []mcpsdk.Content{&mcpsdk.ImageContent{MIMEType: "image/png", Data: make([]byte, 5)}},
+			StructuredContent: map[string]any{"width": 1},
+		}, "[image/png, 5 bytes]\n{\"width\":1}"},
 		{"structured content that is not an object", &mcpsdk.CallToolResult{
 			Content:           []mcpsdk.Content{&mcpsdk.TextContent{Text: "[1, 2]"}},
 			StructuredContent: []any{1, 2},
