@@ -33,6 +33,7 @@ type Client struct {
 	session *mcpsdk.ClientSession
 	proc    *process        // a stdio server's process, or nil
 	http    *http.Transport // an HTTP server's connections, or nil
+	refused refusal         // an HTTP server's last 4xx answer
 	end     context.CancelFunc
 }
 
@@ -59,16 +60,29 @@ func Connect(ctx context.Context, s Server) (*Client, error) {
 		t = c.proc.transport()
 	case TransportStreamable:
 		var hc *http.Client
-		hc, c.http = newHTTPClient(s)
+		hc, c.http = newHTTPClient(s, &c.refused)
 		// Gavel does not follow notifications, so it opens no standalone
 		// stream for them.
 		t = &mcpsdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, DisableStandaloneSSE: true}
 	case TransportSSE:
 		var hc *http.Client
-		hc, c.http = newHTTPClient(s)
+		hc, c.http = newHTTPClient(s, &c.refused)
 		t = &mcpsdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc}
 	}
-	if err := c.connect(ctx, t); err != nil {
+	err = c.connect(ctx, t)
+	if err != nil && s.Transport == "" && transport == TransportStreamable {
+		// The MCP spec's backwards compatibility: a server that refuses
+		// the streamable POST of initialize with a 4xx may speak the
+		// older HTTP+SSE transport at the same URL.
+		if status, _ := c.refused.get(); status >= 400 && status <= 499 {
+			sse := s
+			sse.Transport = TransportSSE
+			if fallback, sseErr := Connect(ctx, sse); sseErr == nil {
+				return fallback, nil
+			}
+		}
+	}
+	if err != nil {
 		return nil, c.connectError(s, transport, err)
 	}
 	return c, nil
@@ -130,7 +144,22 @@ func (c *Client) connectError(s Server, transport string, err error) error {
 	if timedOut {
 		return fmt.Errorf("%s: no MCP handshake within %v: %w", where, c.timeout, err)
 	}
-	return fmt.Errorf("%s: connect: %w", where, err)
+	status, says := c.refused.get()
+	if status == 0 {
+		return fmt.Errorf("%s: connect: %w", where, err)
+	}
+	why := ""
+	if says != "" {
+		why = fmt.Sprintf("; the server said: %q", says)
+	}
+	hint := ""
+	switch {
+	case s.Transport == "":
+		hint = "; neither the streamable nor the older SSE transport was answered at this URL"
+	case transport == TransportStreamable && (status == http.StatusNotFound || status == http.StatusMethodNotAllowed):
+		hint = "; a server of the older HTTP+SSE transport wants transport: sse (or no transport, to try both)"
+	}
+	return fmt.Errorf("%s: connect: %w%s%s", where, err, why, hint)
 }
 
 // release frees what the client holds besides its session.

@@ -42,3 +42,17 @@ func TestPlaywrightOverStreamableHTTP(t *testing.T) {
 		t.Errorf("browser_navigate: is error %v, result:\n%.2000s", call.IsError, call.Result)
 	}
 }
+
+// A server that refuses a request says why in the body of its answer:
+// Playwright's, reached at 127.0.0.1 when it names itself localhost,
+// answers 403 "Access is only allowed at localhost:PORT". The error shows
+// that explanation, not only "Forbidden".
+func TestRefusalShowsTheServersExplanation(t *testing.T) {
+	url := strings.Replace(mcptest.StartPlaywright(t), "localhost", "127.0.0.1", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := Connect(ctx, Server{Name: "playwright", URL: url, Transport: TransportStreamable, Timeout: 20 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "Forbidden") || !strings.Contains(err.Error(), `the server said: "Access is only allowed at localhost:`) {
+		t.Errorf("connect at 127.0.0.1: %v", err)
+	}
+}

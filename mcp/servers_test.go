@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,4 +34,29 @@ func startEverythingHTTP(t testing.TB, mode string) string {
 func freePort(t testing.TB) int {
 	t.Helper()
 	return mcptest.FreePort(t)
+}
+
+// A URL of a server that speaks only the older HTTP+SSE transport, given
+// without transport: sse, is reached as the MCP spec's backwards
+// compatibility asks of clients: the streamable POST of initialize fails
+// with a 4xx (the everything server's /sse answers 404), so the client
+// opens the SSE stream at the same URL. transport: streamable forces the
+// new transport, and then fails saying what to try.
+func TestSSEFallback(t *testing.T) {
+	url := startEverythingHTTP(t, mcptest.SSE) + "/sse"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := Connect(ctx, Server{Name: "everything", URL: url, Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatalf("connect without a transport: %v", err)
+	}
+	tools, err := c.Tools(ctx)
+	c.Close()
+	if err != nil || len(tools) == 0 {
+		t.Errorf("tools over the SSE fallback: %d, %v", len(tools), err)
+	}
+	_, err = Connect(ctx, Server{Name: "everything", URL: url, Transport: TransportStreamable, Timeout: 20 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "Not Found") || !strings.Contains(err.Error(), "transport: sse") {
+		t.Errorf("connect with transport: streamable: %v", err)
+	}
 }
