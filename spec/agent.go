@@ -253,6 +253,7 @@ func (b *builder) caseNow(now string) time.Time {
 // refused on the other, here rather than when the first trial connects.
 func (b *builder) mcpServer(field string, s MCPSpec) mcp.Server {
 	server := mcp.Server{Name: s.Name, Timeout: b.duration(field+".timeout", s.Timeout)}
+	s.Transport = b.expand(field+".transport", s.Transport, plainValue)
 	switch {
 	case len(s.Command) > 0 && s.URL != "":
 		b.fail("%s: give command (a stdio server) or url (an HTTP server), not both", field)

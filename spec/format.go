@@ -110,7 +110,7 @@ type MCPSpec struct {
 	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory. ${VAR} and ${VAR:-default} read the environment."`
 	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value. Only for a command."`
 	URL       string            `yaml:"url" doc:"The URL of an HTTP server: its streamable-HTTP endpoint (often ending in /mcp), or its SSE stream (often /sse) with transport sse. ${VAR} and ${VAR:-default} read the environment."`
-	Transport string            `yaml:"transport" doc:"streamable or sse, for a url. Defaults to streamable, falling back to sse when the server refuses it with a 4xx (the MCP spec's backwards compatibility); set it to use one only. A command always speaks stdio."`
+	Transport string            `yaml:"transport" doc:"streamable or sse, for a url. Defaults to streamable, falling back to sse when the server refuses it with a 4xx (the MCP spec's backwards compatibility); set it to use one only. A command always speaks stdio. ${VAR} and ${VAR:-default} read the environment."`
 	Headers   map[string]string `yaml:"headers" doc:"HTTP headers sent to a url server (Authorization: 'Bearer ${TOKEN}'); ${VAR} and ${VAR:-default} read the environment, and their values are never printed."`
 	Timeout   string            `yaml:"timeout" doc:"How long starting and connecting may take, and each request afterwards. Defaults to 1m."`
 }

@@ -215,6 +215,10 @@ func TestMCPServerProblems(t *testing.T) {
 		{name: "a command", server: "{command: [cat], env: [A=1]}"},
 		{name: "a url", server: "{url: 'http://127.0.0.1:1/mcp', headers: {Authorization: 'Bearer ${TOKEN}'}}"},
 		{name: "an sse url", server: "{url: 'http://127.0.0.1:1/sse', transport: sse}"},
+		{name: "a transport from the environment", server: "{url: 'http://127.0.0.1:1/sse', transport: '${MCP_TRANSPORT}'}"},
+		{name: "a transport from the environment's default", server: "{url: 'http://127.0.0.1:1/sse', transport: '${NO_SUCH_TRANSPORT:-sse}'}"},
+		{name: "an unknown transport from the environment", server: "{url: 'http://127.0.0.1:1/sse', transport: '${NO_SUCH_TRANSPORT:-ws}'}",
+			want: []string{`gavel.yaml: %s.transport "ws": want streamable (the default) or sse`}},
 		{name: "both", server: "{command: [cat], url: 'http://127.0.0.1:1/mcp'}",
 			want: []string{"gavel.yaml: %s: give command (a stdio server) or url (an HTTP server), not both"}},
 		{name: "neither", server: "{name: tools}",
@@ -247,10 +251,7 @@ func TestMCPServerProblems(t *testing.T) {
 				env := testEnv()
 				env.DryRun = true
 				env.Getenv = func(name string) string {
-					if name == "TOKEN" {
-						return "s3cret"
-					}
-					return ""
+					return map[string]string{"TOKEN": "s3cret", "MCP_TRANSPORT": "sse"}[name]
 				}
 				b, err := spec.Open(dir, env)
 				if tc.want == nil {
