@@ -213,8 +213,8 @@ func (c *Client) listTools(ctx context.Context) ([]*mcpsdk.Tool, error) {
 //
 // The result's text is its content blocks in order, one per line: text as
 // it is, other content summarised ("[image/png, 1234 bytes]", "[resource
-// file:///a.txt]" and the resource's text); then its structured content as
-// JSON, unless a text block already holds the same JSON value.
+// file:///a.txt]" and the resource's text); its structured content is
+// the same result, added as JSON only when no text block renders it.
 //
 // A tool that reports isError is a failed call, not a Go error: the record
 // has IsError set and err is nil. A protocol or transport failure (an

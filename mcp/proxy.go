@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gavelhq/gavel/judge"
 )
 
 // A Proxy is an MCP server that stands between an agent and its real MCP
@@ -21,8 +24,12 @@ import (
 // result unchanged (isError included) and tells its Recorder. It
 // introduces itself with the upstream's name, version and instructions.
 //
+// A call of a tool the upstream does not list is refused, as the
+// upstream would refuse it, and recorded as a failed call.
+//
 // Limits: the tool list is read once, by NewProxy; changes upstream are
-// not followed (the proxy does not announce listChanged). Only tools are
+// not followed (the proxy does not announce listChanged). A tool's fields
+// are those the MCP SDK knows: a newer field (execution) is not passed on. Only tools are
 // forwarded: not resources, prompts, notifications (progress, logging),
 // nor the upstream's requests to the agent (sampling, elicitation). A
 // call's _meta is not forwarded. Every session the agent opens, over HTTP
@@ -32,6 +39,7 @@ type Proxy struct {
 	rec      Recorder
 	server   *mcpsdk.Server
 	handler  http.Handler
+	listed   map[string]bool // the tools' names; read only once made
 }
 
 // NewProxy connects to upstream, reads its tools and returns a proxy in
@@ -70,8 +78,10 @@ func newProxy(ctx context.Context, c *Client, rec Recorder) (*Proxy, error) {
 		}
 		opts.Instructions = init.Instructions
 	}
-	p := &Proxy{upstream: c, rec: rec, server: mcpsdk.NewServer(impl, opts)}
+	p := &Proxy{upstream: c, rec: rec, server: mcpsdk.NewServer(impl, opts), listed: map[string]bool{}}
+	p.server.AddReceivingMiddleware(p.recordUnlisted)
 	for _, t := range tools {
+		p.listed[t.Name] = true
 		tool := *t
 		if err := addTool(p.server, &tool, p.forward); err != nil {
 			return nil, fmt.Errorf("mcp server %s: proxy tool %q: %w", c.label, t.Name, err)
@@ -109,6 +119,27 @@ func (p *Proxy) forward(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcps
 		return nil, err
 	}
 	return res, nil
+}
+
+// recordUnlisted records a call of a tool the proxy does not list (an
+// agent may make one up) as a failed call, with the error the SDK's server
+// refuses it with, which the agent gets as it would from the upstream.
+// Without it, no judge would see the call.
+func (p *Proxy) recordUnlisted(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		call, ok := req.(*mcpsdk.CallToolRequest)
+		if !ok || call.Params == nil || p.listed[call.Params.Name] || p.rec == nil {
+			return next(ctx, method, req)
+		}
+		start := time.Now()
+		res, err := next(ctx, method, req)
+		why := fmt.Sprintf("unknown tool %q: the server lists no such tool", call.Params.Name)
+		if err != nil {
+			why += " (" + err.Error() + ")"
+		}
+		p.rec.Record(judge.ToolCall{Name: call.Params.Name, Arguments: call.Params.Arguments, Result: why, IsError: true, Duration: time.Since(start)})
+		return res, err
+	}
 }
 
 // Handler returns an http.Handler that serves the proxy over MCP's

@@ -208,6 +208,19 @@ func TestProxyInProcess(t *testing.T) {
 				!recorded[0].IsError || !strings.Contains(recorded[0].Result, "the order database is down") {
 				t.Errorf("crash recorded as %+v", recorded)
 			}
+
+			// A tool the server does not list, as an agent may make one
+			// up, is refused as the server would refuse it, and recorded as
+			// a failed call for the judges to see.
+			_, err = agent.Call(context.Background(), "refund_everything", json.RawMessage(`{"order_id":"A-1001"}`))
+			if !errors.As(err, &wire) {
+				t.Errorf("an unknown tool through the proxy: got %v, want a JSON-RPC error", err)
+			}
+			recorded = log.Take()
+			if len(recorded) != 1 || recorded[0].Name != "refund_everything" || string(recorded[0].Arguments) != `{"order_id":"A-1001"}` ||
+				!recorded[0].IsError || !strings.Contains(recorded[0].Result, `unknown tool "refund_everything"`) {
+				t.Errorf("the unknown tool recorded as %+v", recorded)
+			}
 		})
 	}
 }
