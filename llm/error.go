@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -78,8 +81,11 @@ func RateLimited(err error) bool {
 }
 
 // Retryable reports whether err may go away if the request is sent again:
-// a retryable APIError, or a network timeout. A cancelled or expired
-// context is not retryable: the caller gave up.
+// a retryable APIError, a network timeout, or a connection reset or closed
+// before any answer came (a load balancer or a vendor's front end under
+// load does it; the vendors' own SDKs send such a request again, as they
+// do after a 5xx). A cancelled or expired context is not retryable: the
+// caller gave up.
 func Retryable(err error) bool {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return false
@@ -89,7 +95,21 @@ func Retryable(err error) bool {
 		return api.Retryable()
 	}
 	var netErr net.Error
-	return errors.As(err, &netErr) && netErr.Timeout()
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return true
+	}
+	return droppedBeforeAnswer(err)
+}
+
+// droppedBeforeAnswer reports whether err says the connection was reset,
+// or closed, before the request had an answer: an error of the HTTP
+// client's round trip (a *url.Error), not of reading an answer's body.
+func droppedBeforeAnswer(err error) bool {
+	var urlErr *url.Error
+	if !errors.As(err, &urlErr) {
+		return false
+	}
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // maxRetryAfter bounds the Retry-After values read: a larger one is

@@ -52,6 +52,8 @@ func TestProvider(t *testing.T, open Provider) {
 			{"a rate limit is waited out", func(f *Fake) { f.FailNext(429, 20*time.Millisecond) }, false, 2, 20 * time.Millisecond},
 			{"a server error is retried", func(f *Fake) { f.FailNext(500, 0) }, false, 2, 0},
 			{"two server errors are retried", func(f *Fake) { f.FailNext(502, 0); f.FailNext(503, 0) }, false, 3, 0},
+			{"a connection reset is retried", func(f *Fake) { f.ResetNext() }, false, 2, 0},
+			{"two resets and a server error are retried", func(f *Fake) { f.ResetNext(); f.FailNext(500, 0); f.ResetNext() }, false, 4, 0},
 			{"a bad request is not retried", func(f *Fake) { f.FailNext(400, 0) }, true, 1, 0},
 			{"a bad key is not retried", func(f *Fake) { f.FailNext(401, 0) }, true, 1, 0},
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -65,6 +66,7 @@ const (
 	faultFail faultKind = iota + 1
 	faultMalformed
 	faultHang
+	faultReset
 	// The faults below spoil the answer of the backing model.
 	faultTruncate
 	faultNumericContent
@@ -102,6 +104,11 @@ func (f *Fake) MalformedNext() { f.push(fault{kind: faultMalformed}) }
 // HangNext makes the next request never answer, until the client gives up
 // or the server is closed; then its connection is dropped.
 func (f *Fake) HangNext() { f.push(fault{kind: faultHang}) }
+
+// ResetNext makes the next request's connection reset (a TCP RST)
+// before any byte of an answer, as a load balancer or a vendor's front
+// end under load does: the client reads "connection reset by peer".
+func (f *Fake) ResetNext() { f.push(fault{kind: faultReset}) }
 
 // TruncateNext makes the next answer one cut off by the token limit, as a
 // server that reached max_tokens sends it: finish_reason "length" (OpenAI)
@@ -241,8 +248,24 @@ func (f *Fake) handle(w http.ResponseWriter, r *http.Request) {
 	case faultHang:
 		f.wait(r.Context(), -1)
 		panic(http.ErrAbortHandler) // drop the connection without an answer
+	case faultReset:
+		reset(w)
+		return
 	}
 	f.serve(w, r, body, id, x)
+}
+
+// reset closes the connection of w with a TCP RST, before any answer:
+// a linger of zero makes Close send RST instead of FIN.
+func reset(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.SetLinger(0)
+	}
+	conn.Close()
 }
 
 // malformedBody is a response cut off in the middle.
