@@ -287,3 +287,23 @@ func TestInRound(t *testing.T) {
 		t.Errorf("round 3: %+v", got)
 	}
 }
+
+// Time that runs out between tiers ends the verdict there, an ERROR that
+// keeps the tiers that ran: a rule that passed is not lost to the judge
+// after it.
+func TestTieredKeepsWhatRanWhenTimeRunsOut(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := judge.Func(func(context.Context, *judge.Transcript) (judge.Judgment, error) {
+		cancel() // as a deadline passing while the first tier ran
+		return judge.Judgment{Name: "rules", Status: judge.StatusPass, Score: judge.Bool(true)}, nil
+	})
+	got, err := judge.Tiered(first, pass).Judge(ctx, &judge.Transcript{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != judge.StatusError || len(got.Parts) != 2 || got.Parts[0].Name != "rules" || got.Parts[0].Status != judge.StatusPass ||
+		got.Parts[1].Reasoning != "tier 2 did not run: context canceled" || got.Parts[1].Cause != judge.CauseCancelled {
+		t.Errorf("got %+v", got)
+	}
+}

@@ -19,15 +19,25 @@ import (
 // The findings of every tier that ran (see Soft) reach the later tiers
 // through their context: an LLM judge reads them with FindingsFrom.
 //
-// The verdict over the tiers that ran follows All's rule.
+// The verdict over the tiers that ran follows All's rule. A tier that
+// runs out of time is an ERROR part like any other: the tiers before it
+// keep their results in the verdict.
 func Tiered(first Judge, later ...Judge) Judge {
 	tiers := append([]Judge{first}, later...)
 	return Func(func(ctx context.Context, t *Transcript) (Judgment, error) {
 		var parts []Judgment
 		var found []Finding
-		for _, tier := range tiers {
+		for i, tier := range tiers {
 			if err := ctx.Err(); err != nil {
-				return spent("tiered", parts), err
+				if i == 0 {
+					return spent("tiered", parts), err
+				}
+				// The judges' time ran out (or the run was cancelled)
+				// between tiers: the tiers that ran keep their results.
+				out := Errored(fmt.Sprintf("tier %d did not run: %v", i+1, err))
+				out.Name, out.Cause = fmt.Sprintf("tier %d", i+1), CauseOf(err)
+				parts = append(parts, out)
+				break
 			}
 			p := Run(WithFindings(ctx, found...), tier, t)
 			parts = append(parts, p)
@@ -35,9 +45,6 @@ func Tiered(first Judge, later ...Judge) Judge {
 			if p.Status == StatusFail || p.Status == StatusError {
 				break
 			}
-		}
-		if err := ctx.Err(); err != nil {
-			return spent("tiered", parts), err
 		}
 		out := allOf("tiered", parts)
 		if skipped := len(tiers) - len(parts); skipped > 0 {
