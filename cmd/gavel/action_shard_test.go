@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // The action's shard and merge inputs: two shards, each writing its JSON
@@ -18,27 +16,7 @@ func TestActionShards(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash")
 	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Runs struct {
-			Steps []struct {
-				ID  string `yaml:"id"`
-				Run string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
-	var script string
-	for _, s := range action.Runs.Steps {
-		if s.ID == "run" {
-			script = s.Run
-		}
-	}
+	script := actionScript(t, "run")
 	// Shard 1/2 (c1, c3) misses the threshold alone; the whole passes.
 	suite := shardSuite(t, "action", []bool{false, true, false, true, true, true, true, true}, 1, 0.75)
 	summary := filepath.Join(t.TempDir(), "summary")

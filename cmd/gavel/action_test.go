@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // The repository's GitHub Action (action.yml) runs suites with the flags
@@ -20,31 +18,7 @@ func TestAction(t *testing.T) {
 			t.Skip("needs " + tool)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Runs struct {
-			Steps []struct {
-				ID  string            `yaml:"id"`
-				Run string            `yaml:"run"`
-				Env map[string]string `yaml:"env"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
-	var script string
-	for _, s := range action.Runs.Steps {
-		if s.ID == "run" {
-			script = s.Run
-		}
-	}
-	if script == "" {
-		t.Fatal("action.yml has no step with id run")
-	}
+	script := actionScript(t, "run")
 	bin := filepath.Dir(gavel)
 	repo := starterRepo(t) // two cases, of greet/ and returns/
 	base, _ := exec.Command("git", "-C", repo, "rev-parse", "HEAD").Output()
