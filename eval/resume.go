@@ -1,10 +1,13 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
@@ -95,4 +98,47 @@ func priorRun(ctx context.Context, st store.Store, f *Options, built []*spec.Bui
 func finished(t gavel.Trial) bool {
 	cancelled := t.Transcript != nil && t.Transcript.Status == judge.ExecCancelled
 	return !cancelled && t.Cause() != judge.CauseCancelled
+}
+
+// carryOnSelection returns the suites to run when none were named: with
+// --resume or --retry-errors, the suite file of the run it carries on,
+// and, for the options not given, that run's trials and selection (its
+// --tag, --id and --changed-since), so that the command a stopped run
+// prints carries it on from any directory; else the current directory.
+func carryOnSelection(ctx context.Context, st store.Store, f *Options, stderr io.Writer) []string {
+	id := cmp.Or(f.Resume, f.RetryErrors)
+	if id == "" {
+		return []string{"."}
+	}
+	info, err := st.RunInfo(ctx, id)
+	if err != nil || info.SuiteFile == "" {
+		return []string{"."} // priorRun says what is wrong with the run
+	}
+	var carried []string
+	if n, err := strconv.Atoi(info.Settings["trials"]); err == nil && f.Trials == 0 && n > 0 {
+		f.Trials = n
+		carried = append(carried, "--trials "+strconv.Itoa(n))
+	}
+	if len(f.Tags) == 0 && len(f.IDs) == 0 && f.ChangedSince == "" {
+		for _, filter := range info.Filters {
+			flag, value, _ := strings.Cut(filter, " ")
+			switch flag {
+			case "--tag":
+				f.Tags = append(f.Tags, value)
+			case "--id":
+				f.IDs = append(f.IDs, value)
+			case "--changed-since":
+				f.ChangedSince = value
+			default:
+				continue
+			}
+			carried = append(carried, filter)
+		}
+	}
+	how := ""
+	if len(carried) > 0 {
+		how = " with " + strings.Join(carried, " ")
+	}
+	fmt.Fprintf(stderr, "gavel: %s: running suite %s%s, as that run did\n", id, info.SuiteFile, how)
+	return []string{info.SuiteFile}
 }

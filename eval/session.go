@@ -94,14 +94,25 @@ func (r *Session) init() error {
 // Run runs the suites at paths (a suite file, or a directory holding
 // gavel.yaml) one after the other, each as a run stored in the results
 // database, and returns the exit code they earn: the worst (Worse) of
-// theirs. Cancelling ctx cancels the trials in flight; what finished is
-// stored and reported, and the run is incomplete.
+// theirs. Without paths, it runs the suite in the current directory, or,
+// with Resume or RetryErrors, the suite of the run carried on, as that run
+// did (carryOnSelection). Cancelling ctx cancels the trials in flight;
+// what finished is stored and reported, and the run is incomplete.
 func (r *Session) Run(ctx context.Context, paths []string) int {
 	if err := r.init(); err != nil {
 		fmt.Fprintf(r.Stderr, "%s: %v\n", r.Command, err)
 		return ExitUsage
 	}
 	f := &r.Options
+	var err error
+	if r.st, err = OpenStore(ctx, f.DB); err != nil {
+		fmt.Fprintf(r.Stderr, "%s: the results database: %v\n", r.Command, err)
+		return ExitInfra
+	}
+	defer r.st.Close()
+	if len(paths) == 0 {
+		paths = carryOnSelection(ctx, r.st, f, r.Stderr)
+	}
 	m, err := OpenModels(DefaultCacheDir(), f.NoCache, f.RetryErrors != "")
 	if err != nil {
 		fmt.Fprintf(r.Stderr, "%s: the model cache: %v\n", r.Command, err)
@@ -129,11 +140,6 @@ func (r *Session) Run(ctx context.Context, paths []string) int {
 		fmt.Fprintf(r.Stderr, "%s: --run-label names one run: give one suite\n", r.Command)
 		return ExitUsage
 	}
-	if r.st, err = OpenStore(ctx, f.DB); err != nil {
-		fmt.Fprintf(r.Stderr, "%s: the results database: %v\n", r.Command, err)
-		return ExitInfra
-	}
-	defer r.st.Close()
 	built := make([]*spec.Built, len(suites))
 	for i, s := range suites {
 		built[i] = s.Built

@@ -122,10 +122,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	paths := fs.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
+	paths := fs.Args() // none: the suite here, or the one --resume carries on
 	ctx, stop := interrupts(stderr)
 	defer stop.release()
 	flush, ok := startTracing("gavel run", stderr)

@@ -240,7 +240,12 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 		name, value, _ := strings.Cut(v, "=")
 		t.Setenv(name, value)
 	}
-	code, resumedOut, errs := gavelCmd(t, "run", "--no-cache", "--db", db, "--trials", "3", "--resume", first, dir)
+	// As the run said to, from another directory: the suite and the
+	// trials a case are the first run's.
+	if hint := "gavel run --resume " + first; !strings.Contains(p.errors(), hint) {
+		t.Errorf("the interrupted run does not say %q:\n%s", hint, p.errors())
+	}
+	code, resumedOut, errs := gavelCmd(t, "run", "--no-cache", "--db", db, "--resume", first)
 	if code != eval.ExitFailed || !strings.Contains(errs, "keeping 1 of its trials and running 2 of them again") {
 		t.Errorf("resume: exit %d, want 1 (greeting fails), keeping 1 trial and running the 2 cut ones again:\n%s", code, errs)
 	}
