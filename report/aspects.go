@@ -12,7 +12,7 @@ import (
 // right tools, and was its answer right. Gavel's verdicts are trees of
 // judgments; a leaf is a tool check when its rule is one of the tool-call
 // rules, by name, and a response check otherwise.
-var toolRules = []string{"tool_calls", "expected_tools", "forbidden_tools", "max_tool_calls", "tool_call_f1"}
+var toolRules = []string{"tool_calls", "expected_tools", "forbidden_tools", "forbidden_tool_calls", "max_tool_calls", "tool_call_f1"}
 
 // isToolCheck reports whether a leaf judgment named name checks tool
 // calls. A round's judges are named "round N: name".
@@ -55,28 +55,71 @@ func gradeAspects(trials []gavel.Trial) aspectGrades {
 	return g
 }
 
-// leafOutcome says whether a verdict had leaves of a kind, and whether
+// leafOutcome says whether a verdict had checks of a kind, and whether
 // they all passed.
 type leafOutcome struct{ any, allPassed bool }
 
-// leafOutcomes walks v's leaves. Only a PASS or a FAIL counts: a judge
-// that errored or abstained, or did not run (a later tier after a hard
-// failure, so not in the tree), says nothing of the agent.
+// An aspect is what a judgment's leaves check: tool calls, the response,
+// both, or neither (no leaf that passed or failed).
+type aspect int
+
+const (
+	aspectNone aspect = iota
+	aspectTools
+	aspectResponse
+	aspectMixed
+)
+
+// aspectOf is what j's judged leaves check. Only a PASS or a FAIL
+// counts: a judge that errored or abstained, or did not run (a later tier
+// after a hard failure, so not in the tree), says nothing of the agent.
+func aspectOf(j judge.Judgment) aspect {
+	if len(j.Parts) == 0 {
+		switch {
+		case j.Status != judge.StatusPass && j.Status != judge.StatusFail:
+			return aspectNone
+		case isToolCheck(j.Name):
+			return aspectTools
+		}
+		return aspectResponse
+	}
+	a := aspectNone
+	for _, p := range j.Parts {
+		switch pa := aspectOf(p); {
+		case pa == aspectNone || pa == a:
+		case a == aspectNone:
+			a = pa
+		default:
+			return aspectMixed
+		}
+	}
+	return a
+}
+
+// leafOutcomes grades v's tool checks and its response checks. The
+// largest judgment whose checks are all of one kind counts for that kind
+// as a whole, by its own rule: an any-of that passed passes the response
+// though one of its rules failed, and so do a jury with a dissenting
+// juror and a soft rule's finding. A judgment that mixes both kinds is
+// looked into; one that could not be judged too, for the checks that
+// were.
 func leafOutcomes(v judge.Judgment) (tools, response leafOutcome) {
 	tools.allPassed, response.allPassed = true, true
 	var walk func(j judge.Judgment)
 	walk = func(j judge.Judgment) {
-		if len(j.Parts) > 0 {
+		a := aspectOf(j)
+		judged := j.Status == judge.StatusPass || j.Status == judge.StatusFail
+		if a == aspectNone {
+			return
+		}
+		if a == aspectMixed || !judged {
 			for _, p := range j.Parts {
 				walk(p)
 			}
 			return
 		}
-		if j.Status != judge.StatusPass && j.Status != judge.StatusFail {
-			return
-		}
 		o := &response
-		if isToolCheck(j.Name) {
+		if a == aspectTools {
 			o = &tools
 		}
 		o.any = true
