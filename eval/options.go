@@ -89,8 +89,8 @@ type Options struct {
 // with what to fix, and reads PricesFile into Prices. The caller's flags
 // are named as gavel run's.
 func (o *Options) Check() error {
-	if o.MinPassRate < 0 || o.MinPassRate > 1 {
-		return fmt.Errorf("--min-pass-rate %v: want a pass rate from 0 to 1", o.MinPassRate)
+	if !(o.MinPassRate >= 0 && o.MinPassRate <= 1) { // NaN too
+		return fmt.Errorf("--min-pass-rate %v: want a pass rate above 0 and at most 1, such as 0.8", o.MinPassRate)
 	}
 	if _, err := gavel.ParseInconclusive(o.Inconclusive); err != nil {
 		return fmt.Errorf("--inconclusive %w", err)

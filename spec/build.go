@@ -36,8 +36,12 @@ type Env struct {
 	// reference, so that models never share answers), a meter.
 	Wrap func(role string, ref llm.Ref, m llm.Model) llm.Model
 	// DryRun checks model references without opening the models, so that
-	// a suite validates without keys.
+	// a suite validates without keys. Probe, when set, is asked of each
+	// model a dry run would open what opening it would refuse (a missing
+	// key); its refusal is a warning. gavel validate sets it to the
+	// providers' own checks.
 	DryRun bool
+	Probe  func(ref llm.Ref, getenv func(string) string) error
 	// Stderr receives exec agents' standard error. Defaults to discarding
 	// it (its tail is kept in errors anyway).
 	Stderr io.Writer
@@ -120,7 +124,7 @@ func newBuilder(l *Loaded, env Env) *builder {
 	}
 	secrets := &secret.Set{}
 	env.Stderr = secrets.Writer(env.Stderr) // what exec agents write there
-	return &builder{l: l, env: env, models: map[string]llm.Model{}, seen: map[string]string{}, secrets: secrets,
+	return &builder{l: l, env: env, models: map[string]llm.Model{}, probed: map[string]bool{}, seen: map[string]string{}, secrets: secrets,
 		out: &Built{cases: map[string]LoadedCase{}, Prices: l.Prices, refs: map[string]string{}}}
 }
 
@@ -158,6 +162,11 @@ type builder struct {
 	// seen are the ids of the cases built, with where each was written.
 	seen map[string]string
 
+	// probed holds the model references a dry run's Probe refused.
+	probed map[string]bool
+	// followUp is true while the follow-up detector's model is opened: it
+	// grades nothing, so it is no judge model to warn about.
+	followUp bool
 	// badItems counts the judges of the case being built that could not
 	// be read: a case with one has something to judge.
 	badItems int
@@ -168,7 +177,12 @@ type builder struct {
 // A problem of the suite file's own fields that starts with the field's
 // path ("agent.builtin.mcp[0].transport ...") is placed at that field.
 func (b *builder) fail(format string, args ...any) {
-	msg := b.secrets.Redact(fmt.Sprintf(format, args...))
+	b.problems = append(b.problems, b.problemAt(b.secrets.Redact(fmt.Sprintf(format, args...))))
+}
+
+// problemAt places msg where the builder is: the case being built, else
+// the field its message begins with.
+func (b *builder) problemAt(msg string) Problem {
 	p := Problem{File: b.atFile, Line: b.atLine, Message: msg}
 	if b.atCase != "" {
 		p.Message = fmt.Sprintf("case %s: %s", b.atCase, msg)
@@ -177,7 +191,7 @@ func (b *builder) fail(format string, args ...any) {
 			p.Line, p.Column = n.Line, n.Column
 		}
 	}
-	b.problems = append(b.problems, p)
+	return p
 }
 
 // failAt records a problem at a line and column of the current file
@@ -226,7 +240,7 @@ func (b *builder) suiteHead() *gavel.Suite {
 		s.Name = strings.TrimSuffix(filepath.Base(b.l.Dir), "/")
 	}
 	if f.Threshold != nil {
-		if *f.Threshold <= 0 || *f.Threshold > 1 {
+		if !(*f.Threshold > 0 && *f.Threshold <= 1) { // NaN too
 			b.fail("threshold %v is out of range: it is a pass rate, above 0 and at most 1 (0.8 for 80%%)", *f.Threshold)
 		}
 		s.Threshold = *f.Threshold
@@ -234,8 +248,11 @@ func (b *builder) suiteHead() *gavel.Suite {
 	if f.Gate != nil {
 		s.Gate = b.gate(*f.Gate)
 	}
-	if f.Trials < 0 || f.Concurrency < 0 {
-		b.fail("trials and concurrency cannot be negative")
+	if f.Trials < 0 {
+		b.fail("trials %d: the times each case runs cannot be negative; remove it for the default, 1", f.Trials)
+	}
+	if f.Concurrency < 0 {
+		b.fail("concurrency %d: trials talking with the agent at once cannot be negative; remove it for the default, 4", f.Concurrency)
 	}
 	b.out.Concurrency = f.Concurrency
 	b.out.Timeout = b.duration("timeout", f.Timeout)
@@ -253,7 +270,14 @@ func (b *builder) suiteHead() *gavel.Suite {
 		s.Agent = b.agent(*f.Agent, s.Models)
 	}
 	if ref := cmp.Or(f.Models.FollowUp, f.Models.Judge); ref != "" {
-		if m := b.model("judge", ref, "models.followup"); m != nil {
+		field := "models.followup"
+		if f.Models.FollowUp == "" {
+			field = "models.judge" // the follow-up detector's too
+		}
+		b.followUp = true
+		m := b.model("judge", ref, field)
+		b.followUp = false
+		if m != nil {
 			if d, err := llmjudge.NewFollowUp(m, llmjudge.FollowUpConfig{}); err != nil {
 				b.fail("follow-up detector: %v", err)
 			} else {
@@ -321,7 +345,7 @@ func (b *builder) model(role, ref, field string) llm.Model {
 		return nil
 	}
 	ref = b.expand(field, ref, addressValue)
-	if role == "judge" && field != "models.followup" { // the follow-up detector grades nothing
+	if role == "judge" && !b.followUp { // the follow-up detector grades nothing
 		b.judges = append(b.judges, namedModel{ref: ref, at: Problem{File: b.atFile, Line: b.atLine}})
 	}
 	key := role + "\x00" + ref
@@ -344,10 +368,21 @@ func (b *builder) model(role, ref, field string) llm.Model {
 	var m llm.Model = llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) {
 		return nil, errors.New("a dry run calls no model")
 	})
-	if !b.env.DryRun || parsed.Provider == "script" {
+	switch {
+	case !b.env.DryRun || parsed.Provider == "script":
 		if m, err = opener(parsed, b.env.Getenv); err != nil {
 			b.fail("%s: %v", field, err)
 			return nil
+		}
+	case b.env.Probe != nil:
+		// A dry run (gavel validate) opens no model, but says what a run
+		// would refuse (a missing API key), as a warning: a suite
+		// validates without keys.
+		if err := b.env.Probe(parsed, b.env.Getenv); err != nil && !b.probed[ref] {
+			b.probed[ref] = true // said once, where it is first named
+			w := b.problemAt(b.secrets.Redact(fmt.Sprintf("%s: %v: gavel run will refuse it", field, err)))
+			w.Message = "warning: " + w.Message
+			b.out.Warnings = append(b.out.Warnings, w)
 		}
 	}
 	if b.env.Wrap != nil {

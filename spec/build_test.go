@@ -148,14 +148,14 @@ func TestOpenProblems(t *testing.T) {
 			name:  "unknown model provider",
 			files: map[string]string{"gavel.yaml": agentYAML + "models: {judge: 'nope:judge'}\ncases:\n  - {id: a, input: hi, judge_prompt: be nice}\n"},
 			want: []string{
-				`gavel.yaml:2:1: models.followup: unknown model provider "nope" in "nope:judge": known are fake, script`,
+				`gavel.yaml:2:10: models.judge: unknown model provider "nope" in "nope:judge": known are fake, script`,
 				`gavel.yaml:4: case a: judge model: unknown model provider "nope" in "nope:judge": known are fake, script`,
 			},
 		},
 		{
 			name:  "missing model script",
 			files: map[string]string{"gavel.yaml": agentYAML + "models: {judge: 'script:models/judge.yaml'}\ncases:\n  - {id: a, input: hi, judge_prompt: be nice}\n"},
-			want:  []string{"gavel.yaml:2:1: models.followup: model script: open models/judge.yaml: no such file or directory"},
+			want:  []string{"gavel.yaml:2:10: models.judge: model script: open models/judge.yaml: no such file or directory"},
 		},
 		{
 			name:  "no judge model",
@@ -257,7 +257,7 @@ func TestOpenProblems(t *testing.T) {
 			name:  "negative trials",
 			files: map[string]string{"gavel.yaml": "trials: -1\n" + header + "  - {id: a, input: hi, expected_tools: [x], trials: -2}\n"},
 			want: []string{
-				"gavel.yaml:1:1: trials and concurrency cannot be negative",
+				"gavel.yaml:1:1: trials -1: the times each case runs cannot be negative",
 				"gavel.yaml:5: case a: trials -2 is negative",
 			},
 		},

@@ -31,6 +31,7 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 	keep := func(field string, j judge.Judge, err error) judge.Judge {
 		if err != nil {
 			b.fail("%s: %s: %v", where, field, err)
+			b.badItems++ // said: no "nothing to judge" besides
 			return nil
 		}
 		return j

@@ -39,6 +39,9 @@ func (o *llmOptions) setName(name string) { o.name = name }
 func (o llmOptions) open(b *builder) (llm.Model, llmjudge.Options, error) {
 	opts := llmjudge.Options{Name: o.name, Samples: o.Samples, Aggregate: llmjudge.Aggregate(o.Aggregate), Temperature: o.Temperature}
 	m := b.model("judge", cmp.Or(o.Model, b.l.Suite.Models.Judge), "judge model")
+	if m == nil {
+		b.badItems++ // said: no "nothing to judge" besides
+	}
 	if o.PromptFile != "" {
 		data, err := os.ReadFile(b.abs(o.PromptFile))
 		if err != nil {

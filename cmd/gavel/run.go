@@ -122,6 +122,10 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
+	if fs.Changed("min-pass-rate") && o.MinPassRate == 0 {
+		fmt.Fprintln(stderr, "gavel run: --min-pass-rate 0: want a pass rate above 0 and at most 1, such as 0.8 (a rate of 0 passes anything; leave the flag out for the suite's threshold)")
+		return eval.ExitUsage
+	}
 	paths := fs.Args() // none: the suite here, or the one --resume carries on
 	ctx, stop := interrupts(stderr)
 	defer stop.release()

@@ -41,7 +41,7 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 	code := eval.ExitPassed
 	for _, path := range suites {
 		// Validate keeps one case at a time: suites of any size.
-		v, err := spec.Validate(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true})
+		v, err := spec.Validate(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true, Probe: providers.Probe})
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = eval.ExitUsage

@@ -1,6 +1,8 @@
 package providers
 
 import (
+	"fmt"
+
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/anthropic"
 	"github.com/gavelhq/gavel/llm/llmtest"
@@ -30,3 +32,16 @@ var local = map[string]bool{"ollama": true, "script": true}
 // machine (ollama, script): they cost nothing, and need no price. Registry
 // opens them with llm.Local.
 func IsLocal(provider string) bool { return local[provider] }
+
+// Probe opens ref as Registry's opener would, and lets the model go: it
+// says what opening the model would refuse (a missing API key, an unknown
+// provider) without calling it. gavel validate probes the models a run
+// would open.
+func Probe(ref llm.Ref, getenv func(string) string) error {
+	open, ok := Registry()[ref.Provider]
+	if !ok {
+		return fmt.Errorf("unknown model provider %q", ref.Provider)
+	}
+	_, err := open(ref, getenv)
+	return err
+}
