@@ -178,6 +178,11 @@ func (a *Authenticator) Middleware(next http.Handler, open ...string) http.Handl
 				"open it at http://127.0.0.1 or http://localhost, or serve it on another address, where everyone logs in", r.Host))
 			return
 		}
+		if h := proxyHeader(r); v.Local && h != "" {
+			forbid(w, r, fmt.Sprintf("this Gavel serves without login to this machine only, and this request came through a proxy (it has %s): "+
+				"serve Gavel on an address that is not loopback (gavel serve --addr), where everyone logs in, and put the proxy in front of that", h))
+			return
+		}
 		if !v.Token && !safeMethod(r.Method) && !a.sameOrigin(r, *v) {
 			forbid(w, r, "this form is stale or came from another site: reload the page and try again")
 			return
@@ -250,6 +255,21 @@ func (a *Authenticator) sameOrigin(r *http.Request, v Visitor) bool {
 func IsJSON(r *http.Request) bool {
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	return err == nil && mediaType == "application/json"
+}
+
+// proxyHeaders are the headers a proxy adds to the requests it forwards.
+var proxyHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Real-Ip", "Via"}
+
+// proxyHeader returns the first header of r that says it came through a
+// proxy; "" when none does. Such a request is not local, though the proxy
+// runs here and sends Host 127.0.0.1 (nginx's default).
+func proxyHeader(r *http.Request) string {
+	for _, h := range proxyHeaders {
+		if r.Header.Get(h) != "" {
+			return h
+		}
+	}
+	return ""
 }
 
 // loopbackHost reports whether a request's Host names this machine:

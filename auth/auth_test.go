@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -268,18 +269,26 @@ func TestLoginThrottles(t *testing.T) {
 	if want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}; !slices.Equal(holds, want) {
 		t.Errorf("holds %v, want %v", holds, want)
 	}
-	// Another account from another address logs in meanwhile.
+	// Another account from another address logs in meanwhile, and so does
+	// vera herself: one address failing under her name holds back that
+	// address, not her account, so it cannot lock her out.
 	if _, err := a.Login(ctx, "ed", "a long password", "192.0.2.1:1234"); err != nil {
 		t.Errorf("ed, from elsewhere: %v", err)
 	}
-	// The same account from another address is held back too: guessing
-	// from many addresses does not help.
-	if _, err := a.Login(ctx, "vera", "guess", "203.0.113.9:1"); !errors.Is(err, auth.ErrBadLogin) {
-		t.Fatalf("%v", err)
+	if _, err := a.Login(ctx, "vera", "a long password", "192.0.2.1:1234"); err != nil {
+		t.Errorf("vera, from elsewhere, while the address guessing at her account is held back: %v", err)
+	}
+	// Guessing from many addresses holds the account back: past its 20
+	// free failures, from 21 addresses, vera's account is held.
+	for i := range 21 {
+		addr := fmt.Sprintf("203.0.113.%d:1", i+1)
+		if _, err := a.Login(ctx, "vera", "guess", addr); !errors.Is(err, auth.ErrBadLogin) {
+			t.Fatalf("guess %d from %s: %v", i+1, addr, err)
+		}
 	}
 	var held *auth.ThrottledError
-	if _, err := a.Login(ctx, "vera", "a long password", "203.0.113.9:1"); !errors.As(err, &held) {
-		t.Errorf("vera from another address, right after a failure: %v, want held", err)
+	if _, err := a.Login(ctx, "vera", "a long password", "203.0.113.99:1"); !errors.As(err, &held) {
+		t.Errorf("vera from yet another address, after guesses from 21: %v, want held", err)
 	}
 	// Once the hold is over, the right password works and clears the count.
 	now = now.Add(time.Hour)
@@ -324,5 +333,22 @@ func TestCookiesLastWhateverTheBrowsersClock(t *testing.T) {
 	}
 	if gone.MaxAge >= 0 {
 		t.Errorf("the logout cookie: Max-Age %d, want it deleted now (negative)", gone.MaxAge)
+	}
+}
+
+// A request that came through a proxy is not local, whatever its Host: a
+// reverse proxy on the same machine sends Host 127.0.0.1 and says whom it
+// forwards for, and Gavel served it as the local admin.
+func TestLocalUserNotThroughAProxy(t *testing.T) {
+	h := app(auth.New(auth.Config{Accounts: accounts(t)}))
+	for _, header := range []string{"X-Forwarded-For", "X-Real-Ip", "Forwarded", "X-Forwarded-Host", "Via"} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Host = "127.0.0.1:8080"
+		r.Header.Set(header, "203.0.113.9")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusForbidden || !strings.Contains(w.Body.String(), "came through a proxy") {
+			t.Errorf("%s: status %d, want 403 saying why: %s", header, w.Code, w.Body)
+		}
 	}
 }

@@ -29,8 +29,16 @@
 // the API as it is.
 //
 // The local user exists only for requests addressed to localhost or a
-// loopback address (their Host header): a page of another site that
-// makes its own name resolve to 127.0.0.1 (DNS rebinding) is refused.
+// loopback address (their Host header) that came through no proxy: a
+// page of another site that makes its own name resolve to 127.0.0.1 (DNS
+// rebinding) is refused, and so is a request a reverse proxy forwarded
+// (it says so in X-Forwarded-For, Forwarded, Via and the like), since
+// the proxy serves everyone.
+//
+// Failed logins hold back the address they came from after 5 in a row,
+// and the account after 20, each with growing delays: an address
+// guessing at an account is slowed long before the account is, so nobody
+// locks another person out by failing under their name.
 //
 // Cookies are HttpOnly and SameSite=Lax, and Secure when the app is
 // served over TLS (Config.Secure).

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 )
@@ -68,15 +69,23 @@ func (e *ThrottledError) Error() string {
 	return fmt.Sprintf("too many failed logins: try again in %s", e.RetryAfter.Round(time.Second))
 }
 
-// The limits of failed logins. An account or an address may fail
-// freeFailures times in a row; then each failure holds it back for twice
-// as long as the last, from firstHold up to maxHold. A success clears the
-// account's and the address's count; an hour without failure forgets it.
+// The limits of failed logins. An address may fail freeFailures times in
+// a row, an account freeAccountFailures times; then each failure holds it
+// back for twice as long as the last, from firstHold up to maxHold. A
+// success clears the account's and the address's count; an hour without
+// failure forgets it.
+//
+// The address is held back first: one address guessing at an account is
+// slowed down long before the account is (its 20 failures take it about
+// nine hours), so that nobody can lock a person out by failing logins
+// under their name. Guesses from many addresses still hold the account
+// back.
 const (
-	freeFailures = 5
-	firstHold    = time.Second
-	maxHold      = 15 * time.Minute
-	forgetAfter  = time.Hour
+	freeFailures        = 5
+	freeAccountFailures = 20
+	firstHold           = time.Second
+	maxHold             = 15 * time.Minute
+	forgetAfter         = time.Hour
 )
 
 // checkingAtOnce bounds the password checks that run at once: each costs
@@ -136,7 +145,11 @@ func (l *limiter) fail(now time.Time, keys []string) {
 		}
 		f.count++
 		f.last = now
-		if n := f.count - freeFailures; n > 0 {
+		free := freeFailures
+		if strings.HasPrefix(k, "name:") {
+			free = freeAccountFailures
+		}
+		if n := f.count - free; n > 0 {
 			hold := maxHold
 			if n < 20 { // 2^20 s is far past maxHold
 				hold = min(maxHold, firstHold<<(n-1))

@@ -186,9 +186,9 @@
 // Editor for forms that write), and a visitor whose role is lower gets
 // 403 (in JSON under /api/). The login form carries a token of its own
 // and is refused from another origin (no login CSRF); after it, next
-// leads only to a path of the app; failed logins hold the account and
-// the address back with growing delays, answered 429 without checking
-// the password. attacks_test.go lists every attack tried and its answer.
+// leads only to a path of the app; failed logins hold the address back,
+// then the account (package auth), with growing delays, answered 429
+// without checking the password. attacks_test.go lists every attack tried and its answer.
 // cmd/gavel requires login when the app listens beyond loopback;
 // Config.Guard is the seam for another scheme.
 //
