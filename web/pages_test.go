@@ -53,7 +53,7 @@ func testPages(t *testing.T, f *fixture) {
 		{"run with an unpriced model", run(f.hostile), 200, []string{
 			"&#43; unpriced", `<td class="num">unpriced</td>`, "has no price, so the costs that include it are lower bounds",
 		}, []string{"$0.0000"}},
-		{"run still running", run(f.running), 200, []string{"(still running: so far)", "case_001",
+		{"run still running", run(f.running), 200, []string{"<strong>Running</strong> · 1 trial so far · 1 cases (1 PASS) · pass rate so far 100%, against a threshold of 80%", "case_001",
 			`hx-get="/runs/` + f.running + `" hx-trigger="every 3s" hx-target="#main"`}, nil},
 		{"unknown run", "/runs/20990101-000000-zzzz", 404, []string{"no run 20990101-000000-zzzz"}, nil},
 

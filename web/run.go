@@ -48,7 +48,11 @@ type runData struct {
 	TrendsHref                 string
 	Status, Class              string
 	Finished, Met              bool
-	Incomplete, Abandoned      string
+	// Running is true while the run runs: the page shows its progress,
+	// SoFar ("3 trials so far"), and no verdict.
+	Running               bool
+	SoFar                 string
+	Incomplete, Abandoned string
 	// NotJudged says why there is no pass rate, "" when there is one;
 	// Unjudged, that a complete run that judged nothing does not pass.
 	NotJudged, Unjudged      string
@@ -185,6 +189,15 @@ func newRunData(sr *store.StoredRun) runData {
 	}
 	d.Incomplete = report.Incomplete(run)
 	d.Unjudged = report.Unjudged(run, stats)
+	if info.Status == store.Running {
+		// No verdict yet: what ran so far, not a pass rate that "does
+		// not pass".
+		d.Running, d.Incomplete = true, ""
+		d.SoFar = fmt.Sprintf("%d trials so far", stats.Trials)
+		if stats.Trials == 1 {
+			d.SoFar = "1 trial so far"
+		}
+	}
 	if info.Status == store.Abandoned {
 		d.Abandoned = oneLine(abandonedWhy(info))
 	}
