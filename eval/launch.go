@@ -19,8 +19,12 @@ import (
 
 // A Launcher runs, for the web app (web.Launcher), the suites gavel
 // serve was given, with the cases written in the web app added to their
-// files' cases.
+// files' cases, within Limits.
 type Launcher struct {
+	// Limits bound the runs started from the web app. Set them before
+	// the first Launch; the zero LaunchLimits is DefaultLaunchLimits.
+	Limits LaunchLimits
+
 	paths  map[string]string // suite name → its file
 	st     store.Store
 	models *Models
@@ -29,7 +33,34 @@ type Launcher struct {
 
 	mu      sync.Mutex
 	drains  []*Drain // each run's, to stop scheduling its trials
+	active  int      // the runs under way
 	running sync.WaitGroup
+}
+
+// LaunchLimits bound what the people who may start runs from the web app
+// (editors) can spend: the admin who serves it sets them (gavel serve
+// --max-trials-per-run, --max-runs-at-once, --max-cost-usd-per-run).
+type LaunchLimits struct {
+	// MaxTrials is the most trials a run may make (its cases times their
+	// trials). Defaults to 1,000.
+	MaxTrials int
+	// MaxRunning is the most runs under way at once. Defaults to 2.
+	MaxRunning int
+	// MaxCostUSD, when positive, stops starting a run's trials once it
+	// spent this much (as gavel run --max-cost-usd). Defaults to none.
+	MaxCostUSD float64
+}
+
+// DefaultLaunchLimits are the limits of a Launcher given none.
+var DefaultLaunchLimits = LaunchLimits{MaxTrials: 1000, MaxRunning: 2}
+
+// limitsOrDefault is l.Limits, the defaults in place of what it leaves
+// unset.
+func (l *Launcher) limitsOrDefault() LaunchLimits {
+	lim := l.Limits
+	lim.MaxTrials = cmp.Or(lim.MaxTrials, DefaultLaunchLimits.MaxTrials)
+	lim.MaxRunning = cmp.Or(lim.MaxRunning, DefaultLaunchLimits.MaxRunning)
+	return lim
 }
 
 // NewLauncher checks the suites at paths (as gavel validate does) and
@@ -81,12 +112,42 @@ func (l *Launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 		b.Close()
 		return "", web.Refused("%v", err)
 	}
+	lim := l.limitsOrDefault()
+	config := runner.Config{Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps,
+		Budget: runner.Budget{MaxCostUSD: lim.MaxCostUSD}}
+	trials := 0
+	for _, c := range b.Suite.Cases {
+		trials += config.TrialsOf(b.Suite, c)
+	}
+	if trials > lim.MaxTrials {
+		b.Close()
+		return "", web.Refused("this run would make %d trials, and this server runs at most %d a run (gavel serve --max-trials-per-run): run fewer cases or trials", trials, lim.MaxTrials)
+	}
+	l.mu.Lock()
+	if l.active >= lim.MaxRunning {
+		active := l.active
+		l.mu.Unlock()
+		b.Close()
+		runs, are := "runs", "are"
+		if lim.MaxRunning == 1 {
+			runs, are = "run", "is"
+		}
+		return "", web.Refused("this server runs at most %d %s at once (gavel serve --max-runs-at-once), and %d %s running: wait for one to end", lim.MaxRunning, runs, active, are)
+	}
+	l.active++ // held from here, so that two requests at once cannot both start
+	l.mu.Unlock()
+	done := func() {
+		l.mu.Lock()
+		l.active--
+		l.mu.Unlock()
+	}
 	d := NewDrain()
-	f := &Options{Tags: r.Tags, IDs: r.IDs, Trials: r.Trials}
+	f := &Options{Tags: r.Tags, IDs: r.IDs, Trials: r.Trials, MaxCostUSD: lim.MaxCostUSD}
 	info := NewRunInfo(b, f, b.Suite.Threshold)
 	info.StartedBy = r.By
 	rec, err := Record(ctx, l.st, b, info, d.Stop, l.log)
 	if err != nil {
+		done()
 		b.Close()
 		return "", err
 	}
@@ -94,8 +155,9 @@ func (l *Launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 	l.drains = append(l.drains, d)
 	l.mu.Unlock()
 	l.running.Go(func() {
+		defer done()
 		defer b.Close()
-		config := runner.Config{Concurrency: b.Concurrency, Trials: r.Trials, Timeout: b.Timeout, FollowUps: b.FollowUps, Stop: d.Stopped(), Why: d.Why}
+		config.Stop, config.Why = d.Stopped(), d.Why
 		if _, _, err := RunRecorded(context.Background(), b, config, rec); err != nil {
 			fmt.Fprintf(l.log, "gavel serve: run %s: %v\n", rec.ID(), err)
 		}

@@ -8,6 +8,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/llmtest"
 	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/store/sqlite"
 	"github.com/gavelhq/gavel/telemetry"
@@ -112,4 +114,59 @@ func TestLaunchTraced(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Runs started from the web app keep within the limits the admin gave
+// gavel serve: trials per run, runs at once, and a cost budget for each;
+// 15 runs of 100 trials each all started before.
+func TestLaunchLimits(t *testing.T) {
+	release := make(chan struct{})
+	srv := llmtest.NewOpenAIServer(llm.Func(func(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return &llm.Response{Text: "Hello! Returns are free within 30 days."}, nil
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("GAVEL_AGENT_MODEL", "openai:agent-model")
+	dir, db := starterSuite(t) // two cases
+	st, err := sqlite.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m, _ := OpenModels(t.TempDir(), true, false)
+	l, err := NewLauncher([]string{dir}, st, m, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Limits = LaunchLimits{MaxTrials: 6, MaxRunning: 1, MaxCostUSD: 0.5}
+	ctx := context.Background()
+
+	if _, err := l.Launch(ctx, web.LaunchRequest{Suite: "my-agent", Trials: 4}); err == nil ||
+		err.Error() != "this run would make 8 trials, and this server runs at most 6 a run (gavel serve --max-trials-per-run): run fewer cases or trials" {
+		t.Errorf("8 trials: %v", err)
+	}
+	id, err := l.Launch(ctx, web.LaunchRequest{Suite: "my-agent", Trials: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Launch(ctx, web.LaunchRequest{Suite: "my-agent", Trials: 1}); err == nil ||
+		err.Error() != "this server runs at most 1 run at once (gavel serve --max-runs-at-once), and 1 is running: wait for one to end" {
+		t.Errorf("a second run at once: %v", err)
+	}
+	close(release)
+	l.Close()
+	info, err := st.RunInfo(ctx, id)
+	if err != nil || info.Settings["max_cost_usd"] != "0.5" {
+		t.Errorf("the run's budget: %v, %v", info.Settings, err)
+	}
+	if _, err := l.Launch(ctx, web.LaunchRequest{Suite: "my-agent", Trials: 1}); err != nil {
+		t.Errorf("a run after the first ended: %v", err)
+	}
+	l.Close()
 }

@@ -25,7 +25,8 @@ const serveHelp = `Usage: gavel serve [flags] [SUITE...]
 Serves the web app: runs, case results turn by turn, cases to write and
 edit, trends, comparisons, and the JSON API scripts use (see web/api.md).
 Editors may start runs of the SUITEs given (with the cases written in the
-app added). On 127.0.0.1 (the default) anyone on this machine is an admin
+app added), within the limits set here: trials per run, runs at once, and
+a cost budget per run. On 127.0.0.1 (the default) anyone on this machine is an admin
 without logging in; on any other address everyone logs in, with the
 accounts of gavel users. With OTEL_EXPORTER_OTLP_ENDPOINT set, the runs
 started there are traced as gavel run's are; --trace-url links each
@@ -49,9 +50,17 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	cert := fs.String("tls-cert", "", "serve HTTPS with this certificate `file` (and --tls-key)")
 	key := fs.String("tls-key", "", "the certificate's key `file`")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure: for an app behind a proxy that terminates TLS")
+	var limits eval.LaunchLimits
+	fs.IntVar(&limits.MaxTrials, "max-trials-per-run", eval.DefaultLaunchLimits.MaxTrials, "the most trials a run started from the app may make (its cases times their trials)")
+	fs.IntVar(&limits.MaxRunning, "max-runs-at-once", eval.DefaultLaunchLimits.MaxRunning, "the most runs started from the app that run at once")
+	fs.Float64Var(&limits.MaxCostUSD, "max-cost-usd-per-run", 0, "stop starting a run's trials once it spent this many US dollars (0: no budget)")
 	traceURL := fs.String("trace-url", os.Getenv("GAVEL_TRACE_URL"), "link traced trials to a tracing UI: a `URL` with {trace_id} where the trace id goes,\nsuch as http://localhost:16686/trace/{trace_id} (Jaeger); defaults to $GAVEL_TRACE_URL")
 	if code, ok := parse(fs, args); !ok {
 		return code
+	}
+	if limits.MaxTrials < 1 || limits.MaxRunning < 1 || !(limits.MaxCostUSD >= 0) {
+		fmt.Fprintln(stderr, "gavel serve: --max-trials-per-run and --max-runs-at-once want 1 or more, --max-cost-usd-per-run 0 or more")
+		return eval.ExitUsage
 	}
 	if (*cert == "") != (*key == "") {
 		fmt.Fprintln(stderr, "gavel serve: give --tls-cert and --tls-key together")
@@ -105,6 +114,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return eval.ExitUsage
 		}
+		l.Limits = limits
 		defer l.Close() // after the server stops: runs under way finish their trials in flight
 		cfg.Launcher = l
 	}
