@@ -117,6 +117,18 @@ func TestLoadProblems(t *testing.T) {
 			want: []string{"gavel.yaml:3: found character that cannot start any token"},
 		},
 		{
+			// The parser's errors came a line early (yaml.v3 counts their
+			// lines from 0), and said nothing of what to do.
+			name: "an unquoted question in a flow mapping",
+			files: map[string]string{"gavel.yaml": agentYAML + `cases:
+  - id: a
+    rounds:
+      - {prompt: "Where's order 12345?", expected_tools: [x]}
+      - {prompt: Which order was it?, rules: [{contains: "12345"}]}
+`},
+			want: []string{`gavel.yaml:6: did not find expected ',' or '}': a value inside { } or [ ] that holds ": ", "?", "#" or "," needs quotes`},
+		},
+		{
 			name: "key given twice",
 			files: map[string]string{"gavel.yaml": agentYAML + `name: a
 name: b

@@ -84,6 +84,13 @@ func yamlProblems(file string, offset int, err error) Problems {
 			n, _ := strconv.Atoi(m[1])
 			p.Line, p.Message = n+offset, m[3]
 			p.Column, _ = strconv.Atoi(m[2])
+			if strings.HasPrefix(p.Message, "did not find expected ") {
+				// A parser's error: yaml.v3 counts its line from 0.
+				p.Line++
+			}
+			if p.Message == "did not find expected ',' or '}'" || p.Message == "did not find expected ',' or ']'" {
+				p.Message += `: a value inside { } or [ ] that holds ": ", "?", "#" or "," needs quotes`
+			}
 		}
 		out = append(out, p)
 	}

@@ -10,8 +10,10 @@ import (
 	"github.com/gavelhq/gavel/mcp"
 )
 
-// tools is an MCP server's toolbox, connected on first use and again
-// after a failed connection.
+// tools is an MCP server's toolbox, connected on first use, and again
+// when the session fails: the server at the address may be a new one
+// (gavel run's recording proxy is started anew for each run), which knows
+// nothing of the old session.
 type tools struct {
 	server mcp.Server
 
@@ -19,6 +21,7 @@ type tools struct {
 	client *mcp.Client
 }
 
+// connect returns the session, opening one if there is none.
 func (t *tools) connect(ctx context.Context) (*mcp.Client, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -33,18 +36,39 @@ func (t *tools) connect(ctx context.Context) (*mcp.Client, error) {
 	return c, nil
 }
 
-func (t *tools) Tools(ctx context.Context) ([]llm.Tool, error) {
-	c, err := t.connect(ctx)
-	if err != nil {
-		return nil, err
+// drop forgets a session that failed, for the next request to open
+// another.
+func (t *tools) drop(c *mcp.Client) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.client == c {
+		t.client = nil
+		c.Close()
 	}
-	return c.Tools(ctx)
+}
+
+// retry does f over the session, and once more over a new session when
+// it fails at the protocol level (a tool that reports a failure is no
+// such failure): what the old session lost is most often the reason.
+func retry[T any](ctx context.Context, t *tools, f func(*mcp.Client) (T, error)) (T, error) {
+	var zero T
+	for attempt := 0; ; attempt++ {
+		c, err := t.connect(ctx)
+		if err != nil {
+			return zero, err
+		}
+		out, err := f(c)
+		if err == nil || attempt == 1 || ctx.Err() != nil {
+			return out, err
+		}
+		t.drop(c)
+	}
+}
+
+func (t *tools) Tools(ctx context.Context) ([]llm.Tool, error) {
+	return retry(ctx, t, func(c *mcp.Client) ([]llm.Tool, error) { return c.Tools(ctx) })
 }
 
 func (t *tools) Call(ctx context.Context, name string, args json.RawMessage) (judge.ToolCall, error) {
-	c, err := t.connect(ctx)
-	if err != nil {
-		return judge.ToolCall{}, err
-	}
-	return c.Call(ctx, name, args)
+	return retry(ctx, t, func(c *mcp.Client) (judge.ToolCall, error) { return c.Call(ctx, name, args) })
 }
