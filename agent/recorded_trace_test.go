@@ -31,7 +31,7 @@ func TestRecordedCallsAreSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, end := telemetry.StartTurn(context.Background(), "s-1", 1)
+	ctx, end := telemetry.StartTurn(context.Background(), telemetry.Turn{SessionID: "s-1", Round: 1})
 	if _, err := s.Send(ctx, agent.Message{Text: "cancel 12345"}); err != nil {
 		t.Fatal(err)
 	}

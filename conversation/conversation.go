@@ -34,6 +34,10 @@ type Config struct {
 	// so that trials never share a conversation.
 	SessionID string
 
+	// Provider is the provider of the agent's model, when known: its
+	// turns' spans say it (telemetry.Turn).
+	Provider string
+
 	// FollowUps detects requests for clarification; nil means the agent's
 	// questions are never answered automatically.
 	FollowUps Detector
@@ -217,7 +221,7 @@ func (d *driver) revive(ctx context.Context) error {
 // agent that failed part-way returns with its error.
 func (d *driver) send(ctx context.Context, n int, text string, origin judge.Origin, meta map[string]string) error {
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleUser, Content: text, Time: d.c.Now(), Round: n, Origin: origin})
-	ctx, end := telemetry.StartTurn(ctx, d.c.SessionID, n)
+	ctx, end := telemetry.StartTurn(ctx, telemetry.Turn{SessionID: d.c.SessionID, Round: n, Provider: d.c.Provider})
 	reply, err := checkUsage(d.session.Send(ctx, agent.Message{Text: text, Metadata: meta}))
 	end(replyUsage(reply), err)
 	d.record(n, reply, err)
@@ -237,7 +241,7 @@ func (d *driver) dispatch(ctx context.Context, n int, e agent.Event) error {
 		content += " " + string(e.Payload)
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{Role: judge.RoleEvent, Content: content, Time: d.c.Now(), Round: n})
-	ctx, end := telemetry.StartTurn(ctx, d.c.SessionID, n)
+	ctx, end := telemetry.StartTurn(ctx, telemetry.Turn{SessionID: d.c.SessionID, Round: n, Provider: d.c.Provider})
 	reply, err := checkUsage(dispatcher.Dispatch(ctx, e))
 	end(replyUsage(reply), err)
 	d.record(n, reply, err)

@@ -122,6 +122,9 @@ type Response struct {
 	Model string `json:"model,omitempty"`
 	// RequestID is the vendor's id of the request, for its support.
 	RequestID string `json:"request_id,omitempty"`
+	// ID is the vendor's id of the response (OpenAI's chatcmpl-…, a
+	// llama.cpp server's too, Anthropic's msg_…): gen_ai.response.id.
+	ID string `json:"id,omitempty"`
 	// Latency is how long the call took.
 	Latency time.Duration `json:"latency_ns,omitempty"`
 	// Cached is true when the response came from a cache, not the model:

@@ -34,6 +34,7 @@ func converse(ctx context.Context, s *gavel.Suite, j job, c Config) gavel.Trial 
 	out := conversation.Run(convCtx, a, j.c.Script, conversation.Config{
 		CaseID:    j.c.ID,
 		Trial:     j.n,
+		Provider:  agentProvider(s, j.c),
 		FollowUps: c.FollowUps,
 		Now:       c.Now,
 	})
@@ -117,4 +118,18 @@ func addModels(models map[string]judge.Usage, more map[string]llm.Usage) map[str
 		models[model] = models[model].Add(judge.Usage(u))
 	}
 	return models
+}
+
+// agentProvider is the provider of the agent's model, as the suite names
+// it (models.agent, or the builtin agent's model), for the turns' spans;
+// "" for a case with an agent of its own, or when the suite names none.
+func agentProvider(s *gavel.Suite, c *gavel.Case) string {
+	if c.Agent != nil || s.Models == nil {
+		return ""
+	}
+	ref, err := llm.ParseRef(s.Models["agent"])
+	if err != nil {
+		return ""
+	}
+	return ref.Provider
 }

@@ -20,7 +20,8 @@ const (
 	attrProvider      = "gen_ai.provider.name"
 	attrRequestModel  = "gen_ai.request.model"
 	attrResponseModel = "gen_ai.response.model"
-	attrRequestID     = "gavel.request_id" // the vendor's id of the request, not gen_ai.response.id
+	attrRequestID     = "gavel.request_id" // the vendor's id of the request (a header), not of the response
+	attrResponseID    = "gen_ai.response.id"
 	attrFinishReasons = "gen_ai.response.finish_reasons"
 	attrMaxTokens     = "gen_ai.request.max_tokens"
 	attrTemperature   = "gen_ai.request.temperature"
@@ -32,6 +33,7 @@ const (
 	attrConversation  = "gen_ai.conversation.id"
 	attrToolName      = "gen_ai.tool.name"
 	attrToolCallID    = "gen_ai.tool.call.id"
+	attrToolType      = "gen_ai.tool.type"
 	attrServerAddress = "server.address"
 	attrServerPort    = "server.port"
 	attrErrorType     = "error.type"

@@ -28,7 +28,7 @@ func BenchmarkOff(b *testing.B) {
 	// and a tool call, and a judge.
 	trial := func(ctx context.Context, model llm.Model) {
 		ctx, endTrial := telemetry.StartTrial(ctx, "case_001", 1)
-		turn, endTurn := telemetry.StartTurn(ctx, "session", 1)
+		turn, endTurn := telemetry.StartTurn(ctx, telemetry.Turn{SessionID: "session", Round: 1})
 		model.Generate(turn, req)
 		_, endTool := telemetry.StartTool(turn, "get_order_status", "call_1")
 		endTool(judge.ToolCall{Name: "get_order_status"})

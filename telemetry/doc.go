@@ -31,5 +31,13 @@
 // gavel), OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER and its argument,
 // and OTEL_SDK_DISABLED=true, which keeps tracing off. The OTLP exporter
 // and the SDK read the variables themselves, as any OpenTelemetry program
-// does.
+// does. Each process is an instance of its own (service.instance.id).
+//
+// # Event records
+//
+// A judge's verdict is a gen_ai.evaluation.result event, as a span event
+// of the judge's span and, when OTEL_LOGS_EXPORTER=otlp (or
+// OTEL_EXPORTER_OTLP_LOGS_ENDPOINT) asks for logs, as an OTLP event record
+// in that span's context (UseLogs), as the GenAI conventions now have
+// events. Logs are off by default: many tracing backends take none.
 package telemetry

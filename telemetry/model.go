@@ -70,6 +70,9 @@ func Model(ref llm.Ref) llm.Middleware {
 				if resp.RequestID != "" {
 					span.SetAttributes(attribute.String(attrRequestID, resp.RequestID))
 				}
+				if resp.ID != "" {
+					span.SetAttributes(attribute.String(attrResponseID, resp.ID))
+				}
 				if resp.FinishReason != "" {
 					span.SetAttributes(attribute.StringSlice(attrFinishReasons, []string{string(resp.FinishReason)}))
 				}

@@ -125,6 +125,11 @@ func startJudge(ctx context.Context) (context.Context, func(judge.Judgment)) {
 		if j.Reasoning != "" {
 			event = append(event, attribute.String(attrEvaluationExplain, excerpt(ctx, j.Reasoning)))
 		}
+		// The conventions make the result an event record (a log record
+		// with an event name) in the judge's span's context; span events
+		// are on their way out, and tracing UIs without logs (Jaeger)
+		// still show this one.
+		emitEvent(ctx, eventEvaluation, event)
 		span.AddEvent(eventEvaluation, trace.WithAttributes(event...))
 		if j.Status == judge.StatusError {
 			span.SetAttributes(attribute.String(attrErrorType, causeType(j.Cause)))
@@ -134,19 +139,36 @@ func startJudge(ctx context.Context) (context.Context, func(judge.Judgment)) {
 	}
 }
 
+// A Turn describes one turn of a conversation with the agent under test,
+// for its span.
+type Turn struct {
+	// SessionID is the session's id (gen_ai.conversation.id), Round the
+	// round of the case's script.
+	SessionID string
+	Round     int
+	// Provider is the provider of the agent's model
+	// (gen_ai.provider.name: the builtin agent's model's, or what a
+	// suite's models.agent names for an http or exec agent); "" when
+	// unknown, and the attribute is left out.
+	Provider string
+}
+
 // StartTurn starts the span of one turn of the conversation with the
 // agent under test (a message or an event sent, the reply received):
-// invoke_agent, in the session sessionID, in round n. The model and tool
-// calls the agent makes meanwhile, when Gavel sees them, are its
-// children. end ends it with what the agent said it spent and its error.
-func StartTurn(ctx context.Context, sessionID string, round int) (_ context.Context, end func(u judge.Usage, err error)) {
+// invoke_agent. The model and tool calls the agent makes meanwhile, when
+// Gavel sees them, are its children. end ends it with what the agent said
+// it spent and its error.
+func StartTurn(ctx context.Context, turn Turn) (_ context.Context, end func(u judge.Usage, err error)) {
 	t := tracer()
 	if t == nil {
 		return ctx, func(judge.Usage, error) {}
 	}
-	attrs := []attribute.KeyValue{attribute.String(attrOperation, opInvokeAgent), attribute.Int(attrRound, round)}
-	if sessionID != "" {
-		attrs = append(attrs, attribute.String(attrConversation, sessionID))
+	attrs := []attribute.KeyValue{attribute.String(attrOperation, opInvokeAgent), attribute.Int(attrRound, turn.Round)}
+	if turn.SessionID != "" {
+		attrs = append(attrs, attribute.String(attrConversation, turn.SessionID))
+	}
+	if turn.Provider != "" {
+		attrs = append(attrs, attribute.String(attrProvider, turn.Provider))
 	}
 	ctx, span := t.Start(ctx, opInvokeAgent, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	return ctx, func(u judge.Usage, err error) {
@@ -175,7 +197,11 @@ func startTool(ctx context.Context, name, callID string, opts ...trace.SpanStart
 	if t == nil {
 		return ctx, func(judge.ToolCall, ...trace.SpanEndOption) {}
 	}
-	attrs := []attribute.KeyValue{attribute.String(attrOperation, opExecuteTool), attribute.String(attrToolName, name)}
+	// The agent's tools are MCP servers' or a mock's: tools the agent
+	// calls on its side to reach systems outside it, which the
+	// conventions call extensions.
+	attrs := []attribute.KeyValue{attribute.String(attrOperation, opExecuteTool), attribute.String(attrToolName, name),
+		attribute.String(attrToolType, "extension")}
 	if callID != "" {
 		attrs = append(attrs, attribute.String(attrToolCallID, callID))
 	}

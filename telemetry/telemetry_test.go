@@ -76,7 +76,7 @@ func find(t *testing.T, spans []sdktrace.ReadOnlySpan, name string) sdktrace.Rea
 
 // fakeModel answers every request with a fixed reply and usage.
 var fakeModel = llm.Func(func(ctx context.Context, req *llm.Request) (*llm.Response, error) {
-	return &llm.Response{Text: "SCORE: 5", Model: "judge-1-2026", FinishReason: llm.FinishStop,
+	return &llm.Response{Text: "SCORE: 5", Model: "judge-1-2026", ID: "chatcmpl-42", FinishReason: llm.FinishStop,
 		Usage: llm.Usage{InputTokens: 120, OutputTokens: 7}}, nil
 })
 
@@ -92,7 +92,7 @@ func TestTrialSpans(t *testing.T) {
 	ctx, endTrial := telemetry.StartTrial(ctx, "case_005", 2)
 	traceID := telemetry.TraceID(ctx)
 
-	turnCtx, endTurn := telemetry.StartTurn(ctx, "s-1", 1)
+	turnCtx, endTurn := telemetry.StartTurn(ctx, telemetry.Turn{SessionID: "s-1", Round: 1, Provider: "openai"})
 	if _, err := agentModel.Generate(turnCtx, &llm.Request{MaxTokens: 256}); err != nil {
 		t.Fatal(err)
 	}
@@ -138,13 +138,15 @@ func TestTrialSpans(t *testing.T) {
 		{"gavel run", map[string]string{"gavel.suite": "desk", "gavel.run.id": "r1", "gavel.run.complete": "true", "gavel.run.passed": "false"}},
 		{"gavel trial", map[string]string{"gavel.case.id": "case_005", "gavel.trial": "2", "gavel.verdict": "FAIL", "gavel.exec_status": "SUCCESS"}},
 		{"invoke_agent", map[string]string{"gen_ai.operation.name": "invoke_agent", "gen_ai.conversation.id": "s-1", "gavel.round": "1",
+			"gen_ai.provider.name":      "openai",
 			"gen_ai.usage.input_tokens": "120", "gen_ai.usage.output_tokens": "7"}},
 		{"chat gpt-5-mini", map[string]string{"gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai",
 			"gen_ai.request.model": "gpt-5-mini", "gen_ai.response.model": "judge-1-2026", "gen_ai.request.max_tokens": "256",
 			"gen_ai.usage.input_tokens": "120", "gen_ai.usage.output_tokens": "7", "gen_ai.response.finish_reasons": `["stop"]`,
-			"server.address": "127.0.0.1", "server.port": "8123"}},
+			"gen_ai.response.id": "chatcmpl-42",
+			"server.address":     "127.0.0.1", "server.port": "8123"}},
 		{"execute_tool cancel_order", map[string]string{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "cancel_order",
-			"gen_ai.tool.call.id": "call_1", "error.type": "tool_error", "gavel.tool.is_error": "true"}},
+			"gen_ai.tool.call.id": "call_1", "gen_ai.tool.type": "extension", "error.type": "tool_error", "gavel.tool.is_error": "true"}},
 		{"judge forbidden_tools cancel_order", map[string]string{"gavel.judge.name": "forbidden_tools cancel_order", "gavel.verdict": "FAIL",
 			"gavel.reasoning": "called cancel_order"}},
 	}
@@ -224,7 +226,7 @@ func TestSpansHideSecrets(t *testing.T) {
 	})
 	m := llm.Chain(failing, telemetry.Model(llm.Ref{Provider: "openai", Model: "m-s3cr3t-token"}))
 	_, _ = m.Generate(ctx, &llm.Request{})
-	turn, endTurn := telemetry.StartTurn(ctx, "session", 1)
+	turn, endTurn := telemetry.StartTurn(ctx, telemetry.Turn{SessionID: "session", Round: 1})
 	_, endTool := telemetry.StartTool(turn, "lookup", "call_1")
 	endTool(judge.ToolCall{Name: "lookup", Result: "no key s3cr3t-token", IsError: true})
 	endTurn(judge.Usage{}, errors.New("401 for s3cr3t-token"))
@@ -301,7 +303,7 @@ func TestOffAllocatesNothing(t *testing.T) {
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(100, func() {
 		ctx, endTrial := telemetry.StartTrial(ctx, "case_001", 1)
-		turn, endTurn := telemetry.StartTurn(ctx, "s", 1)
+		turn, endTurn := telemetry.StartTurn(ctx, telemetry.Turn{SessionID: "s", Round: 1})
 		model.Generate(turn, req)
 		_, endTool := telemetry.StartTool(turn, "lookup", "c1")
 		endTool(judge.ToolCall{})

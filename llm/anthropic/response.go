@@ -84,6 +84,7 @@ func toResponse(msg *sdk.Message, schema *llm.Schema) *llm.Response {
 	u := msg.Usage
 	resp := &llm.Response{
 		Model: msg.Model,
+		ID:    msg.ID,
 		Usage: llm.Usage{
 			// input_tokens leaves out the tokens read from or written to
 			// the cache; llm.Usage counts them in.

@@ -36,8 +36,8 @@ func TestProvider(t *testing.T, open Provider) {
 	t.Run("answer", func(t *testing.T) {
 		m, _ := open(t, &Scripted{Rules: []Rule{{Text: "ok"}}})
 		resp, err := generate(t, m)
-		if err != nil || resp.Text != "ok" || resp.Usage.InputTokens == 0 || resp.Usage.OutputTokens == 0 || resp.RequestID == "" {
-			t.Fatalf("got %+v, %v; want ok with usage and a request id", resp, err)
+		if err != nil || resp.Text != "ok" || resp.Usage.InputTokens == 0 || resp.Usage.OutputTokens == 0 || resp.RequestID == "" || resp.ID == "" {
+			t.Fatalf("got %+v, %v; want ok with usage, a request id and the response's id", resp, err)
 		}
 	})
 

@@ -96,6 +96,7 @@ func toResponse(cc *sdk.ChatCompletion) *llm.Response {
 	resp := &llm.Response{
 		Text:  strings.Clone(msg.Content),
 		Model: strings.Clone(cc.Model),
+		ID:    strings.Clone(cc.ID),
 		Usage: llm.Usage{
 			InputTokens:  cc.Usage.PromptTokens,
 			OutputTokens: cc.Usage.CompletionTokens,
