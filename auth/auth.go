@@ -195,12 +195,15 @@ func (a *Authenticator) Middleware(next http.Handler, open ...string) http.Handl
 func (a *Authenticator) visitor(w http.ResponseWriter, r *http.Request) (*Visitor, error) {
 	ctx := r.Context()
 	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		_, user, err := a.c.Accounts.TokenByHash(ctx, HashToken(strings.TrimSpace(bearer)))
+		token, user, err := a.c.Accounts.TokenByHash(ctx, HashToken(strings.TrimSpace(bearer)))
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, nil
+			return nil, nil // no such token, or an expired one
 		}
 		if err != nil {
 			return nil, err
+		}
+		if token.Role != "" && !token.Role.AtLeast(user.Role) {
+			user.Role = token.Role // a token below its user's role acts with its own
 		}
 		return &Visitor{User: user, Token: true}, nil
 	}

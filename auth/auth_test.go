@@ -115,6 +115,11 @@ func TestMiddleware(t *testing.T) {
 	token, hash := auth.NewToken()
 	user, _, _ := acc.UserByName(context.Background(), "ed")
 	acc.CreateToken(context.Background(), store.Token{UserID: user.ID, Name: "ci", Hash: hash})
+	// A read-only token of the same editor, for a dashboard.
+	readOnly, readOnlyHash := auth.NewToken()
+	if _, err := acc.CreateToken(context.Background(), store.Token{UserID: user.ID, Name: "dashboard", Hash: readOnlyHash, Role: store.Viewer}); err != nil {
+		t.Fatal(err)
+	}
 
 	form := func(csrf string) string { return url.Values{"csrf": {csrf}}.Encode() }
 	for _, tc := range []struct {
@@ -137,6 +142,8 @@ func TestMiddleware(t *testing.T) {
 		{"another site", "POST", "/edit", ed, form(edCSRF), "https://evil.example", "", http.StatusForbidden, "another site"},
 		{"an API token", "POST", "/edit", nil, "", "", token, http.StatusOK, "edited"},
 		{"a wrong API token", "GET", "/api/runs", nil, "", "", "nope", http.StatusUnauthorized, ""},
+		{"a viewer token of an editor reads", "GET", "/runs", nil, "", "", readOnly, http.StatusOK, "ed"},
+		{"a viewer token of an editor cannot edit", "POST", "/edit", nil, "", "", readOnly, http.StatusForbidden, "editor role"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))

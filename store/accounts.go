@@ -169,4 +169,12 @@ type Token struct {
 	// LastUsed is when the token was last used, to within a minute;
 	// zero if never.
 	LastUsed time.Time
+	// Role, when set, is what the token may do, below its user's role (a
+	// viewer token of an editor, for a dashboard); CreateToken refuses a
+	// role above it. Empty: the user's. Whichever is lower applies, should
+	// the user's role be lowered later.
+	Role Role
+	// Expires, when set, is when the token stops working: TokenByHash
+	// finds no expired token. Zero: never.
+	Expires time.Time
 }

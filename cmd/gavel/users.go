@@ -2,13 +2,17 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	flag "github.com/spf13/pflag"
 
@@ -21,17 +25,24 @@ const usersHelp = `Usage: gavel users add [flags] NAME
        gavel users list
        gavel users disable NAME
        gavel users token [flags] NAME
+       gavel users tokens NAME
+       gavel users revoke NAME TOKEN-ID
 
 Manages who may use the web app (gavel serve), in the results database.
 Roles: viewer (reads), editor (also writes cases, starts runs, labels
 judgments), admin (everything). add makes up a password and prints it
 once, unless --password-stdin reads one; token prints a new API token for
-scripts once (send it as "Authorization: Bearer TOKEN").
+scripts once (send it as "Authorization: Bearer TOKEN"), which acts as
+its user, with --role no higher than theirs, until --expires; tokens
+lists a user's tokens, revoke revokes one.
 
 Examples:
   gavel users add --role admin ada
   echo "$PASSWORD" | gavel users add --role editor --password-stdin pat
   gavel users token --name ci ada
+  gavel users token --name dashboard --role viewer --expires never ada
+  gavel users tokens ada
+  gavel users revoke ada 3
 
 Flags:
 `
@@ -43,25 +54,30 @@ func usersCommand(args []string, std stdio) int {
 	}
 	verb := args[0]
 	switch verb {
-	case "add", "list", "disable", "token":
+	case "add", "list", "disable", "token", "tokens", "revoke":
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(std.out, usersHelp)
 		return eval.ExitPassed
 	default:
-		fmt.Fprintf(std.err, "gavel users: unknown action %q: want add, list, disable or token\n\n%s", verb, usersHelp)
+		fmt.Fprintf(std.err, "gavel users: unknown action %q: want add, list, disable, token, tokens or revoke\n\n%s", verb, usersHelp)
 		return eval.ExitUsage
 	}
 	fs := flag.NewFlagSet("users "+verb, flag.ContinueOnError)
 	fs.SetOutput(std.err)
 	fs.Usage = func() { fmt.Fprint(std.err, usersHelp); fs.PrintDefaults() }
 	db := dbFlag(fs)
-	role := fs.String("role", "viewer", "add: the user's role: viewer, editor or admin")
+	role := fs.String("role", "viewer", "add: the user's role: viewer, editor or admin; token: the token's, no higher than its user's (default: the user's)")
 	fromStdin := fs.Bool("password-stdin", false, "add: read the password from standard input instead of making one up")
 	tokenName := fs.String("name", "api", "token: what the token is for")
+	expires := fs.String("expires", "90d", "token: how long the token works, in days (30d) or as a Go duration (12h), or never")
 	if code, ok := parse(fs, args[1:]); !ok {
 		return code
 	}
-	if (verb == "list") != (fs.NArg() == 0) || fs.NArg() > 1 {
+	want := map[string]int{"list": 0, "revoke": 2}[verb]
+	if verb != "list" && verb != "revoke" {
+		want = 1
+	}
+	if fs.NArg() != want {
 		fs.Usage()
 		return eval.ExitUsage
 	}
@@ -84,7 +100,15 @@ func usersCommand(args []string, std stdio) int {
 	case "disable":
 		return u.disable(ctx, fs.Arg(0))
 	case "token":
-		return u.token(ctx, fs.Arg(0), *tokenName)
+		tokenRole := ""
+		if fs.Changed("role") {
+			tokenRole = *role
+		}
+		return u.token(ctx, fs.Arg(0), *tokenName, tokenRole, *expires)
+	case "tokens":
+		return u.tokens(ctx, fs.Arg(0))
+	case "revoke":
+		return u.revoke(ctx, fs.Arg(0), fs.Arg(1))
 	}
 	return u.list(ctx)
 }
@@ -139,18 +163,104 @@ func (u usersCmd) disable(ctx context.Context, name string) int {
 	return eval.ExitPassed
 }
 
-func (u usersCmd) token(ctx context.Context, name, tokenName string) int {
+func (u usersCmd) token(ctx context.Context, name, tokenName, roleName, expires string) int {
 	user, _, err := u.accounts.UserByName(ctx, name)
 	if err != nil {
 		fmt.Fprintln(u.std.err, "gavel users token:", err)
 		return eval.ExitUsage
 	}
+	t := store.Token{UserID: user.ID, Name: tokenName}
+	if roleName != "" {
+		if t.Role, err = store.ParseRole(roleName); err != nil {
+			fmt.Fprintln(u.std.err, "gavel users token: --role:", err)
+			return eval.ExitUsage
+		}
+	}
+	if expires != "never" {
+		d, err := days(expires)
+		if err != nil || d <= 0 {
+			fmt.Fprintf(u.std.err, "gavel users token: --expires %q: want days (30d), a Go duration (12h) or never\n", expires)
+			return eval.ExitUsage
+		}
+		t.Expires = time.Now().Add(d)
+	}
 	token, hash := auth.NewToken()
-	if _, err := u.accounts.CreateToken(ctx, store.Token{UserID: user.ID, Name: tokenName, Hash: hash}); err != nil {
+	t.Hash = hash
+	if _, err := u.accounts.CreateToken(ctx, t); err != nil {
 		fmt.Fprintln(u.std.err, "gavel users token:", err)
 		return eval.ExitUsage
 	}
-	fmt.Fprintf(u.std.out, "API token %q of %s (%s):\n%s\n(shown once: keep it in your CI's secrets)\n", tokenName, user.Name, user.Role, token)
+	role, until := cmp.Or(t.Role, user.Role), "never expires"
+	if !t.Expires.IsZero() {
+		until = "works until " + t.Expires.Local().Format("2006-01-02 15:04")
+	}
+	fmt.Fprintf(u.std.out, "API token %q of %s (%s), which %s:\n%s\n(shown once: keep it in your CI's secrets)\n", tokenName, user.Name, role, until, token)
+	return eval.ExitPassed
+}
+
+// days reads a duration in days (30d) or as Go writes one (12h).
+func days(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		d, err := strconv.Atoi(n)
+		return time.Duration(d) * 24 * time.Hour, err
+	}
+	return time.ParseDuration(s)
+}
+
+// tokens lists a user's tokens: id, name, role, created, last used,
+// expiry.
+func (u usersCmd) tokens(ctx context.Context, name string) int {
+	user, _, err := u.accounts.UserByName(ctx, name)
+	var list []store.Token
+	if err == nil {
+		list, err = u.accounts.Tokens(ctx, user.ID)
+	}
+	if err != nil {
+		fmt.Fprintln(u.std.err, "gavel users tokens:", err)
+		return eval.ExitUsage
+	}
+	now := time.Now()
+	w := tabwriter.NewWriter(u.std.out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tNAME\tROLE\tCREATED\tLAST USED\tEXPIRES")
+	for _, t := range list {
+		used, expires := "never", "never"
+		if !t.LastUsed.IsZero() {
+			used = t.LastUsed.Local().Format("2006-01-02 15:04")
+		}
+		switch {
+		case t.Expires.IsZero():
+		case t.Expires.Before(now):
+			expires = "expired " + t.Expires.Local().Format("2006-01-02")
+		default:
+			expires = fmt.Sprintf("in %d days", int(t.Expires.Sub(now).Hours()/24+0.5))
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, cmp.Or(t.Role, user.Role), t.Created.Local().Format("2006-01-02"), used, expires)
+	}
+	return exitOK(w.Flush())
+}
+
+// revoke revokes a token of a user, by its id (gavel users tokens).
+func (u usersCmd) revoke(ctx context.Context, name, id string) int {
+	user, _, err := u.accounts.UserByName(ctx, name)
+	var list []store.Token
+	if err == nil {
+		list, err = u.accounts.Tokens(ctx, user.ID)
+	}
+	if err != nil {
+		fmt.Fprintln(u.std.err, "gavel users revoke:", err)
+		return eval.ExitUsage
+	}
+	n, _ := strconv.ParseInt(id, 10, 64)
+	i := slices.IndexFunc(list, func(t store.Token) bool { return t.ID == n })
+	if i < 0 {
+		fmt.Fprintf(u.std.err, "gavel users revoke: %s has no token %s (gavel users tokens %s lists them)\n", user.Name, id, user.Name)
+		return eval.ExitUsage
+	}
+	if err := u.accounts.DeleteToken(ctx, n); err != nil {
+		fmt.Fprintln(u.std.err, "gavel users revoke:", err)
+		return eval.ExitInfra
+	}
+	fmt.Fprintf(u.std.out, "Revoked token %d (%q) of %s: it no longer works.\n", n, list[i].Name, user.Name)
 	return eval.ExitPassed
 }
 

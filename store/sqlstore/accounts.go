@@ -313,18 +313,30 @@ func (db *DB) CreateToken(ctx context.Context, t store.Token) (store.Token, erro
 	if t.Created.IsZero() {
 		t.Created = db.now()
 	}
-	t.Created, t.LastUsed = normalTime(t.Created), time.Time{}
+	t.Created, t.LastUsed, t.Expires = normalTime(t.Created), time.Time{}, normalTime(t.Expires)
 	if t.Hash == "" {
 		return store.Token{}, fmt.Errorf("store: create token %q of user %d: the hash is empty", t.Name, t.UserID)
+	}
+	if t.Role != "" {
+		if _, err := store.ParseRole(string(t.Role)); err != nil {
+			return store.Token{}, fmt.Errorf("store: create token %q of user %d: %w", t.Name, t.UserID, err)
+		}
 	}
 	err := db.write(ctx, func(tx *sql.Tx) error {
 		if err := db.enabledUser(ctx, tx, t.UserID); err != nil {
 			return err
 		}
-		err := tx.QueryRowContext(ctx, db.q(`INSERT INTO api_tokens (user_id, name, hash, created_us)
-			VALUES (?, ?, ?, ?)
+		var role string
+		if err := tx.QueryRowContext(ctx, db.q("SELECT role FROM users WHERE id = ?"), t.UserID).Scan(&role); err != nil {
+			return err
+		}
+		if t.Role != "" && !store.Role(role).AtLeast(t.Role) {
+			return fmt.Errorf("a token's role, %s, cannot be above its user's, %s", t.Role, role)
+		}
+		err := tx.QueryRowContext(ctx, db.q(`INSERT INTO api_tokens (user_id, name, hash, created_us, role, expires_us)
+			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (hash) DO NOTHING
-			RETURNING id`), t.UserID, t.Name, t.Hash, micros(t.Created)).Scan(&t.ID)
+			RETURNING id`), t.UserID, t.Name, t.Hash, micros(t.Created), string(t.Role), nullMicros(t.Expires)).Scan(&t.ID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("a token with that hash %w", store.ErrExists)
 		}
@@ -369,11 +381,12 @@ func (db *DB) TokenByHash(ctx context.Context, hash string) (store.Token, store.
 func (db *DB) tokenByHash(ctx context.Context, hash string) (store.Token, store.User, error) {
 	var t store.Token
 	var created int64
-	var lastUsed sql.NullInt64
-	u, err := scanUser(db.sql.QueryRowContext(ctx, db.q(`SELECT `+userColumns+`, t.id, t.name, t.hash, t.created_us, t.last_used_us
+	var lastUsed, expires sql.NullInt64
+	var role string
+	u, err := scanUser(db.sql.QueryRowContext(ctx, db.q(`SELECT `+userColumns+`, t.id, t.name, t.hash, t.created_us, t.last_used_us, t.role, t.expires_us
 		FROM api_tokens t JOIN users u ON u.id = t.user_id
-		WHERE t.hash = ? AND u.disabled = 0`), hash),
-		&t.ID, &t.Name, &t.Hash, &created, &lastUsed)
+		WHERE t.hash = ? AND u.disabled = 0 AND (t.expires_us IS NULL OR t.expires_us > ?)`), hash, micros(db.now())),
+		&t.ID, &t.Name, &t.Hash, &created, &lastUsed, &role, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Token{}, store.User{}, notFound("no such token")
 	}
@@ -381,7 +394,16 @@ func (db *DB) tokenByHash(ctx context.Context, hash string) (store.Token, store.
 		return store.Token{}, store.User{}, err
 	}
 	t.UserID, t.Created, t.LastUsed = u.ID, fromMicros(created), fromNullMicros(lastUsed)
+	t.Role, t.Expires = store.Role(role), fromNullMicros(expires)
 	return t, u, nil
+}
+
+// nullMicros is micros, and NULL for the zero time.
+func nullMicros(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: micros(t), Valid: true}
 }
 
 // fromNullMicros is fromMicros, and the zero time for NULL.
@@ -404,7 +426,7 @@ func (db *DB) Tokens(ctx context.Context, userID int64) ([]store.Token, error) {
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, db.q(`SELECT id, user_id, name, created_us, last_used_us
+		rows, err := tx.QueryContext(ctx, db.q(`SELECT id, user_id, name, created_us, last_used_us, role, expires_us
 			FROM api_tokens WHERE user_id = ? ORDER BY created_us, id`), userID)
 		if err != nil {
 			return err
@@ -413,11 +435,13 @@ func (db *DB) Tokens(ctx context.Context, userID int64) ([]store.Token, error) {
 		for rows.Next() {
 			var t store.Token
 			var created int64
-			var lastUsed sql.NullInt64
-			if err := rows.Scan(&t.ID, &t.UserID, &t.Name, &created, &lastUsed); err != nil {
+			var lastUsed, expires sql.NullInt64
+			var role string
+			if err := rows.Scan(&t.ID, &t.UserID, &t.Name, &created, &lastUsed, &role, &expires); err != nil {
 				return err
 			}
 			t.Created, t.LastUsed = fromMicros(created), fromNullMicros(lastUsed)
+			t.Role, t.Expires = store.Role(role), fromNullMicros(expires)
 			out = append(out, t)
 		}
 		return rows.Err()

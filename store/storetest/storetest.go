@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Sessions", testSessions},
 		{"ExpiredSessions", testExpiredSessions},
 		{"Tokens", testTokens},
+		{"TokenScopes", testTokenScopes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
