@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/telemetry"
@@ -176,6 +177,9 @@ type job struct {
 	// stored, when set, is the stored trial whose transcript this job
 	// judges again (Config.Replay), instead of a conversation.
 	stored *gavel.Trial
+	// scope is the case's (agent.CaseScope), which ends when its last
+	// trial is done; nil for a trial run alone (RunTrial).
+	scope *agent.Scope
 }
 
 // Run runs every case of s and returns the results in suite order.
@@ -192,10 +196,7 @@ func Run(ctx context.Context, s *gavel.Suite, c Config) *gavel.Run {
 // Progress and Started; 0 when unknown), on c with its defaults; release
 // says whether to let go of a case's judge once its trials are done.
 func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total int, c Config, release bool) *gavel.Run {
-	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now()}}
-	if release {
-		r.left = map[int]int{}
-	}
+	r := &runState{suite: s, c: c, run: &gavel.Run{Suite: s, Started: c.Now()}, left: map[int]int{}, scopes: map[int]*agent.Scope{}, release: release}
 	r.progress.Total = total
 	if c.Started != nil {
 		c.Started(total, c.Concurrency)
@@ -250,6 +251,9 @@ func run(ctx context.Context, s *gavel.Suite, cases iter.Seq[*gavel.Case], total
 	close(conversed)
 	judging.Wait()
 
+	for _, scope := range r.scopes { // of cases whose trials were never all done
+		scope.End()
+	}
 	for i := range r.run.Cases {
 		cr := &r.run.Cases[i]
 		slices.SortFunc(cr.Trials, func(a, b gavel.Trial) int { return a.N - b.N })
@@ -337,9 +341,12 @@ type runState struct {
 	// pass, for FailFast.
 	spent  judge.Usage
 	failed string
-	// left counts the trials of each case (by index) not done yet, when
-	// the run lets go of a case's judge once they are (RunCases).
-	left map[int]int
+	// left counts the trials of each case (by index) not done yet, and
+	// scopes are the cases' scopes, which end once they are; release says
+	// to let go of a case's judge then too (RunCases).
+	left    map[int]int
+	scopes  map[int]*agent.Scope
+	release bool
 }
 
 // finish records a trial, run or reused, and reports progress.
@@ -348,7 +355,9 @@ func (r *runState) finish(j job, t gavel.Trial, reused bool) {
 	defer r.mu.Unlock()
 	cr := &r.run.Cases[j.index]
 	cr.Trials = append(cr.Trials, t)
-	r.done(j.index)
+	if s := r.done(j.index); s != nil {
+		defer s.End() // after r.mu is let go (deferred calls run last first)
+	}
 	p := &r.progress
 	p.Trial, p.Reused, p.Done, p.Usage = t, reused, p.Done+1, p.Usage.Add(t.Usage)
 	switch t.Verdict.Status {
@@ -426,6 +435,8 @@ func (r *runState) skip(jobs []job, cause gavel.StopCause, why string) {
 		if cr := &r.run.Cases[j.index]; cr.SkipReason == "" {
 			cr.SkipReason = why
 		}
-		r.done(j.index)
+		if s := r.done(j.index); s != nil {
+			defer s.End() // after r.mu is let go
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"iter"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
 )
 
 // RunCases runs the cases cases yields, in that order, as Run runs a
@@ -70,13 +71,17 @@ func (r *runState) add(cs *gavel.Case) (jobs, reused []job) {
 	r.mu.Lock()
 	i := len(r.run.Cases)
 	r.run.Cases = append(r.run.Cases, gavel.CaseResult{Case: cs})
+	scope := agent.NewScope(cs.ID)
 	r.mu.Unlock()
 	defer func() {
-		if r.left != nil {
-			r.mu.Lock()
-			r.left[i] = len(jobs) + len(reused)
-			r.mu.Unlock()
+		for k := range jobs {
+			jobs[k].scope = scope
 		}
+		r.mu.Lock()
+		if n := len(jobs) + len(reused); n > 0 {
+			r.left[i], r.scopes[i] = n, scope
+		}
+		r.mu.Unlock()
 	}()
 	if c.Replay != nil {
 		stored, why := c.Replay(cs.ID)
@@ -105,16 +110,26 @@ func (r *runState) add(cs *gavel.Case) (jobs, reused []job) {
 }
 
 // done notes that a trial of the case at index i finished or was
-// skipped, and once its trials are all done, lets go of the case's judge
-// and agent (see RunCases); r.mu is held.
-func (r *runState) done(i int) {
-	if r.left == nil {
-		return
+// skipped, and once its trials are all done, returns the case's scope,
+// for the caller to end once it lets go of r.mu, and lets go of the
+// case's judge and agent when the run releases them (see RunCases); r.mu
+// is held.
+func (r *runState) done(i int) *agent.Scope {
+	left, ok := r.left[i]
+	if !ok {
+		return nil
 	}
-	if r.left[i]--; r.left[i] == 0 {
-		delete(r.left, i)
+	if left > 1 {
+		r.left[i] = left - 1
+		return nil
+	}
+	scope := r.scopes[i]
+	delete(r.left, i)
+	delete(r.scopes, i)
+	if r.release {
 		light := *r.run.Cases[i].Case
 		light.Judge, light.Agent = nil, nil
 		r.run.Cases[i].Case = &light
 	}
+	return scope
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
@@ -74,9 +75,22 @@ func judgeTrial(ctx context.Context, j job, t gavel.Trial, started time.Time, c 
 
 // startTrial starts the span of trial j of suite s, in a context that
 // carries the suite's secrets (secret.NewContext): the spans under it hide
-// them, and so does judgeTraced in the trial.
+// them, and so does judgeTraced in the trial. The context also carries
+// the trial's scope and its case's (agent.WithScopes): the trial's ends
+// with the span, once the trial is judged. A trial run alone (RunTrial)
+// is its case's scope too.
 func startTrial(ctx context.Context, s *gavel.Suite, j job) (context.Context, func(judge.Judgment, *judge.Transcript)) {
-	return telemetry.StartTrial(secret.NewContext(ctx, s.Secrets), j.c.ID, j.n)
+	trial := agent.NewScope(fmt.Sprintf("%s#%d", j.c.ID, j.n))
+	ofCase := j.scope
+	if ofCase == nil {
+		ofCase = agent.NewScope(j.c.ID)
+		trial.OnEnd(ofCase.End)
+	}
+	ctx, end := telemetry.StartTrial(agent.WithScopes(secret.NewContext(ctx, s.Secrets), trial, ofCase), j.c.ID, j.n)
+	return ctx, func(v judge.Judgment, t *judge.Transcript) {
+		end(v, t)
+		trial.End()
+	}
 }
 
 // judgeTraced judges a trial as judgeTrial does, in the trial's traced

@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -194,7 +195,8 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.A
 	}
 	var tools []agent.Toolbox
 	for i, s := range bs.MCP {
-		t := &lazyTools{server: b.mcpServer(fmt.Sprintf("agent.builtin.mcp[%d]", i), s)}
+		field := fmt.Sprintf("agent.builtin.mcp[%d]", i)
+		t := &lazyTools{server: b.mcpServer(field, s), share: b.share(field, s.Share)}
 		b.out.closers = append(b.out.closers, t.Close)
 		tools = append(tools, t)
 	}
@@ -298,26 +300,95 @@ func (b *builder) keepAgent(field string, a agent.Agent, err error) agent.Agent 
 	return a
 }
 
-// lazyTools is an MCP server's toolbox that connects on first use and
-// stays connected for the run, shared by every session.
+// The values of an MCP server's share: which trials share a connection.
+const (
+	shareRun   = "run"
+	shareCase  = "case"
+	shareTrial = "trial"
+)
+
+// share checks an MCP server's share setting; "" is shareRun.
+func (b *builder) share(field, s string) string {
+	switch s {
+	case "", shareRun:
+		return shareRun
+	case shareCase, shareTrial:
+		return s
+	}
+	b.fail("%s.share %q: want run (the default), case or trial", field, s)
+	return shareRun
+}
+
+// lazyTools is an MCP server's toolbox that connects on first use: once
+// for the run, or once for each case or each trial, as share says, its
+// connection (a command's process) closed when its case's or trial's
+// scope ends (agent.Scope), or at Close.
 type lazyTools struct {
 	server mcp.Server
+	share  string
+
+	mu      sync.Mutex
+	clients map[string]*connection // by scope key, "" for the run
+}
+
+// A connection is one connection to the server, made once.
+type connection struct {
 	once   sync.Once
 	client *mcp.Client
 	err    error
 }
 
-func (t *lazyTools) connect() (*mcp.Client, error) {
-	t.once.Do(func() {
-		// The connection outlives the trial that made it: it serves the
-		// whole run, until Close.
-		t.client, t.err = mcp.Connect(context.Background(), t.server)
+// connect returns the connection ctx's trial uses, opening it the first
+// time.
+func (t *lazyTools) connect(ctx context.Context) (*mcp.Client, error) {
+	var scope *agent.Scope
+	switch t.share {
+	case shareCase:
+		scope = agent.CaseScope(ctx)
+	case shareTrial:
+		scope = agent.TrialScope(ctx)
+	}
+	key := ""
+	if scope != nil {
+		key = scope.Key
+	}
+	t.mu.Lock()
+	if t.clients == nil {
+		t.clients = map[string]*connection{}
+	}
+	conn, ok := t.clients[key]
+	if !ok {
+		conn = &connection{}
+		t.clients[key] = conn
+		if scope != nil {
+			scope.OnEnd(func() { t.release(key) })
+		}
+	}
+	t.mu.Unlock()
+	conn.once.Do(func() {
+		// The connection outlives the call that made it: it serves its
+		// scope, until the scope ends or Close.
+		conn.client, conn.err = mcp.Connect(context.WithoutCancel(ctx), t.server)
 	})
-	return t.client, t.err
+	return conn.client, conn.err
+}
+
+// release closes the connection of a scope that ended.
+func (t *lazyTools) release(key string) {
+	t.mu.Lock()
+	conn := t.clients[key]
+	delete(t.clients, key)
+	t.mu.Unlock()
+	if conn != nil {
+		conn.once.Do(func() {}) // a connect under way finishes first
+		if conn.client != nil {
+			conn.client.Close()
+		}
+	}
 }
 
 func (t *lazyTools) Tools(ctx context.Context) ([]llm.Tool, error) {
-	c, err := t.connect()
+	c, err := t.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -325,16 +396,25 @@ func (t *lazyTools) Tools(ctx context.Context) ([]llm.Tool, error) {
 }
 
 func (t *lazyTools) Call(ctx context.Context, name string, args json.RawMessage) (judge.ToolCall, error) {
-	c, err := t.connect()
+	c, err := t.connect(ctx)
 	if err != nil {
 		return judge.ToolCall{}, err
 	}
 	return c.Call(ctx, name, args)
 }
 
+// Close closes every connection still open.
 func (t *lazyTools) Close() error {
-	if t.client == nil {
-		return nil
+	t.mu.Lock()
+	conns := t.clients
+	t.clients = nil
+	t.mu.Unlock()
+	var errs []error
+	for _, conn := range conns {
+		conn.once.Do(func() {})
+		if conn.client != nil {
+			errs = append(errs, conn.client.Close())
+		}
 	}
-	return t.client.Close()
+	return errors.Join(errs...)
 }

@@ -113,6 +113,7 @@ type MCPSpec struct {
 	Transport string            `yaml:"transport" doc:"streamable or sse, for a url. Defaults to streamable, falling back to sse when the server refuses it with a 4xx (the MCP spec's backwards compatibility); set it to use one only. A command always speaks stdio. ${VAR} and ${VAR:-default} read the environment."`
 	Headers   map[string]string `yaml:"headers" doc:"HTTP headers sent to a url server (Authorization: 'Bearer ${TOKEN}'); ${VAR} and ${VAR:-default} read the environment, and their values are never printed."`
 	Timeout   string            `yaml:"timeout" doc:"How long starting and connecting may take, and each request afterwards. Defaults to 1m."`
+	Share     string            `yaml:"share" doc:"Which trials share one connection to the server (for a command, one process of it): run (every trial of the run, the default: what one trial stores in a server, later trials see), case (the trials of one case), or trial (each trial its own, closed once it is judged). A recording proxy (mcp_proxy) serves a whole run at its address, so it takes run only."`
 }
 
 // HTTPSpec defines an HTTP agent.

@@ -258,7 +258,8 @@ func (c *agentJudge) build(b *builder) (judge.Judge, error) {
 	m := b.model("judge", cmp.Or(s.Model, b.l.Suite.Models.Judge), "agent_judge.model")
 	var tools []agent.Toolbox
 	for i, spec := range s.MCP {
-		t := &lazyTools{server: b.mcpServer(fmt.Sprintf("agent_judge.mcp[%d]", i), spec)}
+		field := fmt.Sprintf("agent_judge.mcp[%d]", i)
+		t := &lazyTools{server: b.mcpServer(field, spec), share: b.share(field, spec.Share)}
 		b.out.closers = append(b.out.closers, t.Close)
 		tools = append(tools, t)
 	}

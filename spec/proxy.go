@@ -28,6 +28,9 @@ func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec) agent.Agent 
 			b.fail("%s.listen %q: want the host:port the proxy listens on, such as 127.0.0.1:8788", field, listen)
 			continue
 		}
+		if s.Share != "" && s.Share != shareRun {
+			b.fail("%s.share %q: a recording proxy serves the whole run at %s, so its server is the run's: remove share, or give the agent its own server in each trial", field, s.Share, listen)
+		}
 		p := &listeningProxy{upstream: b.mcpServer(field, s.MCPSpec), listen: listen, log: log, announce: b.env.Stderr}
 		b.out.closers = append(b.out.closers, p.Close)
 		proxies = append(proxies, p)
