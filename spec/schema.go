@@ -141,7 +141,7 @@ var fieldSchemas = map[schemaField]map[string]any{
 	{reflect.TypeFor[PriceSpec](), "input"}:                      {"minimum": 0},
 	{reflect.TypeFor[PriceSpec](), "output"}:                     {"minimum": 0},
 	{reflect.TypeFor[PriceSpec](), "cached_input"}:               {"minimum": 0},
-	{reflect.TypeFor[MCPSpec](), "share"}: {"enum": []any{shareRun, shareCase, shareTrial}},
+	{reflect.TypeFor[MCPSpec](), "share"}:                        {"enum": []any{shareRun, shareCase, shareTrial}},
 	{reflect.TypeFor[MCPSpec](), "transport"}: {"anyOf": []any{
 		map[string]any{"enum": []any{mcp.TransportStdio, mcp.TransportStreamable, mcp.TransportSSE}},
 		map[string]any{"pattern": `\$\{`}, // read from the environment
