@@ -232,12 +232,16 @@ func CompareWith(base, head *Run, cfg CompareConfig) Comparison {
 			change.Base = sideOf(b)
 		}
 		change.Name = caseName(change.Head.Result, change.Base.Result)
-		if critical(h) {
+		if critical(h) && h.Quarantined == "" {
 			c.Critical = append(c.Critical, change)
 		}
 		switch {
 		case change.Base.Result == nil:
 			c.Added = append(c.Added, change)
+			continue
+		case h.Quarantined != "":
+			// Reported, but out of the gate, the comparison's too.
+			c.NotCompared = append(c.NotCompared, change)
 			continue
 		case redefined(change.Base.Result, h):
 			c.Redefined = append(c.Redefined, change)
@@ -357,9 +361,12 @@ func criterionDeltas(base, head []CriterionStat) []CriterionDelta {
 }
 
 // WhyNotCompared says why a case in NotCompared could not be compared:
-// which run skipped it and why, or that the base could not judge it.
+// that it is quarantined in the head, which run skipped it and why, or
+// that the base could not judge it.
 func (c CaseChange) WhyNotCompared() string {
 	switch {
+	case c.Head.Result != nil && c.Head.Result.Quarantined != "":
+		return "quarantined in head: " + c.Head.Result.Quarantined
 	case c.Head.Outcome == Skipped:
 		return "skipped in head: " + orNoReason(c.Head.Reason)
 	case c.Base.Outcome == Skipped:

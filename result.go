@@ -151,6 +151,10 @@ type CaseResult struct {
 	// Outcome sums the trials up; SkipReason says why when Skipped.
 	Outcome    Outcome `json:"outcome"`
 	SkipReason string  `json:"skip_reason,omitempty"`
+	// Quarantined, when set, says why the case was left out of its run's
+	// gate (store.Quarantine, or its suite's flaky: quarantine_after): it
+	// ran and is reported, but its failures fail nothing.
+	Quarantined string `json:"quarantined,omitempty"`
 	// Definition identifies the definition of the case the trials ran (a
 	// digest of it, as the results store keeps it), so that a comparison
 	// can tell a case that changed from one that did not; "" when

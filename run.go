@@ -127,6 +127,11 @@ type Stats struct {
 	// CriticalFailed holds the ids of the critical cases (Case.Critical)
 	// a trial of which failed, in suite order: each fails the gate.
 	CriticalFailed []string `json:"critical_failed,omitempty"`
+	// Quarantined holds the ids of the quarantined cases
+	// (CaseResult.Quarantined), in suite order: counted among the cases
+	// and their outcomes, but left out of the pass rate, its intervals and
+	// the gate.
+	Quarantined []string `json:"quarantined,omitempty"`
 	// Criteria sum up the criteria's scores over every trial, sorted by
 	// name (see CriterionStat).
 	Criteria []CriterionStat `json:"criteria,omitempty"`
@@ -198,14 +203,20 @@ func (r *Run) Stats() Stats {
 		if c.Outcome == Flaky {
 			s.Flaky = append(s.Flaky, c.ID())
 		}
-		if critical(c) {
-			s.CriticalFailed = append(s.CriticalFailed, c.ID())
-		}
 		for _, t := range c.Trials {
 			s.Usage = s.Usage.Add(t.Usage)
 			crit.add(i, t.Verdict)
 		}
 		s.Trials += len(c.Trials)
+		if c.Quarantined != "" {
+			// Reported, but out of the gate: of the pass rate, its
+			// intervals, and the critical cases.
+			s.Quarantined = append(s.Quarantined, c.ID())
+			continue
+		}
+		if critical(c) {
+			s.CriticalFailed = append(s.CriticalFailed, c.ID())
+		}
 		rate, ok := c.PassRate()
 		if !ok {
 			continue

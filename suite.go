@@ -27,6 +27,8 @@ type Suite struct {
 	// Gate is how the pass rate, a sample, is weighed against Threshold
 	// (see Run.Gate).
 	Gate GateConfig
+	// Flaky is how the suite treats its unstable cases.
+	Flaky FlakyConfig
 	// Trials is how many times each case runs, unless it says otherwise.
 	// Defaults to 1.
 	Trials int

@@ -263,6 +263,9 @@ func mergeShards(files []shardFile) (*gavel.Run, error) {
 		ts := trials[pc.ID]
 		slices.SortFunc(ts, func(a, b gavel.Trial) int { return a.N - b.N })
 		cr := gavel.CaseResult{Case: gc, Trials: ts}
+		if c := cases[pc.ID]; c != nil {
+			cr.Quarantined = c.Quarantined // as the shard that ran it found it
+		}
 		cr.Summarize()
 		if len(ts) == 0 { // else Summarize said why it is SKIPPED, if it is
 			cr.SkipReason = "no shard ran it"

@@ -59,6 +59,11 @@ type Options struct {
 	// its zero value is gavel.DefaultCompareConfig.
 	Baseline string
 	Compare  gavel.CompareConfig
+	// Repeat, when above 1, runs each suite this many times, each a run
+	// of its own, and then reports the A/A noise floor: how far runs of
+	// the unchanged suite differ (gavel.NoiseFloorOf). The exit code is
+	// the last run's.
+	Repeat int
 	// MaxCostUSD and MaxTokens stop starting trials once this much was
 	// spent (0: no limit).
 	MaxCostUSD float64
@@ -100,6 +105,12 @@ func (o *Options) Check() error {
 	}
 	if err := o.checkBaseline(); err != nil {
 		return err
+	}
+	switch {
+	case o.Repeat < 0:
+		return fmt.Errorf("--repeat %d: want how many times to run each suite", o.Repeat)
+	case o.Repeat > 1 && (o.Queue || o.Shard.Count > 0 || o.Resume != "" || o.RetryErrors != ""):
+		return errors.New("--repeat runs whole suites here, again and again: not with --queue, --shard, --resume or --retry-errors")
 	}
 	switch {
 	case o.RunLabel != "" && o.Shard.Count == 0:

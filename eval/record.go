@@ -243,6 +243,9 @@ func RunRecorded(ctx context.Context, b *spec.Built, c runner.Config, rec *Recor
 	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: b.Suite.Name, ID: id})
 	run := runner.Run(ctx, b.Suite, c)
 	if rec != nil {
+		if err := applyQuarantine(context.WithoutCancel(ctx), rec.st, run, rec.ID()); err != nil {
+			fmt.Fprintln(rec.warn, "gavel: the quarantined cases:", err)
+		}
 		run.JudgeAccuracy = store.JudgeAccuracy(context.WithoutCancel(ctx), rec.st, b.Suite.Name)
 	}
 	endSpan(run.Complete(), run.Passed())

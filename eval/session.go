@@ -53,6 +53,8 @@ type Session struct {
 	replay *replay
 	format report.Format
 	outs   []output
+	// last is the run that ended last, for repeat.
+	last *gavel.Run
 }
 
 // Progress is told how a session's runs go, for a progress bar.
@@ -120,7 +122,7 @@ func (r *Session) Run(ctx context.Context, paths []string) int {
 	}
 	defer m.Close()
 	load := loadStreamed
-	if f.Shard.Count > 0 || f.Queue {
+	if f.Shard.Count > 0 || f.Queue || f.Repeat > 1 {
 		// A shard needs the whole selection to know its part and, ending
 		// a labelled run last, to put every shard's trials in order; a
 		// queued run enqueues every trial at once, with the suite's
@@ -156,9 +158,63 @@ func (r *Session) Run(ctx context.Context, paths []string) int {
 		}
 	}
 	for _, s := range suites {
-		code = Worse(code, r.run(ctx, s))
+		if f.Repeat <= 1 {
+			code = Worse(code, r.run(ctx, s))
+			continue
+		}
+		code = Worse(code, r.repeat(ctx, s))
 	}
 	return code
+}
+
+// repeat runs suite s Options.Repeat times, each a run of its own, and
+// prints the noise floor of the runs (gavel.NoiseFloorOf) after the last
+// one's report; it returns the last run's exit code.
+func (r *Session) repeat(ctx context.Context, s meteredSuite) int {
+	var runs []*gavel.Run
+	code := ExitPassed
+	for k := 1; k <= r.Options.Repeat && ctx.Err() == nil; k++ {
+		fmt.Fprintf(r.Stderr, "gavel: %s, run %d of %d\n", s.Suite.Name, k, r.Options.Repeat)
+		r.last = nil
+		code = r.run(ctx, s)
+		if r.last == nil {
+			return code // nothing ran: a usage problem
+		}
+		runs = append(runs, r.last)
+	}
+	w := r.Stdout
+	if r.format != report.Text {
+		w = r.Stderr
+	}
+	writeNoiseFloor(w, s.Suite.Name, gavel.NoiseFloorOf(runs), len(runs))
+	return code
+}
+
+// writeNoiseFloor says the noise floor of n runs of suite.
+func writeNoiseFloor(w io.Writer, suite string, nf gavel.NoiseFloor, n int) {
+	fmt.Fprintf(w, "\nNoise floor of %s over %d runs of it, nothing changed between them:\n", report.OneLine(suite), n)
+	rates := make([]string, len(nf.PassRates))
+	for i, p := range nf.PassRates {
+		rates[i] = report.Percent(p)
+	}
+	fmt.Fprintf(w, "Pass rates: %s (from %s to %s, standard deviation %.1f points)\n", strings.Join(rates, ", "),
+		report.Percent(nf.Min), report.Percent(nf.Max), 100*nf.SD)
+	if len(nf.Flipped) == 0 {
+		fmt.Fprintln(w, "No case flipped.")
+		return
+	}
+	cases := "cases"
+	if len(nf.Flipped) == 1 {
+		cases = "case"
+	}
+	fmt.Fprintf(w, "%d %s flipped (a difference between two runs this large, or cases flipping like these, is noise):\n", len(nf.Flipped), cases)
+	for _, c := range nf.Flipped {
+		outcomes := make([]string, len(c.Outcomes))
+		for i, o := range c.Outcomes {
+			outcomes[i] = string(o)
+		}
+		fmt.Fprintf(w, "  %s: %s (flip rate %s)\n", report.OneLine(c.ID), strings.Join(outcomes, " "), report.Percent(c.FlipRate))
+	}
 }
 
 // A meteredSuite is a suite ready to run and the meter of its models.
@@ -315,6 +371,9 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 		run = runner.Run(ctx, s.Suite, config)
 	}
 	r.Progress.Finish()
+	if err := applyQuarantine(context.WithoutCancel(ctx), r.st, run, rec.ID()); err != nil {
+		fmt.Fprintln(r.Stderr, "gavel run: the quarantined cases:", err)
+	}
 	run.JudgeAccuracy = store.JudgeAccuracy(context.WithoutCancel(ctx), r.st, s.Suite.Name)
 	endSpan(run.Complete(), run.Passed())
 	opts := report.Options{Verbose: f.Verbose, Version: r.Version, Shard: sh.reportShard()}
@@ -334,6 +393,7 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 		}
 	}
 	code = r.write(run, code, opts, written)
+	r.last = run
 	if f.Baseline != "" && err == nil {
 		// After the run's report, where its reader reads: stdout, unless
 		// that carries a report for a program.

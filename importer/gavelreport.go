@@ -60,7 +60,7 @@ func readGavel(path string, data []byte) (head report.JSONReport, cases []Case, 
 		}
 		check.jsonCase(&jc, p)
 		c := Case{ID: jc.ID, Name: jc.Name, Description: jc.Description, Tags: jc.Tags, Metadata: jc.Metadata,
-			Source: jc.Source, Expected: jc.Expected, Critical: jc.Critical}
+			Source: jc.Source, Expected: jc.Expected, Critical: jc.Critical, Quarantined: jc.Quarantined}
 		if c.Source == "" {
 			c.Source = path
 		}

@@ -58,8 +58,10 @@ type Case struct {
 	// case source for a Gavel report.
 	Source   string
 	Expected string
-	// Critical is a Gavel report's mark of a critical case.
-	Critical bool
+	// Critical is a Gavel report's mark of a critical case, and
+	// Quarantined its reason for leaving the case out of the gate.
+	Critical    bool
+	Quarantined string
 	// Trials hold the transcripts, numbered from 1. Their verdicts are
 	// the source's (a Gavel report's, computed again from their
 	// judgments), or NotJudged.

@@ -75,11 +75,26 @@ func gateNote(run *gavel.Run) string {
 	return s
 }
 
-// judgedCases counts the run's cases that have a pass rate.
+// quarantinedCases says, of each quarantined case of the run, why it was
+// left out of the gate, on one line: "case_004 (unstable in each of its
+// last 3 runs ...): FAIL 0/1, not counted".
+func quarantinedCases(run *gavel.Run) []string {
+	var out []string
+	for i := range run.Cases {
+		cr := &run.Cases[i]
+		if cr.Quarantined == "" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (%s): %s, left out of the gate", oneLine(cr.ID()), oneLine(cr.Quarantined), cr.Outcome))
+	}
+	return out
+}
+
+// judgedCases counts the run's cases that have a pass rate and gate.
 func judgedCases(run *gavel.Run) int {
 	n := 0
 	for i := range run.Cases {
-		if _, ok := run.Cases[i].PassRate(); ok {
+		if _, ok := run.Cases[i].PassRate(); ok && run.Cases[i].Quarantined == "" {
 			n++
 		}
 	}

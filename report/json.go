@@ -84,9 +84,12 @@ type JSONCase struct {
 	Expected    string            `json:"expected"`
 	// Critical is true for a case marked critical: true, whose every
 	// failure fails the gate; absent otherwise.
-	Critical   bool          `json:"critical,omitempty"`
-	Outcome    gavel.Outcome `json:"outcome"`
-	SkipReason string        `json:"skip_reason"`
+	Critical bool `json:"critical,omitempty"`
+	// Quarantined says why the case was left out of the gate
+	// (gavel.CaseResult.Quarantined); absent when it was not.
+	Quarantined string        `json:"quarantined,omitempty"`
+	Outcome     gavel.Outcome `json:"outcome"`
+	SkipReason  string        `json:"skip_reason"`
 	// PassRate is the share of trials that passed; nil when none ran.
 	PassRate *float64      `json:"pass_rate"`
 	Trials   []gavel.Trial `json:"trials"`
@@ -213,6 +216,7 @@ func newJSONCase(cr *gavel.CaseResult) JSONCase {
 			c.Metadata[k] = v
 		}
 	}
+	c.Quarantined = cr.Quarantined
 	return c
 }
 

@@ -48,6 +48,9 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 		}
 		fmt.Fprintf(b, "%s %s\n\n", icon, mdText(note))
 	}
+	for _, q := range quarantinedCases(run) {
+		fmt.Fprintf(b, "🔒 Quarantined: %s\n\n", mdText(q))
+	}
 	if roles := byRole(stats.Usage, costAndTokens); roles != "" {
 		fmt.Fprintf(b, "Cost by role: %s\n\n", mdText(roles))
 	}

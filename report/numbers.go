@@ -164,6 +164,9 @@ func score(v float64) string {
 // Percent, Cost, Count, Score and Elapsed write numbers as every report
 // does, for other views of runs (the web app) to write them alike.
 var (
+	// OneLine writes untrusted text (a case id, a reason) on one line,
+	// its control characters made harmless, as every report does.
+	OneLine = oneLine
 	Percent = percent // a share of 0..1: "27.8%", "80%"
 	// PassRate writes a run's pass rate (gavel.Stats.PassRate): "80%",
 	// or "unknown" when nothing was judged.

@@ -169,8 +169,8 @@ func writeNotPassed(b *bytes.Buffer, facts []caseFacts) {
 func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts Options) {
 	stats := run.Stats()
 	judged, skipped := 0, stats.Cases[gavel.Skipped]
-	for _, f := range facts {
-		if f.Judged > 0 {
+	for i, f := range facts {
+		if f.Judged > 0 && run.Cases[i].Quarantined == "" {
 			judged++
 		}
 	}
@@ -181,6 +181,9 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	}
 	if skipped > 0 {
 		fmt.Fprintf(b, " (%d skipped)", skipped)
+	}
+	if n := len(stats.Quarantined); n > 0 {
+		fmt.Fprintf(b, " (%d quarantined, left out)", n)
 	}
 	b.WriteString(rateInterval(stats.PassRateInterval))
 	if line := correctedLine(stats); line != "" {
@@ -203,6 +206,9 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	}
 	for _, f := range flakyCases(facts) {
 		fmt.Fprintf(b, "Flaky: %s\n", oneLine(f))
+	}
+	for _, q := range quarantinedCases(run) {
+		fmt.Fprintf(b, "Quarantined: %s\n", q)
 	}
 	for _, u := range unstableJudges(run) {
 		fmt.Fprintf(b, "Unstable judge: %s\n", u)

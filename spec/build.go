@@ -248,6 +248,12 @@ func (b *builder) suiteHead() *gavel.Suite {
 	if f.Gate != nil {
 		s.Gate = b.gate(*f.Gate)
 	}
+	if f.Flaky != nil {
+		if f.Flaky.QuarantineAfter < 0 {
+			b.fail("flaky.quarantine_after %d: want a number of runs, or 0 for none", f.Flaky.QuarantineAfter)
+		}
+		s.Flaky.QuarantineAfter = max(0, f.Flaky.QuarantineAfter)
+	}
 	if f.Trials < 0 {
 		b.fail("trials %d: the times each case runs cannot be negative; remove it for the default, 1", f.Trials)
 	}

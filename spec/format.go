@@ -17,6 +17,7 @@ type SuiteFile struct {
 	Models       ModelsSpec `yaml:"models" doc:"The models that judge and play users, as provider:model references."`
 	Threshold    *float64   `yaml:"threshold" doc:"The pass rate the suite must reach, above 0 and at most 1 (0.8 for 80%). Defaults to 1."`
 	Gate         *GateSpec  `yaml:"gate" doc:"How the pass rate, a sample, is weighed against the threshold: the run is PASS when the pass rate's confidence interval reaches the threshold, FAIL when it lies below, INCONCLUSIVE when it straddles it (docs/statistics.md)."`
+	Flaky        *FlakySpec `yaml:"flaky" doc:"How the suite treats its unstable cases: those that flip from run to run (gavel flaky lists them)."`
 	Trials       int        `yaml:"trials" doc:"How many times each case runs. Defaults to 1."`
 	Concurrency  int        `yaml:"concurrency" doc:"How many trials run at once. Defaults to 4."`
 	Timeout      string     `yaml:"timeout" doc:"How long one trial's conversation may take, as a Go duration (90s, 5m). Defaults to 5m."`
@@ -36,6 +37,11 @@ type SuiteFile struct {
 type GateSpec struct {
 	Confidence   *float64 `yaml:"confidence" doc:"The confidence level of the run's intervals, between 0 and 1 (0.9 for 90%). Defaults to 0.95."`
 	Inconclusive string   `yaml:"inconclusive" doc:"What an INCONCLUSIVE verdict does to the run: rate (the pass rate alone decides, as without intervals; the reports still say INCONCLUSIVE), pass, fail (exit code 1) or exit (exit code 6). Defaults to rate." enum:"rate,pass,fail,exit"`
+}
+
+// FlakySpec is how a suite treats its unstable cases.
+type FlakySpec struct {
+	QuarantineAfter int `yaml:"quarantine_after" doc:"Quarantine a case that was unstable (flaky, or not as in the run before) in each of its last this many runs: it runs and is reported, but does not gate, until one of its last this many runs is stable again. Needs the results database (its history). Defaults to 0: none is quarantined by itself (gavel quarantine quarantines by hand)."`
 }
 
 // ModelsSpec names the models by role. In every model reference of a

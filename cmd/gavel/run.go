@@ -60,6 +60,7 @@ Examples:
   gavel run --out report.xml --out summary.md --max-cost-usd 2
   gavel run --changed-since origin/main --gate "go test ./..."
   gavel run --baseline main --db "$GAVEL_DB"               # and no worse than main
+  gavel run --repeat 5 suite.yaml                          # the A/A noise floor: five runs, nothing changed
   gavel run --shard 2/4 --out shard-2.json            # then gavel merge shard-*.json
   gavel run --shard 2/4 --run-label "$GITHUB_RUN_ID" --db "$GAVEL_DB"
   gavel run --queue --db postgres://gavel@db.internal/gavel evals   (and gavel worker)
@@ -96,6 +97,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Options) {
 	fs.DurationVar(&o.Timeout, "timeout", 0, "time one trial's conversation may take (default: the suite's, else 5m)")
 	fs.Float64Var(&o.MinPassRate, "min-pass-rate", 0, "the pass rate to reach, 0..1 (default: the suite's threshold)")
 	fs.StringVar(&o.Inconclusive, "inconclusive", "", "what an INCONCLUSIVE verdict (the pass rate's interval straddles the threshold) does: rate (the pass rate alone decides), pass, fail, or exit (exit code 6) (default: the suite's gate.inconclusive, else rate)")
+	fs.IntVar(&o.Repeat, "repeat", 1, "run each suite this many times, each a run of its own, then print the noise floor: how far runs of the unchanged suite differ (their pass rates, the cases that flipped); the exit code is the last run's")
 	fs.StringVar(&o.Baseline, "baseline", "", "also gate the run on the newest finished run this names (a run id, a --run-label, or a git `branch`): it fails when it REGRESSED against it (gavel compare)")
 	compareFlags(fs, &o.Compare)
 	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop starting trials once this much was spent")

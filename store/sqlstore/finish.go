@@ -135,7 +135,8 @@ type caseResult struct {
 	position                int // in the suite's order, from 1; 0 when read
 	outcome                 gavel.Outcome
 	skipReason              string
-	snapshot                bool // the fields below are set
+	quarantined             string // why the run left it out of its gate
+	snapshot                bool   // the fields below are set
 	critical                bool
 	name, description       string
 	tags                    []string
@@ -151,7 +152,7 @@ func finishedCases(run *gavel.Run, saved map[trialKey]bool) ([]caseResult, []tri
 	var missing []trialRow
 	for i := range run.Cases {
 		c := &run.Cases[i]
-		r := caseResult{id: c.ID(), position: i + 1, outcome: c.Outcome, skipReason: c.SkipReason}
+		r := caseResult{id: c.ID(), position: i + 1, outcome: c.Outcome, skipReason: c.SkipReason, quarantined: c.Quarantined}
 		if r.id == "" {
 			return nil, nil, fmt.Errorf("case result %d has no case id", i+1)
 		}
@@ -212,15 +213,15 @@ func (db *DB) savedTrials(ctx context.Context, runID string) (map[trialKey]bool,
 // reason, and, for a result with its Case, what reports show of it.
 var (
 	upsertOutcomes = insert{
-		Head: "INSERT INTO run_cases (run_id, case_id, position, outcome, skip_reason) VALUES",
+		Head: "INSERT INTO run_cases (run_id, case_id, position, outcome, skip_reason, quarantined) VALUES",
 		Tail: `ON CONFLICT (run_id, case_id) DO UPDATE SET position = excluded.position, outcome = excluded.outcome,
-			skip_reason = excluded.skip_reason`,
+			skip_reason = excluded.skip_reason, quarantined = excluded.quarantined`,
 	}
 	upsertSnapshots = insert{
-		Head: `INSERT INTO run_cases (run_id, case_id, position, outcome, skip_reason,
+		Head: `INSERT INTO run_cases (run_id, case_id, position, outcome, skip_reason, quarantined,
 			snapshot, name, description, tags, source, input, expected, critical) VALUES`,
 		Tail: `ON CONFLICT (run_id, case_id) DO UPDATE SET position = excluded.position, outcome = excluded.outcome,
-			skip_reason = excluded.skip_reason, snapshot = excluded.snapshot, name = excluded.name,
+			skip_reason = excluded.skip_reason, quarantined = excluded.quarantined, snapshot = excluded.snapshot, name = excluded.name,
 			description = excluded.description, tags = excluded.tags, source = excluded.source,
 			input = excluded.input, expected = excluded.expected, critical = excluded.critical`,
 	}
@@ -239,14 +240,14 @@ func (db *DB) saveCaseResults(ctx context.Context, tx *sql.Tx, runID string, cas
 	var outcomes, snapshots [][]any
 	for _, c := range cases {
 		if !c.snapshot {
-			outcomes = append(outcomes, []any{runID, c.id, c.position, string(c.outcome), c.skipReason})
+			outcomes = append(outcomes, []any{runID, c.id, c.position, string(c.outcome), c.skipReason, c.quarantined})
 			continue
 		}
 		tags, err := json.Marshal(c.tags)
 		if err != nil {
 			return fmt.Errorf("case %s: tags: %w", c.id, err)
 		}
-		snapshots = append(snapshots, []any{runID, c.id, c.position, string(c.outcome), c.skipReason,
+		snapshots = append(snapshots, []any{runID, c.id, c.position, string(c.outcome), c.skipReason, c.quarantined,
 			1, c.name, c.description, string(tags), c.source, c.input, c.expected, boolInt(c.critical)})
 	}
 	if err := db.insertRows(ctx, tx, upsertOutcomes, outcomes); err != nil {

@@ -181,7 +181,7 @@ func (db *DB) trials(ctx context.Context, tx *sql.Tx, columns, where string, arg
 // those of a run that never finished (no place) by when their first
 // trials were saved.
 const (
-	runCaseColumns = "case_id, outcome, skip_reason, snapshot, name, description, tags, source, input, expected, critical"
+	runCaseColumns = "case_id, outcome, skip_reason, snapshot, name, description, tags, source, input, expected, critical, quarantined"
 	caseOrder      = "position IS NULL, position, seq"
 )
 
@@ -247,7 +247,7 @@ func scanRunCase(row interface{ Scan(...any) error }) (caseResult, error) {
 	var c caseResult
 	var outcome, tags string
 	var snapshot, critical int
-	if err := row.Scan(&c.id, &outcome, &c.skipReason, &snapshot, &c.name, &c.description, &tags, &c.source, &c.input, &c.expected, &critical); err != nil {
+	if err := row.Scan(&c.id, &outcome, &c.skipReason, &snapshot, &c.name, &c.description, &tags, &c.source, &c.input, &c.expected, &critical, &c.quarantined); err != nil {
 		return caseResult{}, err
 	}
 	c.critical = critical != 0
@@ -262,7 +262,7 @@ func scanRunCase(row interface{ Scan(...any) error }) (caseResult, error) {
 // version they ran: its Case rebuilt, and its outcome computed from the
 // trials when none was recorded (a run that never finished).
 func (c caseResult) result(trials []gavel.Trial, v store.CaseVersion) gavel.CaseResult {
-	r := gavel.CaseResult{Case: c.rebuild(trials, v), Trials: trials, Outcome: c.outcome, SkipReason: c.skipReason}
+	r := gavel.CaseResult{Case: c.rebuild(trials, v), Trials: trials, Outcome: c.outcome, SkipReason: c.skipReason, Quarantined: c.quarantined}
 	if r.Outcome == "" {
 		r.Summarize()
 	}

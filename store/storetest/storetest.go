@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RunCase", testRunCase},
 		{"RunVerdicts", testRunVerdicts},
 		{"Comparable", testComparable},
+		{"Quarantine", testQuarantine},
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"GitDirty", testGitDirty},
