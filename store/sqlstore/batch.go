@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 )
 
@@ -31,30 +30,37 @@ type insert struct {
 // per few hundred rows instead of one per row, which matters on
 // PostgreSQL (each is a network exchange) and on SQLite (each holds the
 // one write lock longer).
-func (db *DB) insertRows(ctx context.Context, tx *sql.Tx, ins insert, rows [][]any) error {
+func (db *DB) insertRows(ctx context.Context, tx execer, ins insert, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	width := len(rows[0])
 	per := max(1, min(maxRows, maxParams/width))
-	row := "(" + placeholders(width) + ")"
 	for len(rows) > 0 {
 		batch := rows[:min(per, len(rows))]
 		rows = rows[len(batch):]
-		var q strings.Builder
-		q.WriteString(ins.Head)
 		args := make([]any, 0, width*len(batch))
-		for i, r := range batch {
-			if i > 0 {
-				q.WriteString(",")
-			}
-			q.WriteString(" " + row)
+		for _, r := range batch {
 			args = append(args, r...)
 		}
-		q.WriteString(" " + ins.Tail)
-		if _, err := tx.ExecContext(ctx, db.q(q.String()), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, db.q(ins.query(width, len(batch))), args...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// query returns the statement that inserts n rows of width values.
+func (ins insert) query(width, n int) string {
+	row := "(" + placeholders(width) + ")"
+	var q strings.Builder
+	q.WriteString(ins.Head)
+	for i := range n {
+		if i > 0 {
+			q.WriteString(",")
+		}
+		q.WriteString(" " + row)
+	}
+	q.WriteString(" " + ins.Tail)
+	return q.String()
 }

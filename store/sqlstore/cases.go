@@ -50,9 +50,11 @@ func (db *DB) SaveCases(ctx context.Context, cs []store.CaseDef) ([]store.CaseVe
 		}
 	}
 	out := make([]store.CaseVersion, len(cs))
+	db.prepare(ctx, selectLatestCase, updateCaseSource, insertCaseVersion)
 	err := db.write(ctx, func(tx *sql.Tx) error {
+		st := db.stmts(tx)
 		for i, c := range cs {
-			v, err := db.saveCase(ctx, tx, c, tags[i])
+			v, err := db.saveCase(ctx, st, c, tags[i])
 			if err != nil {
 				return fmt.Errorf("case %s/%s: %w", c.Suite, c.ID, err)
 			}
@@ -81,7 +83,7 @@ func caseTags(c store.CaseDef) ([]byte, error) {
 
 // saveCase saves a case's definition in tx: its latest version when it
 // is unchanged (its source updated), else a new version.
-func (db *DB) saveCase(ctx context.Context, tx *sql.Tx, c store.CaseDef, tags []byte) (store.CaseVersion, error) {
+func (db *DB) saveCase(ctx context.Context, tx execer, c store.CaseDef, tags []byte) (store.CaseVersion, error) {
 	digest := caseDigest(c)
 	// Two PostgreSQL writers may both see version v and both insert
 	// v+1: one insert does nothing, and that one looks again.
@@ -92,7 +94,7 @@ func (db *DB) saveCase(ctx context.Context, tx *sql.Tx, c store.CaseDef, tags []
 			return store.CaseVersion{}, err
 		case err == nil && latestDigest == digest:
 			if latest.Source != c.Source {
-				if _, err := tx.ExecContext(ctx, db.q("UPDATE case_versions SET source = ? WHERE id = ?"), c.Source, latest.Key); err != nil {
+				if _, err := tx.ExecContext(ctx, db.q(updateCaseSource), c.Source, latest.Key); err != nil {
 					return store.CaseVersion{}, err
 				}
 				latest.Source = c.Source
@@ -101,10 +103,7 @@ func (db *DB) saveCase(ctx context.Context, tx *sql.Tx, c store.CaseDef, tags []
 		}
 		next := latest.Version + 1
 		created := normalTime(db.now())
-		row := tx.QueryRowContext(ctx, db.q(`INSERT INTO case_versions (suite, case_id, version, name, tags, definition, source, digest, created_us)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (suite, case_id, version) DO NOTHING
-			RETURNING id`), c.Suite, c.ID, next, c.Name, string(tags), nonNil(c.Definition), c.Source, digest, micros(created))
+		row := tx.QueryRowContext(ctx, db.q(insertCaseVersion), c.Suite, c.ID, next, c.Name, string(tags), nonNil(c.Definition), c.Source, digest, micros(created))
 		var key int64
 		switch err := row.Scan(&key); {
 		case errors.Is(err, sql.ErrNoRows):
@@ -120,9 +119,19 @@ func (db *DB) saveCase(ctx context.Context, tx *sql.Tx, c store.CaseDef, tags []
 	return store.CaseVersion{}, errors.New("too many concurrent versions; try again")
 }
 
+// The statements of saveCase.
+const (
+	selectLatestCase  = "SELECT " + caseColumns + ", digest FROM case_versions WHERE suite = ? AND case_id = ? ORDER BY version DESC LIMIT 1"
+	updateCaseSource  = "UPDATE case_versions SET source = ? WHERE id = ?"
+	insertCaseVersion = `INSERT INTO case_versions (suite, case_id, version, name, tags, definition, source, digest, created_us)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (suite, case_id, version) DO NOTHING
+		RETURNING id`
+)
+
 // latestCase returns the latest version of a case and its digest.
-func (db *DB) latestCase(ctx context.Context, tx *sql.Tx, suite, id string) (store.CaseVersion, string, error) {
-	row := tx.QueryRowContext(ctx, db.q("SELECT "+caseColumns+", digest FROM case_versions WHERE suite = ? AND case_id = ? ORDER BY version DESC LIMIT 1"), suite, id)
+func (db *DB) latestCase(ctx context.Context, tx execer, suite, id string) (store.CaseVersion, string, error) {
+	row := tx.QueryRowContext(ctx, db.q(selectLatestCase), suite, id)
 	var digest string
 	c, err := scanCase(row, &digest)
 	if errors.Is(err, sql.ErrNoRows) {

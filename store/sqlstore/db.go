@@ -23,6 +23,8 @@ type DB struct {
 	writer chan struct{}
 	// now returns the current time (SetClock).
 	now func() time.Time
+	// prepared holds the statements of writes prepared once (prepare).
+	prepared stmtCache
 }
 
 // New returns a store on db, which it then owns (Close closes it),
@@ -68,7 +70,7 @@ func (db *DB) SQL() *sql.DB { return db.sql }
 func (db *DB) Dialect() Dialect { return db.d }
 
 // Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
+func (db *DB) Close() error { return errors.Join(db.prepared.close(), db.sql.Close()) }
 
 // write runs fn in a transaction and commits it, or rolls it back when fn
 // fails. Writes to a one-writer database queue here first.

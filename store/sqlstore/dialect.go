@@ -28,6 +28,10 @@ type Dialect struct {
 	// (SQLite): the store's writes then queue in the process instead of
 	// polling the database's lock.
 	oneWriter bool
+	// compilesEachCall is set for a driver that compiles a statement anew
+	// at every call (modernc.org/sqlite keeps no prepared statements): a
+	// transaction that repeats statements prepares them once (stmts).
+	compilesEachCall bool
 }
 
 // SQLite is the dialect of SQLite (modernc.org/sqlite). Its connections
@@ -35,9 +39,10 @@ type Dialect struct {
 // _txlock=immediate, as package store/sqlite sets it), so that a write
 // waits for the lock up front under busy_timeout.
 var SQLite = Dialect{
-	name:      "sqlite",
-	hasTable:  "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-	oneWriter: true,
+	name:             "sqlite",
+	hasTable:         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+	oneWriter:        true,
+	compilesEachCall: true,
 }
 
 // Postgres is the dialect of PostgreSQL (github.com/jackc/pgx/v5/stdlib).

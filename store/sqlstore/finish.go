@@ -118,8 +118,9 @@ func (db *DB) writeEnd(ctx context.Context, tx *sql.Tx, runID string, e runEnd) 
 	} else if n == 0 {
 		return notFound("no such run")
 	}
+	st := db.stmts(tx)
 	for _, row := range e.missing {
-		if err := db.saveTrial(ctx, tx, runID, row); err != nil {
+		if err := db.saveTrial(ctx, st, runID, row); err != nil {
 			return fmt.Errorf("save trial %s#%d: %w", row.t.CaseID, row.t.N, err)
 		}
 	}

@@ -110,11 +110,13 @@ func (db *DB) SaveTrials(ctx context.Context, runID string, rs []store.TrialReco
 			return fmt.Errorf("store: save trial %s %s#%d: %w", runID, r.Trial.CaseID, r.Trial.N, err)
 		}
 	}
+	db.prepare(ctx, trialQueries(rows)...)
 	// The heartbeat is written last, as SaveTrial writes it: shards of one
 	// run saving batches at once wait for each other's commits only.
 	err := db.write(ctx, func(tx *sql.Tx) error {
+		st := db.stmts(tx)
 		for _, row := range rows {
-			if err := db.saveTrial(ctx, tx, runID, row); err != nil {
+			if err := db.saveTrial(ctx, st, runID, row); err != nil {
 				return fmt.Errorf("%s#%d: %w", row.t.CaseID, row.t.N, err)
 			}
 		}
@@ -163,9 +165,9 @@ func (db *DB) runExists(ctx context.Context, q querier, runID string) error {
 
 // saveTrial writes a trial, its criteria and, the first time the case
 // has a trial, the case's place in the run.
-func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trialRow) error {
+func (db *DB) saveTrial(ctx context.Context, tx execer, runID string, row trialRow) error {
 	t := row.t
-	if _, err := tx.ExecContext(ctx, db.q("INSERT INTO run_cases (run_id, case_id) VALUES (?, ?) ON CONFLICT (run_id, case_id) DO NOTHING"), runID, t.CaseID); err != nil {
+	if _, err := tx.ExecContext(ctx, db.q(insertRunCase), runID, t.CaseID); err != nil {
 		return err
 	}
 	status := t.Verdict.Status
@@ -174,38 +176,7 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 		exec = t.Transcript.Status
 	}
 	u := t.Usage
-	_, err := tx.ExecContext(ctx, db.q(`INSERT INTO trials (run_id, case_id, n, case_key, status, score, exec_status, duration_ns,
-			agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
-			judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
-			user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
-			followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
-			agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
-			agent_unreported, judge_unreported, user_unreported, followup_unreported,
-			agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
-			user_calls, user_cache_hits, followup_calls, followup_cache_hits, models, trace_id,
-			transcript, verdict, saved_us)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (run_id, case_id, n) DO UPDATE SET
-			case_key = excluded.case_key, status = excluded.status, score = excluded.score,
-			exec_status = excluded.exec_status, duration_ns = excluded.duration_ns,
-			agent_input_tokens = excluded.agent_input_tokens, agent_output_tokens = excluded.agent_output_tokens,
-			agent_cached_tokens = excluded.agent_cached_tokens, agent_cost_usd = excluded.agent_cost_usd,
-			judge_input_tokens = excluded.judge_input_tokens, judge_output_tokens = excluded.judge_output_tokens,
-			judge_cached_tokens = excluded.judge_cached_tokens, judge_cost_usd = excluded.judge_cost_usd,
-			user_input_tokens = excluded.user_input_tokens, user_output_tokens = excluded.user_output_tokens,
-			user_cached_tokens = excluded.user_cached_tokens, user_cost_usd = excluded.user_cost_usd,
-			followup_input_tokens = excluded.followup_input_tokens, followup_output_tokens = excluded.followup_output_tokens,
-			followup_cached_tokens = excluded.followup_cached_tokens, followup_cost_usd = excluded.followup_cost_usd,
-			agent_unpriced = excluded.agent_unpriced, judge_unpriced = excluded.judge_unpriced,
-			user_unpriced = excluded.user_unpriced, followup_unpriced = excluded.followup_unpriced,
-			agent_unreported = excluded.agent_unreported, judge_unreported = excluded.judge_unreported,
-			user_unreported = excluded.user_unreported, followup_unreported = excluded.followup_unreported,
-			agent_calls = excluded.agent_calls, agent_cache_hits = excluded.agent_cache_hits,
-			judge_calls = excluded.judge_calls, judge_cache_hits = excluded.judge_cache_hits,
-			user_calls = excluded.user_calls, user_cache_hits = excluded.user_cache_hits,
-			followup_calls = excluded.followup_calls, followup_cache_hits = excluded.followup_cache_hits,
-			models = excluded.models, trace_id = excluded.trace_id,
-			transcript = excluded.transcript, verdict = excluded.verdict, saved_us = excluded.saved_us`),
+	_, err := tx.ExecContext(ctx, db.q(upsertTrial),
 		runID, t.CaseID, t.N, row.caseKey, string(status), row.score, string(exec), int64(t.Duration),
 		u.Agent.InputTokens, u.Agent.OutputTokens, u.Agent.CachedTokens, u.Agent.CostUSD,
 		u.Judge.InputTokens, u.Judge.OutputTokens, u.Judge.CachedTokens, u.Judge.CostUSD,
@@ -219,15 +190,69 @@ func (db *DB) saveTrial(ctx context.Context, tx *sql.Tx, runID string, row trial
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, db.q("DELETE FROM trial_scores WHERE run_id = ? AND case_id = ? AND n = ?"), runID, t.CaseID, t.N); err != nil {
+	if _, err := tx.ExecContext(ctx, db.q(deleteTrialScores), runID, t.CaseID, t.N); err != nil {
 		return err
 	}
 	rows := make([][]any, len(row.criteria))
 	for i, c := range row.criteria {
-		rows[i] = []any{runID, t.CaseID, t.N, c.Name, c.Mean, c.Min, c.Count}
+		rows[i] = []any{runID, t.CaseID, t.N, c.Name, c.Mean, c.Min, c.Count} // trialScoreWidth
 	}
 	return db.insertRows(ctx, tx, insertTrialScores, rows)
 }
+
+// The statements of saveTrial, besides insertTrialScores.
+const (
+	insertRunCase     = "INSERT INTO run_cases (run_id, case_id) VALUES (?, ?) ON CONFLICT (run_id, case_id) DO NOTHING"
+	deleteTrialScores = "DELETE FROM trial_scores WHERE run_id = ? AND case_id = ? AND n = ?"
+	upsertTrial       = `INSERT INTO trials (run_id, case_id, n, case_key, status, score, exec_status, duration_ns,
+		agent_input_tokens, agent_output_tokens, agent_cached_tokens, agent_cost_usd,
+		judge_input_tokens, judge_output_tokens, judge_cached_tokens, judge_cost_usd,
+		user_input_tokens, user_output_tokens, user_cached_tokens, user_cost_usd,
+		followup_input_tokens, followup_output_tokens, followup_cached_tokens, followup_cost_usd,
+		agent_unpriced, judge_unpriced, user_unpriced, followup_unpriced,
+		agent_unreported, judge_unreported, user_unreported, followup_unreported,
+		agent_calls, agent_cache_hits, judge_calls, judge_cache_hits,
+		user_calls, user_cache_hits, followup_calls, followup_cache_hits, models, trace_id,
+		transcript, verdict, saved_us)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (run_id, case_id, n) DO UPDATE SET
+		case_key = excluded.case_key, status = excluded.status, score = excluded.score,
+		exec_status = excluded.exec_status, duration_ns = excluded.duration_ns,
+		agent_input_tokens = excluded.agent_input_tokens, agent_output_tokens = excluded.agent_output_tokens,
+		agent_cached_tokens = excluded.agent_cached_tokens, agent_cost_usd = excluded.agent_cost_usd,
+		judge_input_tokens = excluded.judge_input_tokens, judge_output_tokens = excluded.judge_output_tokens,
+		judge_cached_tokens = excluded.judge_cached_tokens, judge_cost_usd = excluded.judge_cost_usd,
+		user_input_tokens = excluded.user_input_tokens, user_output_tokens = excluded.user_output_tokens,
+		user_cached_tokens = excluded.user_cached_tokens, user_cost_usd = excluded.user_cost_usd,
+		followup_input_tokens = excluded.followup_input_tokens, followup_output_tokens = excluded.followup_output_tokens,
+		followup_cached_tokens = excluded.followup_cached_tokens, followup_cost_usd = excluded.followup_cost_usd,
+		agent_unpriced = excluded.agent_unpriced, judge_unpriced = excluded.judge_unpriced,
+		user_unpriced = excluded.user_unpriced, followup_unpriced = excluded.followup_unpriced,
+		agent_unreported = excluded.agent_unreported, judge_unreported = excluded.judge_unreported,
+		user_unreported = excluded.user_unreported, followup_unreported = excluded.followup_unreported,
+		agent_calls = excluded.agent_calls, agent_cache_hits = excluded.agent_cache_hits,
+		judge_calls = excluded.judge_calls, judge_cache_hits = excluded.judge_cache_hits,
+		user_calls = excluded.user_calls, user_cache_hits = excluded.user_cache_hits,
+		followup_calls = excluded.followup_calls, followup_cache_hits = excluded.followup_cache_hits,
+		models = excluded.models, trace_id = excluded.trace_id,
+		transcript = excluded.transcript, verdict = excluded.verdict, saved_us = excluded.saved_us`
+)
+
+// trialQueries returns the statements saveTrial runs for rows.
+func trialQueries(rows []trialRow) []string {
+	qs := []string{insertRunCase, upsertTrial, deleteTrialScores}
+	seen := map[int]bool{0: true}
+	for _, row := range rows {
+		if n := len(row.criteria); !seen[n] && n <= maxRows {
+			seen[n] = true
+			qs = append(qs, insertTrialScores.query(trialScoreWidth, n))
+		}
+	}
+	return qs
+}
+
+// trialScoreWidth is the number of values of a row of insertTrialScores.
+const trialScoreWidth = 7
 
 // insertTrialScores writes a trial's criteria.
 var insertTrialScores = insert{Head: "INSERT INTO trial_scores (run_id, case_id, n, criterion, mean, lowest, scores) VALUES"}
