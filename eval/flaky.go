@@ -1,146 +1,12 @@
 package eval
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/store"
 )
-
-// A FlakyCase is a case of a suite as its recent runs saw it.
-type FlakyCase struct {
-	Suite  string `json:"suite"`
-	CaseID string `json:"case_id"`
-	// Outcomes are its outcomes in the runs that judged it, oldest first
-	// (gavel.Judged), and FlipRate the share of them that found it
-	// unstable (gavel.FlipRate).
-	Outcomes []gavel.Outcome `json:"outcomes"`
-	FlipRate float64         `json:"flip_rate"`
-	// Quarantined says why the case is quarantined, by hand (gavel
-	// quarantine) or by its suite's flaky: quarantine_after; "" when it
-	// is not.
-	Quarantined string `json:"quarantined,omitempty"`
-}
-
-// DefaultFlakyRuns is how many of a suite's recent runs gavel flaky
-// reads unless told.
-const DefaultFlakyRuns = 10
-
-// History returns the outcomes of the cases of suite in its last runs
-// finished runs (passed or failed: every selected trial ran), oldest
-// first, by case, leaving out the run except; a case's outcomes in runs
-// that ran another definition of it than the newest are left out too.
-// It reads the runs without their transcripts.
-func History(ctx context.Context, st store.Store, suite string, runs int, except string) (map[string][]gavel.Outcome, error) {
-	infos, err := st.Runs(ctx, store.RunFilter{Suite: suite, Limit: 4 * runs})
-	if err != nil {
-		return nil, err
-	}
-	type seen struct {
-		outcomes    []gavel.Outcome
-		definitions []string
-	}
-	byCase := map[string]*seen{}
-	n := 0
-	for _, info := range infos { // newest first
-		if n == runs {
-			break
-		}
-		if info.ID == except || (info.Status != store.Passed && info.Status != store.Failed) {
-			continue
-		}
-		n++
-		stored, err := st.RunVerdicts(ctx, info.ID)
-		if err != nil {
-			return nil, fmt.Errorf("run %s: %w", info.ID, err)
-		}
-		for _, cr := range stored.Run.Cases {
-			s := byCase[cr.ID()]
-			if s == nil {
-				s = &seen{}
-				byCase[cr.ID()] = s
-			}
-			s.outcomes = append(s.outcomes, cr.Outcome)
-			s.definitions = append(s.definitions, cr.Definition)
-		}
-	}
-	out := map[string][]gavel.Outcome{}
-	for id, s := range byCase {
-		var kept []gavel.Outcome
-		newest := s.definitions[0]
-		for i, o := range s.outcomes {
-			if newest != "" && s.definitions[i] != "" && s.definitions[i] != newest {
-				break // an older definition: another case, in effect
-			}
-			kept = append(kept, o)
-		}
-		slices.Reverse(kept)
-		out[id] = gavel.Judged(kept)
-	}
-	return out, nil
-}
-
-// Flaky lists the cases of suite ("" for every suite the store has
-// runs of) that were unstable in its last runs runs, the most unstable
-// first, with their quarantines.
-func Flaky(ctx context.Context, st store.Store, suite string, runs int) ([]FlakyCase, error) {
-	suites := []string{suite}
-	if suite == "" {
-		infos, err := st.Runs(ctx, store.RunFilter{Limit: 1000})
-		if err != nil {
-			return nil, err
-		}
-		suites = nil
-		for _, info := range infos {
-			if !slices.Contains(suites, info.Suite) {
-				suites = append(suites, info.Suite)
-			}
-		}
-	}
-	var out []FlakyCase
-	for _, name := range suites {
-		history, err := History(ctx, st, name, runs, "")
-		if err != nil {
-			return nil, err
-		}
-		manual, err := quarantinesOf(ctx, st, name)
-		if err != nil {
-			return nil, err
-		}
-		for id, outcomes := range history {
-			rate := gavel.FlipRate(outcomes)
-			if rate == 0 && manual[id] == "" {
-				continue
-			}
-			out = append(out, FlakyCase{Suite: name, CaseID: id, Outcomes: outcomes, FlipRate: rate, Quarantined: manual[id]})
-		}
-	}
-	slices.SortFunc(out, func(a, b FlakyCase) int {
-		return cmp.Or(cmp.Compare(b.FlipRate, a.FlipRate), cmp.Compare(a.Suite, b.Suite), cmp.Compare(a.CaseID, b.CaseID))
-	})
-	return out, nil
-}
-
-// quarantinesOf returns the reasons of the cases of suite quarantined by
-// hand, by case id; none when the store keeps no quarantines.
-func quarantinesOf(ctx context.Context, st store.Store, suite string) (map[string]string, error) {
-	out := map[string]string{}
-	q, ok := st.(store.Quarantines)
-	if !ok {
-		return out, nil
-	}
-	list, err := q.Quarantined(ctx, suite)
-	if err != nil {
-		return nil, err
-	}
-	for _, x := range list {
-		out[x.CaseID] = fmt.Sprintf("quarantined by %s: %s", x.By, x.Reason)
-	}
-	return out, nil
-}
 
 // applyQuarantine marks the cases of run, stored as run id, that are
 // quarantined (gavel.CaseResult.Quarantined): by hand, or by the suite's
@@ -151,7 +17,7 @@ func applyQuarantine(ctx context.Context, st store.Store, run *gavel.Run, id str
 	if run.Suite == nil {
 		return nil
 	}
-	manual, err := quarantinesOf(ctx, st, run.Suite.Name)
+	manual, err := store.QuarantineReasons(ctx, st, run.Suite.Name)
 	if err != nil {
 		return err
 	}
@@ -159,7 +25,7 @@ func applyQuarantine(ctx context.Context, st store.Store, run *gavel.Run, id str
 	if n := run.Suite.Flaky.QuarantineAfter; n > 0 {
 		// One run more than n: the first of the n is unstable, or not, by
 		// the run before it.
-		if history, err = History(ctx, st, run.Suite.Name, n+1, id); err != nil {
+		if history, err = store.History(ctx, st, run.Suite.Name, n+1, id); err != nil {
 			return err
 		}
 	}

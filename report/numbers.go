@@ -217,6 +217,9 @@ var (
 	// ComparisonTest says how a comparison was tested, a line each: the
 	// pass rate's test, then each criterion's that found a change.
 	ComparisonTest = func(t gavel.Significance) []string { return append(testLines(t), criterionTestLines(t)...) }
+	// QuarantinedCases says, of each quarantined case of a run, why it was
+	// left out of the gate, a line each.
+	QuarantinedCases = quarantinedCases
 	// CorrectedLine says the pass rate corrected for the judge's errors,
 	// on one line; "" when people's labels do not tell them.
 	CorrectedLine = correctedLine

@@ -63,6 +63,8 @@ type runData struct {
 	// Interval the pass rate's, and GateNote what an INCONCLUSIVE verdict
 	// rests on and does.
 	Decision, Interval, GateNote string
+	// Quarantined says why each quarantined case was left out of the gate.
+	Quarantined []string
 	// Corrected is the pass rate corrected for the judge's errors, when
 	// people's labels tell them.
 	Corrected                     string
@@ -152,28 +154,29 @@ func newRunData(sr *store.StoredRun) runData {
 		Finished:   info.Status != store.Running,
 		// An incomplete run (an abandoned one too) never passes; a running
 		// one is shown as meeting its threshold so far, or not.
-		Met:        gate.Passes && (run.Complete() || info.Status == store.Running),
-		Decision:   string(gate.Decision),
-		PassRate:   passRate(stats.PassRate),
-		Interval:   report.IntervalWords(stats.PassRateInterval),
-		GateNote:   report.GateNote(run),
-		Corrected:  report.CorrectedLine(stats),
-		Threshold:  percent(threshold),
-		Cases:      len(run.Cases),
-		Trials:     stats.Trials,
-		Tokens:     tokens(total),
-		Calls:      report.Calls(total),
-		Cost:       cost(total),
-		Unpriced:   strings.TrimSpace(report.UnpricedNote(stats) + " " + report.UnreportedNote(stats)),
-		PassHatK:   report.PassHatK(stats),
-		Started:    stamp(info.Started),
-		StartedISO: machineTime(info.Started),
-		Ended:      stamp(info.Ended),
-		Git:        oneLine(info.Git()),
-		StartedBy:  oneLine(info.StartedBy),
-		Host:       oneLine(info.Host),
-		Filters:    oneLine(strings.Join(info.Filters, " ")),
-		ReportHref: "/api" + runHref(info.ID),
+		Met:         gate.Passes && (run.Complete() || info.Status == store.Running),
+		Decision:    string(gate.Decision),
+		PassRate:    passRate(stats.PassRate),
+		Interval:    report.IntervalWords(stats.PassRateInterval),
+		GateNote:    report.GateNote(run),
+		Corrected:   report.CorrectedLine(stats),
+		Quarantined: report.QuarantinedCases(run),
+		Threshold:   percent(threshold),
+		Cases:       len(run.Cases),
+		Trials:      stats.Trials,
+		Tokens:      tokens(total),
+		Calls:       report.Calls(total),
+		Cost:        cost(total),
+		Unpriced:    strings.TrimSpace(report.UnpricedNote(stats) + " " + report.UnreportedNote(stats)),
+		PassHatK:    report.PassHatK(stats),
+		Started:     stamp(info.Started),
+		StartedISO:  machineTime(info.Started),
+		Ended:       stamp(info.Ended),
+		Git:         oneLine(info.Git()),
+		StartedBy:   oneLine(info.StartedBy),
+		Host:        oneLine(info.Host),
+		Filters:     oneLine(strings.Join(info.Filters, " ")),
+		ReportHref:  "/api" + runHref(info.ID),
 	}
 	if !info.Ended.IsZero() {
 		d.Duration = elapsed(info.Ended.Sub(info.Started))

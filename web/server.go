@@ -148,6 +148,7 @@ func (s *Server) routes() []route {
 		{"POST /runs/{id}/cases/{case}/labels", Editor, s.form(s.addLabel)},
 		{"POST /runs/{id}/cases/{case}/labels/{label}/delete", Editor, s.form(s.deleteLabel)},
 		{"GET /trends", Viewer, s.page(s.trendsPage)},
+		{"GET /flaky", Viewer, s.page(s.flakyPage)},
 		{"GET /compare", Viewer, s.page(s.comparePage)},
 		{"/", Viewer, http.HandlerFunc(s.pageNotFound)},
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/report"
+	"github.com/gavelhq/gavel/store"
 )
 
 const flakyHelp = `Usage: gavel flaky [flags]
@@ -37,7 +38,7 @@ func flakyCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, flakyHelp); fs.PrintDefaults() }
 	db := dbFlag(fs)
 	suite := fs.String("suite", "", "only this `suite` (default: every suite with runs)")
-	runs := fs.Int("runs", eval.DefaultFlakyRuns, "how many of each suite's recent finished runs to read")
+	runs := fs.Int("runs", store.DefaultFlakyRuns, "how many of each suite's recent finished runs to read")
 	format := fs.String("format", "text", "text or json")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -53,14 +54,14 @@ func flakyCommand(args []string, stdout, stderr io.Writer) int {
 		return eval.ExitInfra
 	}
 	defer st.Close()
-	list, err := eval.Flaky(ctx, st, *suite, *runs)
+	list, err := store.Flaky(ctx, st, *suite, *runs)
 	if err != nil {
 		fmt.Fprintln(stderr, "gavel flaky:", err)
 		return eval.ExitInfra
 	}
 	if *format == "json" {
 		if list == nil {
-			list = []eval.FlakyCase{}
+			list = []store.FlakyCase{}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -12,6 +12,7 @@ import (
 	"github.com/gavelhq/gavel/eval"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/llmtest"
+	"github.com/gavelhq/gavel/store"
 )
 
 // gavel flaky lists the cases that flipped over a suite's recent runs,
@@ -47,7 +48,7 @@ func TestFlakyAndQuarantine(t *testing.T) {
 		t.Errorf("flaky: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = gavelCmd(t, "flaky", "--db", db, "--format", "json")
-	var list []eval.FlakyCase
+	var list []store.FlakyCase
 	if err := json.Unmarshal([]byte(out), &list); code != eval.ExitPassed || err != nil || len(list) != 2 || list[0].CaseID != "q00" {
 		t.Errorf("flaky --format json: exit %d, %v\n%s", code, err, out)
 	}
