@@ -253,7 +253,7 @@ func RunRecorded(ctx context.Context, b *spec.Built, c runner.Config, rec *Recor
 	ctx, endSpan := telemetry.StartRun(ctx, telemetry.Run{Suite: b.Suite.Name, ID: id})
 	run := runner.Run(ctx, b.Suite, c)
 	if rec != nil {
-		if err := applyQuarantine(context.WithoutCancel(ctx), rec.st, run, rec.ID()); err != nil {
+		if err := store.ApplyQuarantine(context.WithoutCancel(ctx), rec.st, run, rec.ID()); err != nil {
 			fmt.Fprintln(rec.warn, "gavel: the quarantined cases:", err)
 		}
 		run.JudgeAccuracy = store.JudgeAccuracy(context.WithoutCancel(ctx), rec.st, b.Suite.Name)
@@ -299,6 +299,9 @@ func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 		info.Filters = append(info.Filters, "--changed-since "+f.ChangedSince)
 	}
 	gateSettings(info.Settings, b.Suite.Gate)
+	if n := b.Suite.Flaky.QuarantineAfter; n > 0 {
+		info.Settings[store.SettingQuarantineAfter] = strconv.Itoa(n)
+	}
 	if f.MaxCostUSD > 0 {
 		info.Settings["max_cost_usd"] = strconv.FormatFloat(f.MaxCostUSD, 'f', -1, 64)
 	}

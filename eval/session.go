@@ -371,7 +371,7 @@ func (r *Session) run(ctx context.Context, s meteredSuite) int {
 		run = runner.Run(ctx, s.Suite, config)
 	}
 	r.Progress.Finish()
-	if err := applyQuarantine(context.WithoutCancel(ctx), r.st, run, rec.ID()); err != nil {
+	if err := store.ApplyQuarantine(context.WithoutCancel(ctx), r.st, run, rec.ID()); err != nil {
 		fmt.Fprintln(r.Stderr, "gavel run: the quarantined cases:", err)
 	}
 	run.JudgeAccuracy = store.JudgeAccuracy(context.WithoutCancel(ctx), r.st, s.Suite.Name)

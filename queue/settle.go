@@ -140,7 +140,7 @@ func (q *Queue) finish(ctx context.Context, runID string, p planned, cases map[s
 	for _, c := range stored.Run.Cases {
 		got[c.ID()] = c
 	}
-	run := &gavel.Run{Suite: &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Gate: info.GateConfig()},
+	run := &gavel.Run{Suite: &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Gate: info.GateConfig(), Flaky: info.FlakyConfig()},
 		Started: info.Started, Stopped: p.stopped, StopReason: p.reason}
 	for _, pc := range p.Cases {
 		cr := got[pc.ID]
@@ -157,6 +157,9 @@ func (q *Queue) finish(ctx context.Context, runID string, p planned, cases map[s
 			cr.SkipReason = cmp.Or(p.reason, "not run")
 		}
 		run.Cases = append(run.Cases, cr)
+	}
+	if err := store.ApplyQuarantine(ctx, q.st, run, runID); err != nil {
+		return "", fmt.Errorf("queue: finish run %s: the quarantined cases: %w", runID, err)
 	}
 	now := time.Now()
 	run.Models, run.Duration = run.ModelUsage(), now.Sub(info.Started)

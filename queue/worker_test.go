@@ -439,3 +439,21 @@ func TestQueuedRunWeighsTheSuitesGate(t *testing.T) {
 		})
 	}
 }
+
+// A queued run leaves its quarantined cases out of its gate, as gavel
+// run does: c fails, and quarantined, fails nothing.
+func TestQueuedRunQuarantines(t *testing.T) {
+	failsC := agent.Func(func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+		return &agent.Reply{Text: strings.ReplaceAll("Noted: "+msg.Text, "C", "?")}, nil
+	})
+	f := newFixture(t, failsC)
+	if err := f.q.st.Quarantine(context.Background(), store.Quarantine{Suite: "desk", CaseID: "c", Reason: "the weekday", By: "ada"}); err != nil {
+		t.Fatal(err)
+	}
+	run := f.enqueue(t, runner.Budget{}, 1, "a", "b", "c")
+	f.work(t, WorkerConfig{Concurrency: 1})
+	stored := f.finished(t, run)
+	if got := stored.Run.Cases[2].Quarantined; got != "quarantined by ada: the weekday" || stored.Info.Status != store.Passed {
+		t.Errorf("case c quarantined %q, the run %s; want it quarantined, and the run passed", got, stored.Info.Status)
+	}
+}

@@ -421,6 +421,17 @@ const (
 	SettingConfidence   = "confidence"
 )
 
+// SettingQuarantineAfter is the setting of a run whose suite quarantines
+// its unstable cases (gavel.FlakyConfig.QuarantineAfter).
+const SettingQuarantineAfter = "quarantine_after"
+
+// FlakyConfig is how the run's suite treats its unstable cases, from its
+// settings.
+func (r RunInfo) FlakyConfig() gavel.FlakyConfig {
+	n, _ := strconv.Atoi(r.Settings[SettingQuarantineAfter])
+	return gavel.FlakyConfig{QuarantineAfter: max(0, n)}
+}
+
 // GateConfig is the run's gate configuration, from its settings.
 func (r RunInfo) GateConfig() gavel.GateConfig {
 	c := gavel.GateConfig{Inconclusive: gavel.Inconclusive(r.Settings[SettingInconclusive])}

@@ -75,7 +75,7 @@ func (db *DB) loadRun(ctx context.Context, id, columns string) (*store.StoredRun
 			return err
 		}
 		run := &gavel.Run{
-			Suite:    &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Gate: info.GateConfig(), Models: info.Models},
+			Suite:    &gavel.Suite{Name: info.Suite, File: info.SuiteFile, Threshold: info.Threshold, Gate: info.GateConfig(), Flaky: info.FlakyConfig(), Models: info.Models},
 			Started:  info.Started,
 			Duration: time.Duration(duration),
 			Models:   info.Stats.Models,
