@@ -34,6 +34,7 @@ type Client struct {
 	proc    *process        // a stdio server's process, or nil
 	http    *http.Transport // an HTTP server's connections, or nil
 	refused refusal         // an HTTP server's last 4xx answer
+	taps    *toolTap        // the tool fields the SDK does not know
 	end     context.CancelFunc
 }
 
@@ -97,7 +98,8 @@ func (c *Client) connect(ctx context.Context, t mcpsdk.Transport) error {
 	// that lasts until Close, unless connecting fails or times out.
 	life, end := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, end)
-	session, err := mcpsdk.NewClient(implementation, clientOptions).Connect(ctx, lifetime{t, life}, nil)
+	c.taps = &toolTap{}
+	session, err := mcpsdk.NewClient(implementation, clientOptions).Connect(ctx, lifetime{t, life, c.taps}, nil)
 	if err == nil && !stop() {
 		session.Close()
 		err = ctx.Err()
@@ -111,13 +113,21 @@ func (c *Client) connect(ctx context.Context, t mcpsdk.Transport) error {
 	return nil
 }
 
-// lifetime is a transport that connects with a context of its own.
+// lifetime is a transport that connects with a context of its own, and
+// whose connection's tools/list answers tap reads.
 type lifetime struct {
 	t   mcpsdk.Transport
 	ctx context.Context
+	tap *toolTap
 }
 
-func (l lifetime) Connect(context.Context) (mcpsdk.Connection, error) { return l.t.Connect(l.ctx) }
+func (l lifetime) Connect(context.Context) (mcpsdk.Connection, error) {
+	conn, err := l.t.Connect(l.ctx)
+	if err != nil {
+		return nil, err
+	}
+	return tappedConnection{conn, l.tap}, nil
+}
 
 // connectError explains a failed connection to s in the user's terms.
 func (c *Client) connectError(s Server, transport string, err error) error {

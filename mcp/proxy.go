@@ -28,8 +28,9 @@ import (
 // upstream would refuse it, and recorded as a failed call.
 //
 // Limits: the tool list is read once, by NewProxy; changes upstream are
-// not followed (the proxy does not announce listChanged). A tool's fields
-// are those the MCP SDK knows: a newer field (execution) is not passed on. Only tools are
+// not followed (the proxy does not announce listChanged). A tool's
+// fields the MCP SDK does not know (execution) are passed on as the
+// upstream gave them. Only tools are
 // forwarded: not resources, prompts, notifications (progress, logging),
 // nor the upstream's requests to the agent (sampling, elicitation). A
 // call's _meta is not forwarded. Every session the agent opens, over HTTP
@@ -79,7 +80,7 @@ func newProxy(ctx context.Context, c *Client, rec Recorder) (*Proxy, error) {
 		opts.Instructions = init.Instructions
 	}
 	p := &Proxy{upstream: c, rec: rec, server: mcpsdk.NewServer(impl, opts), listed: map[string]bool{}}
-	p.server.AddReceivingMiddleware(p.recordUnlisted)
+	p.server.AddReceivingMiddleware(p.recordUnlisted, p.keepToolFields)
 	for _, t := range tools {
 		p.listed[t.Name] = true
 		tool := *t
@@ -138,6 +139,19 @@ func (p *Proxy) recordUnlisted(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 			why += " (" + err.Error() + ")"
 		}
 		p.rec.Record(judge.ToolCall{Name: call.Params.Name, Arguments: call.Params.Arguments, Result: why, IsError: true, Duration: time.Since(start)})
+		return res, err
+	}
+}
+
+// keepToolFields adds to the proxy's tools/list answers the fields of its
+// upstream's tools that the SDK does not know (execution, and whatever
+// the spec adds next), as the upstream gave them.
+func (p *Proxy) keepToolFields(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if list, ok := res.(*mcpsdk.ListToolsResult); ok && err == nil {
+			return toolsWithExtras{list, p.upstream.taps}, nil
+		}
 		return res, err
 	}
 }

@@ -255,3 +255,39 @@ func TestNewProxyError(t *testing.T) {
 		t.Errorf("NewProxy: got %v, want an error naming the server", err)
 	}
 }
+
+// The proxy passes on the fields of the upstream's tools that the MCP
+// SDK does not know, as the upstream sent them: the everything server
+// says of each tool whether it runs as a task (execution.taskSupport),
+// which the proxy dropped.
+func TestProxyKeepsToolFieldsItDoesNotKnow(t *testing.T) {
+	direct := connect(t, everythingStdio(t))
+	p := newTestProxy(t, everythingStdio(t), &Log{})
+	ctx := context.Background()
+	want, err := direct.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		connect func(testing.TB, *Proxy) *Client
+	}{{"stdio", connectStdio}, {"streamable", connectHTTP}} {
+		agent := tc.connect(t, p)
+		if _, err := agent.Tools(ctx); err != nil {
+			t.Fatal(err)
+		}
+		tasks := 0
+		for _, tool := range want {
+			d, a := direct.taps.extras(tool.Name), agent.taps.extras(tool.Name)
+			if string(d["execution"]) != string(a["execution"]) {
+				t.Errorf("%s: %s: execution %s through the proxy, %s from the server", tc.name, tool.Name, a["execution"], d["execution"])
+			}
+			if strings.Contains(string(d["execution"]), `"required"`) {
+				tasks++
+			}
+		}
+		if tasks == 0 {
+			t.Error("the everything server said of no tool that it runs as a task: the test tests nothing")
+		}
+	}
+}
