@@ -46,6 +46,7 @@ var layers = map[string]int{
 	"agent":              2,
 	"conversation":       3,
 	"agentjudge":         3,
+	"mock":               3,
 	".":                  4,
 	"runner":             5,
 	"report":             5,

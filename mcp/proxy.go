@@ -36,7 +36,8 @@ import (
 // call's _meta is not forwarded. Every session the agent opens, over HTTP
 // or stdio, shares the one upstream session.
 type Proxy struct {
-	upstream *Client
+	upstream *Client    // nil for a ToolSource's server
+	source   ToolSource // the tools of a server of Gavel's own (NewToolServer)
 	rec      Recorder
 	server   *mcpsdk.Server
 	handler  http.Handler
@@ -108,6 +109,9 @@ func addTool(s *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err error)
 // fails at the protocol level is recorded too, with IsError set, and its
 // JSON-RPC error is passed on as it came.
 func (p *Proxy) forward(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+	if p.source != nil {
+		return p.answer(ctx, req)
+	}
 	res, call, err := p.upstream.call(ctx, req.Params.Name, req.Params.Arguments)
 	if p.rec != nil {
 		p.rec.Record(call)
@@ -149,7 +153,7 @@ func (p *Proxy) recordUnlisted(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 func (p *Proxy) keepToolFields(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 		res, err := next(ctx, method, req)
-		if list, ok := res.(*mcpsdk.ListToolsResult); ok && err == nil {
+		if list, ok := res.(*mcpsdk.ListToolsResult); ok && err == nil && p.upstream != nil {
 			return toolsWithExtras{list, p.upstream.taps}, nil
 		}
 		return res, err
@@ -186,7 +190,10 @@ func (nopWriteCloser) Close() error { return nil }
 // Close closes the upstream session (a forwarded call under way fails) and
 // then the agents' sessions.
 func (p *Proxy) Close() error {
-	err := p.upstream.Close()
+	var err error
+	if p.upstream != nil {
+		err = p.upstream.Close()
+	}
 	for ss := range p.server.Sessions() {
 		ss.Close()
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/mcp"
+	"github.com/gavelhq/gavel/mock"
 )
 
 // agent builds the agent under test: exactly one kind. Nothing starts
@@ -33,6 +34,7 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		b.fail("agent: give one kind of agent: builtin, http, exec or go")
 		return nil
 	}
+	box := b.mockTools(a.MockTools)
 	var ag agent.Agent
 	switch {
 	case a.Go != "":
@@ -48,10 +50,20 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		if len(a.MCPProxy) > 0 {
 			b.fail("agent.mcp_proxy: a builtin agent reports its tool calls itself: list its servers under agent.builtin.mcp")
 		}
-		ag = b.builtinAgent(*a.Builtin, models)
+		if a.MockListen != "" {
+			b.fail("agent.mock_listen: a builtin agent calls its mock tools itself: remove mock_listen")
+		}
+		ag = b.builtinAgent(*a.Builtin, models, box)
 	}
 	if ag != nil && len(a.MCPProxy) > 0 {
 		ag = b.recordTools(ag, a.MCPProxy)
+	}
+	if ag != nil && box != nil && a.Builtin == nil {
+		if a.MockListen == "" {
+			b.fail("agent.mock_tools: an http or exec agent reaches mock tools as an MCP server: give agent.mock_listen, the host:port Gavel serves them on")
+		} else {
+			ag = b.serveMocks(ag, box, a.MockListen)
+		}
 	}
 	if ag != nil && a.Restart != nil {
 		ag = b.restart(ag, a)
@@ -186,7 +198,7 @@ func (b *builder) httpRequest(field string, r *HTTPRequestSpec) *agent.HTTPReque
 	return &agent.HTTPRequest{Method: r.Method, URL: b.expand(field+".url", r.URL, addressValue), Headers: r.Headers, Body: r.Body}
 }
 
-func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.Agent {
+func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string, mocks *mock.Toolbox) agent.Agent {
 	const field = "agent.builtin.model"
 	models["agent"] = b.expand(field, bs.Model, addressValue)
 	m := b.model("agent", bs.Model, field)
@@ -199,6 +211,9 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string) agent.A
 		t := &lazyTools{server: b.mcpServer(field, s), share: b.share(field, s.Share)}
 		b.out.closers = append(b.out.closers, t.Close)
 		tools = append(tools, t)
+	}
+	if mocks != nil {
+		tools = append(tools, mocks)
 	}
 	ag, err := agent.NewBuiltin(agent.BuiltinConfig{
 		SystemPrompt: bs.SystemPrompt, Vars: bs.Vars, Locale: bs.Locale, Model: m, Tools: tools, MaxTurns: bs.MaxTurns,

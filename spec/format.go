@@ -76,8 +76,30 @@ type AgentSpec struct {
 	// MCPProxy is for http and exec agents that do not report their tool
 	// calls: the agent is pointed at Gavel's proxy instead of its server.
 	MCPProxy []MCPProxySpec `yaml:"mcp_proxy" doc:"MCP servers the agent reaches through Gavel's recording proxy, for an http or exec agent that does not report its tool calls."`
+	// MockTools are tools Gavel serves with the answers the suite writes:
+	// the builtin agent's, or, at MockListen, an http or exec agent's.
+	MockTools  []MockToolSpec `yaml:"mock_tools" doc:"Tools Gavel serves itself, with the answers written here (package mock): a builtin agent has them beside its MCP servers; an http or exec agent reaches them as an MCP server at mock_listen. Calls to them are recorded and judged like real ones. No server process is needed."`
+	MockListen string         `yaml:"mock_listen" doc:"For an http or exec agent: the address (host:port) where Gavel serves mock_tools as an MCP server over streamable HTTP; the agent's MCP URL is then http://host:port/mcp. ${VAR} and ${VAR:-default} read the environment."`
 	// Restart makes revivals restart the agent, of any kind.
 	Restart *RestartSpec `yaml:"restart" doc:"A command that restarts the agent's process or server to revive a session (test_agent_revival, revive): it runs after the session is closed and before it is opened again, so that what the agent kept only in memory is gone. A restart runs alone: it waits until no other trial has a session open."`
+}
+
+// MockToolSpec is a mock tool: what the agent is told of it, and its
+// answers.
+type MockToolSpec struct {
+	Name        string           `yaml:"name" doc:"The tool's name, as the agent calls it."`
+	Description string           `yaml:"description" doc:"What the tool does, as the agent reads it."`
+	InputSchema map[string]any   `yaml:"input_schema" doc:"The JSON Schema of its arguments. Defaults to any object."`
+	Results     []MockResultSpec `yaml:"results" doc:"Its answers, tried in order for each call: the first whose when matches answers it. A call none matches is an error result that says so."`
+}
+
+// MockResultSpec is one answer of a mock tool.
+type MockResultSpec struct {
+	When   map[string]any `yaml:"when" doc:"The arguments it answers, matched as expected_tool_calls' args are (a subset, with the same matchers). Defaults to any arguments."`
+	Exact  bool           `yaml:"exact" doc:"Match only calls with no other arguments than when's."`
+	Once   bool           `yaml:"once" doc:"Answer one call of a trial only: results in a row, each once, answer the calls in order (fail the first call, then answer)."`
+	Result any            `yaml:"result" doc:"The answer: text, or any other value, which the agent reads as JSON."`
+	Error  string         `yaml:"error" doc:"Instead of result: the tool reports a failure, in these words (a failed call)."`
 }
 
 // RestartSpec is a command that restarts the agent.

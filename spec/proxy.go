@@ -31,7 +31,9 @@ func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec) agent.Agent 
 		if s.Share != "" && s.Share != shareRun {
 			b.fail("%s.share %q: a recording proxy serves the whole run at %s, so its server is the run's: remove share, or give the agent its own server in each trial", field, s.Share, listen)
 		}
-		p := &listeningProxy{upstream: b.mcpServer(field, s.MCPSpec), listen: listen, log: log, announce: b.env.Stderr}
+		upstream := b.mcpServer(field, s.MCPSpec)
+		p := &listeningProxy{name: "MCP server " + upstream.Name, listen: listen, log: log, announce: b.env.Stderr,
+			make: func() (*mcp.Proxy, error) { return mcp.NewProxy(upstream, log) }}
 		b.out.closers = append(b.out.closers, p.Close)
 		proxies = append(proxies, p)
 	}
@@ -62,7 +64,10 @@ func (a *proxiedAgent) Open(ctx context.Context, sessionID string) (agent.Sessio
 // A listeningProxy is a recording proxy served over streamable HTTP on a
 // fixed address, started once, on first use, for the whole run.
 type listeningProxy struct {
-	upstream mcp.Server
+	// name says what is served, for the announcement; make makes the
+	// server (a proxy of an upstream, or mock tools).
+	name     string
+	make     func() (*mcp.Proxy, error)
 	listen   string
 	log      *mcp.Log
 	announce io.Writer
@@ -83,7 +88,7 @@ func (p *listeningProxy) serve() error {
 	if err != nil {
 		return fmt.Errorf("mcp proxy: listen on %s: %w (is another program using the port?)", p.listen, err)
 	}
-	proxy, err := mcp.NewProxy(p.upstream, p.log)
+	proxy, err := p.make()
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("mcp proxy on %s: %w", p.listen, err)
@@ -91,7 +96,7 @@ func (p *listeningProxy) serve() error {
 	p.proxy = proxy
 	p.server = &http.Server{Handler: proxy.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go p.server.Serve(ln)
-	fmt.Fprintf(p.announce, "gavel: recording the tool calls of MCP server %s at http://%s/mcp\n", p.upstream.Name, ln.Addr())
+	fmt.Fprintf(p.announce, "gavel: recording the tool calls of %s at http://%s/mcp\n", p.name, ln.Addr())
 	return nil
 }
 
