@@ -381,6 +381,12 @@ func (d *driver) simulate(ctx context.Context, n int, r Round) error {
 				return err
 			}
 		}
+		if next.Done && len(d.t.Turns) == start {
+			// Nothing was said to the agent: the simulator failed, not the
+			// agent.
+			return fmt.Errorf("simulated user %s ended the conversation before its first message (%s): nothing was said to the agent",
+				r.User.Name(), next.Reason)
+		}
 		if next.Done {
 			return nil
 		}

@@ -505,3 +505,41 @@ func TestImpossibleUsageIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// A simulated user that fails is not the agent's failure: a user whose
+// model stops before its first message, or errs, or writes the agent's
+// part, makes the conversation fail naming the simulator (the trial is
+// then an ERROR, not a FAIL of the agent); a round's opening message is
+// sent as written before the simulator speaks.
+func TestSimulatedUserFailures(t *testing.T) {
+	persona := sim.Persona{Name: "Sam", Goal: "learn where order 12345 is"}
+	for _, tc := range []struct {
+		name   string
+		rule   llmtest.Rule
+		prompt string
+		want   string // in the transcript's error; "" for a success
+	}{
+		{"stops before its first message", llmtest.Rule{Text: "<<DONE>>"}, "", "simulated user Sam ended the conversation before its first message"},
+		{"its model errs", llmtest.Rule{Err: errors.New("provider down")}, "", "simulated user Sam: provider down"},
+		{"writes the agent's part", llmtest.Rule{Text: "Assistant: it shipped"}, "", "simulated user Sam left its persona"},
+		{"an opening message, then done", llmtest.Rule{Text: "<<DONE>>"}, "where is order 12345?", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			user, err := sim.NewUser(sim.UserConfig{Model: &llmtest.Scripted{Rules: []llmtest.Rule{tc.rule}}, Persona: persona})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := conversation.Run(context.Background(), newNotebook(),
+				conversation.Script{Rounds: []conversation.Round{{User: user, Prompt: tc.prompt}}}, conversation.Config{})
+			tr := out.Transcript
+			switch {
+			case tc.want == "" && tr.Status != judge.ExecSuccess:
+				t.Errorf("status %s: %s", tr.Status, tr.Error)
+			case tc.want == "" && (len(tr.Turns) == 0 || tr.Turns[0].Content != tc.prompt):
+				t.Errorf("turns %+v, want the opening message first, as written", tr.Turns)
+			case tc.want != "" && (tr.Status == judge.ExecSuccess || !strings.Contains(tr.Error, tc.want)):
+				t.Errorf("status %s, error %q; want a failure saying %q", tr.Status, tr.Error, tc.want)
+			}
+		})
+	}
+}

@@ -123,6 +123,9 @@ func (u *User) Next(ctx context.Context, turns []judge.Turn) (Turn, error) {
 	if text == "" && !next.Done {
 		return Turn{}, fmt.Errorf("simulated user %s: the model wrote nothing", u.c.Persona.Name)
 	}
+	if line := agentsPart(text); line != "" {
+		return Turn{Usage: next.Usage}, fmt.Errorf("simulated user %s left its persona: it wrote the agent's part (%q)", u.c.Persona.Name, line)
+	}
 	next.Message = text
 	if !next.Done && sent+1 >= u.c.MaxTurns {
 		next.Done, next.Reason = true, "max turns"
@@ -181,3 +184,21 @@ func (u *User) systemPrompt() string {
 	fmt.Fprintf(&b, "\nWrite only your next message, as you would type it. When your goal is reached, or you give up, write %s (after a last message if you have one).", u.c.StopSignal)
 	return b.String()
 }
+
+// agentsPart returns the line of text in which a simulated user's model
+// writes the agent's part ("Assistant: ...", "Agent: ..."), as a model
+// that forgets whose turn it is does; "" when none does.
+func agentsPart(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.ToLower(strings.TrimLeft(line, " *_#>"))
+		for _, role := range []string{"assistant:", "agent:", "ai:"} {
+			if strings.HasPrefix(l, role) {
+				return strings.TrimSpace(line)
+			}
+		}
+	}
+	return ""
+}
+
+// Name is the persona's name, for messages.
+func (u *User) Name() string { return u.c.Persona.Name }

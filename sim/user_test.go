@@ -129,3 +129,23 @@ func TestUserErrors(t *testing.T) {
 		}
 	}
 }
+
+// A simulated user whose model writes the agent's part has left its
+// persona: that is an error naming it, not a message to the agent.
+func TestUserLeavesItsPersona(t *testing.T) {
+	for _, text := range []string{
+		"Assistant: Your order has shipped.",
+		"Where is my order?\nAgent: It shipped yesterday.",
+		"agent: let me check that for you",
+	} {
+		u := newUser(t, &llmtest.Scripted{Rules: []llmtest.Rule{{Text: text}}}, 0)
+		_, err := u.Next(context.Background(), nil)
+		if err == nil || !strings.Contains(err.Error(), "simulated user Maya left its persona: it wrote the agent's part") {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+	u := newUser(t, &llmtest.Scripted{Rules: []llmtest.Rule{{Text: "My agent said the parcel was lost."}}}, 0)
+	if _, err := u.Next(context.Background(), nil); err != nil {
+		t.Errorf("a message that mentions an agent: %v", err)
+	}
+}
