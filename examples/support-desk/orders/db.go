@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // schemaVersion is stored in the file's user_version. A new file has 0,
@@ -72,11 +74,40 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open orders database %s: %w", path, err)
 	}
+	if err := firstConnection(ctx, sqldb); err != nil {
+		sqldb.Close()
+		return nil, fmt.Errorf("open orders database %s: %w", path, err)
+	}
 	if err := setUp(ctx, sqldb); err != nil {
 		sqldb.Close()
 		return nil, fmt.Errorf("open orders database %s: %w", path, err)
 	}
 	return &DB{sqldb: sqldb}, nil
+}
+
+// busyWait is how long opening the file waits for another process that
+// holds it, as the busy timeout of options says.
+const busyWait = 5 * time.Second
+
+// firstConnection opens the file's first connection. A connection that
+// asks for WAL while another process is turning the new file to WAL is
+// answered SQLITE_BUSY at once, whatever the busy timeout (eight trials
+// opening one new file together were seen failing so): it tries again,
+// for as long as the busy timeout would have waited.
+func firstConnection(ctx context.Context, sqldb *sql.DB) error {
+	deadline := time.Now().Add(busyWait)
+	for wait := time.Millisecond; ; wait = min(2*wait, 100*time.Millisecond) {
+		err := sqldb.PingContext(ctx)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return err
+		}
+	}
 }
 
 // setUp creates the schema and the seed orders in a new file, in one
