@@ -182,6 +182,11 @@ type ToolCall struct {
 	// is a failed call, not a crash of the agent.
 	IsError  bool          `json:"is_error,omitempty"`
 	Duration time.Duration `json:"duration_ns,omitempty"`
+	// Injected, when set, says what fault Gavel injected into the call on
+	// purpose (a suite's faults): "error", "protocol_error", "delay 30s",
+	// "empty", "truncated". The result is then what the agent got, not
+	// what the tool answered.
+	Injected string `json:"injected,omitempty"`
 }
 
 // A Revival marks that the session was closed and reopened, with the same

@@ -172,6 +172,10 @@ func renderTurns(turns []judge.Turn, revivals []judge.Revival, maxTool int) stri
 			if c.IsError {
 				outcome = "FAILED: the tool reported an error"
 			}
+			if c.Injected != "" {
+				// Said to the judge, so that it can ask how the agent coped.
+				outcome += fmt.Sprintf(" (the test injected a fault into this call on purpose: %s)", quoteName(c.Injected))
+			}
 			if plainName.MatchString(c.Name) {
 				fmt.Fprintf(&b, "Tool call %d.%d: %q, %s.\n", i+1, k+1, c.Name, outcome)
 			} else {

@@ -42,6 +42,35 @@ type Proxy struct {
 	server   *mcpsdk.Server
 	handler  http.Handler
 	listed   map[string]bool // the tools' names; read only once made
+	faults   Faults          // the faults calls suffer on purpose, or nil
+}
+
+// SetFaults makes the calls faults chooses suffer their fault, marked
+// in their records (judge.ToolCall.Injected). Call it before serving.
+func (p *Proxy) SetFaults(faults Faults) { p.faults = faults }
+
+// injected makes a call suffer the fault p's faults choose for it, if
+// any: run is the real call. ok is false when no fault is chosen.
+func (p *Proxy) injected(ctx context.Context, req *mcpsdk.CallToolRequest, run func(context.Context) (judge.ToolCall, error)) (res *mcpsdk.CallToolResult, ok bool, err error) {
+	if p.faults == nil {
+		return nil, false, nil
+	}
+	f, ok := p.faults(ctx, req.Params.Name)
+	if !ok {
+		return nil, false, nil
+	}
+	call, err := f.Apply(ctx, judge.ToolCall{Name: req.Params.Name, Arguments: argsOf(req)}, run)
+	if p.rec != nil {
+		p.rec.Record(call)
+	}
+	if err != nil {
+		var wire *jsonrpc.Error
+		if errors.As(err, &wire) {
+			return nil, true, wire
+		}
+		return nil, true, err
+	}
+	return resultOf(call), true, nil
 }
 
 // NewProxy connects to upstream, reads its tools and returns a proxy in
@@ -111,6 +140,12 @@ func addTool(s *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err error)
 func (p *Proxy) forward(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
 	if p.source != nil {
 		return p.answer(ctx, req)
+	}
+	if res, ok, err := p.injected(ctx, req, func(ctx context.Context) (judge.ToolCall, error) {
+		_, call, err := p.upstream.call(ctx, req.Params.Name, req.Params.Arguments)
+		return call, err
+	}); ok {
+		return res, err
 	}
 	res, call, err := p.upstream.call(ctx, req.Params.Name, req.Params.Arguments)
 	if p.rec != nil {

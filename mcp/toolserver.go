@@ -51,6 +51,11 @@ func NewToolServer(ctx context.Context, name string, src ToolSource, rec Recorde
 
 // answer calls a ToolSource's tool for the agent and records the call.
 func (p *Proxy) answer(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+	if res, ok, err := p.injected(ctx, req, func(ctx context.Context) (judge.ToolCall, error) {
+		return p.source.Call(ctx, req.Params.Name, req.Params.Arguments)
+	}); ok {
+		return res, err
+	}
 	call, err := p.source.Call(ctx, req.Params.Name, req.Params.Arguments)
 	if err != nil {
 		call = judge.ToolCall{Name: req.Params.Name, Arguments: req.Params.Arguments, Result: err.Error(), IsError: true}
@@ -58,5 +63,5 @@ func (p *Proxy) answer(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsd
 	if p.rec != nil {
 		p.rec.Record(call)
 	}
-	return &mcpsdk.CallToolResult{IsError: call.IsError, Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: call.Result}}}, nil
+	return resultOf(call), nil
 }

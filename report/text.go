@@ -393,6 +393,9 @@ func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript, verbos
 			for _, c := range tr.Turns[i].ToolCalls {
 				calls++
 				b.WriteString(prefix + call(c))
+				if c.Injected != "" {
+					b.WriteString("  [injected: " + oneLine(c.Injected) + "]")
+				}
 				switch {
 				case c.IsError:
 					b.WriteString("  [failed: " + shorten(oneLine(c.Result), 120) + "]")

@@ -34,7 +34,7 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		b.fail("agent: give one kind of agent: builtin, http, exec or go")
 		return nil
 	}
-	box := b.mockTools(a.MockTools)
+	box, faults := b.mockTools(a.MockTools), b.faults(a.Faults)
 	var ag agent.Agent
 	switch {
 	case a.Go != "":
@@ -53,16 +53,16 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		if a.MockListen != "" {
 			b.fail("agent.mock_listen: a builtin agent calls its mock tools itself: remove mock_listen")
 		}
-		ag = b.builtinAgent(*a.Builtin, models, box)
+		ag = b.builtinAgent(*a.Builtin, models, box, faults)
 	}
 	if ag != nil && len(a.MCPProxy) > 0 {
-		ag = b.recordTools(ag, a.MCPProxy)
+		ag = b.recordTools(ag, a.MCPProxy, faults)
 	}
 	if ag != nil && box != nil && a.Builtin == nil {
 		if a.MockListen == "" {
 			b.fail("agent.mock_tools: an http or exec agent reaches mock tools as an MCP server: give agent.mock_listen, the host:port Gavel serves them on")
 		} else {
-			ag = b.serveMocks(ag, box, a.MockListen)
+			ag = b.serveMocks(ag, box, a.MockListen, faults)
 		}
 	}
 	if ag != nil && a.Restart != nil {
@@ -198,7 +198,7 @@ func (b *builder) httpRequest(field string, r *HTTPRequestSpec) *agent.HTTPReque
 	return &agent.HTTPRequest{Method: r.Method, URL: b.expand(field+".url", r.URL, addressValue), Headers: r.Headers, Body: r.Body}
 }
 
-func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string, mocks *mock.Toolbox) agent.Agent {
+func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string, mocks *mock.Toolbox, faults *mock.Injector) agent.Agent {
 	const field = "agent.builtin.model"
 	models["agent"] = b.expand(field, bs.Model, addressValue)
 	m := b.model("agent", bs.Model, field)
@@ -214,6 +214,11 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string, mocks *
 	}
 	if mocks != nil {
 		tools = append(tools, mocks)
+	}
+	if faults != nil {
+		for i := range tools {
+			tools[i] = mock.Inject(tools[i], faults)
+		}
 	}
 	ag, err := agent.NewBuiltin(agent.BuiltinConfig{
 		SystemPrompt: bs.SystemPrompt, Vars: bs.Vars, Locale: bs.Locale, Model: m, Tools: tools, MaxTurns: bs.MaxTurns,

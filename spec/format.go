@@ -80,6 +80,8 @@ type AgentSpec struct {
 	// the builtin agent's, or, at MockListen, an http or exec agent's.
 	MockTools  []MockToolSpec `yaml:"mock_tools" doc:"Tools Gavel serves itself, with the answers written here (package mock): a builtin agent has them beside its MCP servers; an http or exec agent reaches them as an MCP server at mock_listen. Calls to them are recorded and judged like real ones. No server process is needed."`
 	MockListen string         `yaml:"mock_listen" doc:"For an http or exec agent: the address (host:port) where Gavel serves mock_tools as an MCP server over streamable HTTP; the agent's MCP URL is then http://host:port/mcp. ${VAR} and ${VAR:-default} read the environment."`
+	// Faults are injected into the agent's tool calls on purpose.
+	Faults []FaultSpec `yaml:"faults" doc:"Faults injected on purpose into the agent's tool calls (its MCP servers, its recording proxies, its mock tools), to see how it copes: the transcript marks each injected call, for a judge to ask whether the agent recovered, retried, apologised or made something up."`
 	// Restart makes revivals restart the agent, of any kind.
 	Restart *RestartSpec `yaml:"restart" doc:"A command that restarts the agent's process or server to revive a session (test_agent_revival, revive): it runs after the session is closed and before it is opened again, so that what the agent kept only in memory is gone. A restart runs alone: it waits until no other trial has a session open."`
 }
@@ -100,6 +102,17 @@ type MockResultSpec struct {
 	Once   bool           `yaml:"once" doc:"Answer one call of a trial only: results in a row, each once, answer the calls in order (fail the first call, then answer)."`
 	Result any            `yaml:"result" doc:"The answer: text, or any other value, which the agent reads as JSON."`
 	Error  string         `yaml:"error" doc:"Instead of result: the tool reports a failure, in these words (a failed call)."`
+}
+
+// FaultSpec is a fault injected on purpose into some tool calls.
+type FaultSpec struct {
+	Tool    string  `yaml:"tool" doc:"The tool whose calls suffer it. Defaults to every tool."`
+	OnCall  int     `yaml:"on_call" doc:"The call it strikes: the Nth call of the tool in a trial (from 1); through a recording proxy, which serves the whole run, the Nth of the run."`
+	Rate    float64 `yaml:"rate" doc:"Instead of on_call: the share of calls it strikes, above 0 and at most 1, drawn with seed, so that runs are alike."`
+	Seed    uint64  `yaml:"seed" doc:"Seeds the draws of rate. Defaults to 0."`
+	Kind    string  `yaml:"kind" doc:"What the call suffers: error (an error result; the tool is not called), protocol_error (an MCP protocol error; the tool is not called), delay (the call waits delay first: past the agent's patience, it gives up), empty (the tool's result emptied) or truncate (cut in half)." enum:"error,protocol_error,delay,empty,truncate"`
+	Message string  `yaml:"message" doc:"The words of an error or a protocol error. Defaults to a message that says the fault was injected."`
+	Delay   string  `yaml:"delay" doc:"How long a delay waits, such as 30s."`
 }
 
 // RestartSpec is a command that restarts the agent.

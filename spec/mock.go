@@ -74,7 +74,7 @@ func (b *builder) mockTools(specs []MockToolSpec) *mock.Toolbox {
 
 // serveMocks serves box to an http or exec agent at listen, recording
 // every call as a recording proxy does, and returns ag recorded.
-func (b *builder) serveMocks(ag agent.Agent, box *mock.Toolbox, listen string) agent.Agent {
+func (b *builder) serveMocks(ag agent.Agent, box *mock.Toolbox, listen string, faults *mock.Injector) agent.Agent {
 	listen = b.expand("agent.mock_listen", listen, plainValue)
 	if _, _, err := net.SplitHostPort(listen); err != nil {
 		b.fail("agent.mock_listen %q: an http or exec agent reaches its mock tools at an address Gavel serves them on: want host:port, such as 127.0.0.1:8789", listen)
@@ -82,9 +82,43 @@ func (b *builder) serveMocks(ag agent.Agent, box *mock.Toolbox, listen string) a
 	}
 	log := &mcp.Log{}
 	p := &listeningProxy{name: "mock tools", listen: listen, log: log, announce: b.env.Stderr,
-		make: func() (*mcp.Proxy, error) {
+		make: faulty(faults, func() (*mcp.Proxy, error) {
 			return mcp.NewToolServer(context.Background(), "gavel-mock-tools", box, log)
-		}}
+		})}
 	b.out.closers = append(b.out.closers, p.Close)
 	return &proxiedAgent{Agent: agent.Recorded(ag, log), proxies: []*listeningProxy{p}}
+}
+
+// faults builds the faults a suite injects into its agent's tool calls;
+// nil without any.
+func (b *builder) faults(specs []FaultSpec) *mock.Injector {
+	if len(specs) == 0 {
+		return nil
+	}
+	rules := make([]mock.FaultRule, len(specs))
+	for i, s := range specs {
+		rules[i] = mock.FaultRule{Tool: s.Tool, OnCall: s.OnCall, Rate: s.Rate, Seed: s.Seed,
+			Fault: mcp.Fault{Kind: s.Kind, Message: s.Message, Delay: b.duration(fmt.Sprintf("agent.faults[%d].delay", i), s.Delay)}}
+	}
+	in, err := mock.NewInjector(rules)
+	if err != nil {
+		b.fail("agent.faults: %v", err)
+		return nil
+	}
+	return in
+}
+
+// faulty returns make with faults set on each server it makes, when
+// there are faults.
+func faulty(faults *mock.Injector, make func() (*mcp.Proxy, error)) func() (*mcp.Proxy, error) {
+	if faults == nil {
+		return make
+	}
+	return func() (*mcp.Proxy, error) {
+		p, err := make()
+		if err == nil {
+			p.SetFaults(faults.Fault)
+		}
+		return p, err
+	}
 }

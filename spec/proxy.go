@@ -12,13 +12,14 @@ import (
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/mcp"
+	"github.com/gavelhq/gavel/mock"
 )
 
 // recordTools puts Gavel's recording proxy between ag and the MCP servers
 // specs list, and returns ag recorded: each reply gets the tool calls
 // made while the agent produced it (see agent.Recorded). The proxies
 // start when the first session opens.
-func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec) agent.Agent {
+func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec, faults *mock.Injector) agent.Agent {
 	log := &mcp.Log{}
 	var proxies []*listeningProxy
 	for i, s := range specs {
@@ -33,7 +34,7 @@ func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec) agent.Agent 
 		}
 		upstream := b.mcpServer(field, s.MCPSpec)
 		p := &listeningProxy{name: "MCP server " + upstream.Name, listen: listen, log: log, announce: b.env.Stderr,
-			make: func() (*mcp.Proxy, error) { return mcp.NewProxy(upstream, log) }}
+			make: faulty(faults, func() (*mcp.Proxy, error) { return mcp.NewProxy(upstream, log) })}
 		b.out.closers = append(b.out.closers, p.Close)
 		proxies = append(proxies, p)
 	}
