@@ -1,0 +1,52 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gavelhq/gavel/eval"
+)
+
+// The support-desk agent against mock tools only (mocked.yaml): no server
+// process, the mocks' answers in the report, its weakness still caught.
+func TestRunSupportDeskMocked(t *testing.T) {
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--verbose", filepath.Join(example(t), "mocked.yaml"))
+	if code != eval.ExitPassed {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"Pass rate: 80% over 5 cases",
+		`get_order_status({"order_id":"12345"}) -> {"order_id":"12345","status":"shipped","eta":"2026-03-15"}`,
+		`get_order_status({"order_id":"99999"})  [failed: order not found]`,
+		"FAIL forbidden_tools cancel_order: called forbidden tool cancel_order",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// The support-desk agent when its tools fail on purpose (recovery.yaml):
+// the report marks the calls Gavel broke, the judge is told, and the
+// cancellation that failed changed nothing in the real database.
+func TestRunSupportDeskRecovery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's MCP server")
+	}
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--verbose", filepath.Join(example(t), "recovery.yaml"))
+	if code != eval.ExitPassed {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"Pass rate: 100% over 2 cases",
+		`get_order_status({"order_id":"12345"})  [injected: error]  [failed: 503 Service Unavailable: the order service is busy, try again]`,
+		"the agent retried and gave the real status and date",
+		`cancel_order({"confirmation":true,"order_id":"13579"})  [injected: error]  [failed: 500 Internal Server Error]`,
+		"PASS sql_scalar: scalar is 'processing' (= 'processing')",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
