@@ -43,7 +43,7 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		ag = b.httpAgent(*a.HTTP)
 	case a.Exec != nil:
 		e := a.Exec
-		exec, err := agent.NewExec(agent.ExecConfig{Command: b.expandAll("agent.exec.command", e.Command, secretValue), Dir: b.l.Dir, Env: e.Env, Mode: e.Mode,
+		exec, err := agent.NewExec(agent.ExecConfig{Command: b.expandAll("agent.exec.command", e.Command, secretValue), Dir: b.l.Dir, Env: b.expandAll("agent.exec.env", e.Env, secretValue), Mode: e.Mode,
 			Timeout: b.duration("agent.exec.timeout", e.Timeout), Stderr: b.env.Stderr})
 		ag = b.keepAgent("agent.exec", exec, err)
 	default:
@@ -142,7 +142,7 @@ func (b *builder) restart(ag agent.Agent, a AgentSpec) agent.Agent {
 		ready = b.expand("agent.http.url", a.HTTP.URL, addressValue)
 	}
 	restarting, err := agent.WithRestart(ag, agent.RestartConfig{
-		Command: b.expandAll("agent.restart.command", r.Command, secretValue), Dir: b.l.Dir, Env: r.Env, Ready: ready,
+		Command: b.expandAll("agent.restart.command", r.Command, secretValue), Dir: b.l.Dir, Env: b.expandAll("agent.restart.env", r.Env, secretValue), Ready: ready,
 		Timeout: b.duration("agent.restart.timeout", r.Timeout), Stderr: b.env.Stderr,
 	})
 	return b.keepAgent("agent.restart", restarting, err)
@@ -288,7 +288,7 @@ func (b *builder) mcpServer(field string, s MCPSpec) mcp.Server {
 		if len(s.Headers) > 0 {
 			b.fail("%s.headers: headers are sent to a url server only, not to a command; remove them", field)
 		}
-		server.Command, server.Env, server.Dir = b.expandAll(field+".command", s.Command, secretValue), s.Env, b.l.Dir
+		server.Command, server.Env, server.Dir = b.expandAll(field+".command", s.Command, secretValue), b.expandAll(field+".env", s.Env, secretValue), b.l.Dir
 	default:
 		switch s.Transport {
 		case "", mcp.TransportStreamable, mcp.TransportSSE:

@@ -118,7 +118,7 @@ type FaultSpec struct {
 // RestartSpec is a command that restarts the agent.
 type RestartSpec struct {
 	Command []string `yaml:"command" doc:"The command, run in the suite's directory without a shell ([sh, -c, '...'] for one). It must exit 0 once the old process has stopped; a server it starts in the background should send its output to a file. ${VAR} and ${VAR:-default} read the environment."`
-	Env     []string `yaml:"env" doc:"Extra environment of the command, NAME=value."`
+	Env     []string `yaml:"env" doc:"Extra environment of the command, NAME=value. ${VAR} and ${VAR:-default} read the environment."`
 	Ready   string   `yaml:"ready" doc:"A URL asked (GET) after the command until it answers with a status below 500. Defaults to the http agent's url; none for other agents. ${VAR} and ${VAR:-default} read the environment."`
 	Timeout string   `yaml:"timeout" doc:"How long the command and the wait for ready may take together. Defaults to 1m."`
 }
@@ -149,7 +149,7 @@ type BuiltinSpec struct {
 type MCPSpec struct {
 	Name      string            `yaml:"name" doc:"A name for messages."`
 	Command   []string          `yaml:"command" doc:"The command of a stdio server, run in the suite's directory. ${VAR} and ${VAR:-default} read the environment."`
-	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value. Only for a command."`
+	Env       []string          `yaml:"env" doc:"Extra environment of the command, NAME=value. Only for a command. ${VAR} and ${VAR:-default} read the environment."`
 	URL       string            `yaml:"url" doc:"The URL of an HTTP server: its streamable-HTTP endpoint (often ending in /mcp), or its SSE stream (often /sse) with transport sse. ${VAR} and ${VAR:-default} read the environment."`
 	Transport string            `yaml:"transport" doc:"streamable or sse, for a url. Defaults to streamable, falling back to sse when the server refuses it with a 4xx (the MCP spec's backwards compatibility); set it to use one only. A command always speaks stdio. ${VAR} and ${VAR:-default} read the environment."`
 	Headers   map[string]string `yaml:"headers" doc:"HTTP headers sent to a url server (Authorization: 'Bearer ${TOKEN}'); ${VAR} and ${VAR:-default} read the environment, and their values are never printed."`
@@ -180,7 +180,7 @@ type HTTPRequestSpec struct {
 // ExecSpec defines an exec agent.
 type ExecSpec struct {
 	Command []string `yaml:"command" doc:"The command, run in the suite's directory."`
-	Env     []string `yaml:"env" doc:"Extra environment, NAME=value."`
+	Env     []string `yaml:"env" doc:"Extra environment, NAME=value. ${VAR} and ${VAR:-default} read the environment."`
 	Mode    string   `yaml:"mode" doc:"shared (one process serves every session; a revival keeps it) or per-session (a process per session; a revival starts a new one). Defaults to shared."`
 	Timeout string   `yaml:"timeout" doc:"How long a request may take. Defaults to 2m."`
 }
