@@ -59,14 +59,15 @@ type Toolbox struct {
 	tools map[string]Tool
 	order []string
 
-	mu   sync.Mutex
-	used map[string]map[string]bool // trial → "tool#result" answered once
+	mu    sync.Mutex
+	cases map[string]map[string][]Result // case id → tool → the case's own results
+	used  map[string]map[string]bool     // trial → "tool#result" answered once
 }
 
 // New returns a toolbox of tools. It refuses a tool without a name, and
 // two of one name.
 func New(tools []Tool) (*Toolbox, error) {
-	b := &Toolbox{tools: map[string]Tool{}, used: map[string]map[string]bool{}}
+	b := &Toolbox{tools: map[string]Tool{}, cases: map[string]map[string][]Result{}, used: map[string]map[string]bool{}}
 	for i, t := range tools {
 		switch _, dup := b.tools[t.Name]; {
 		case strings.TrimSpace(t.Name) == "":
@@ -78,6 +79,23 @@ func New(tools []Tool) (*Toolbox, error) {
 		b.order = append(b.order, t.Name)
 	}
 	return b, nil
+}
+
+// SetCase gives the case caseID results of its own for the tool name,
+// tried before the tool's own in that case's trials (agent.CaseScope): a
+// tool that fails in one case only, an order only that case knows. A
+// case cannot add a tool: the agent's tools are the toolbox's.
+func (b *Toolbox) SetCase(caseID, name string, results []Result) error {
+	if _, ok := b.tools[name]; !ok {
+		return fmt.Errorf("%w %q: a case gives answers of the suite's mock tools (%s); declare the tool there", ErrUnknownTool, name, strings.Join(b.order, ", "))
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cases[caseID] == nil {
+		b.cases[caseID] = map[string][]Result{}
+	}
+	b.cases[caseID][name] = results
+	return nil
 }
 
 // Tools lists the mock tools, in the order given.
@@ -119,12 +137,16 @@ func (b *Toolbox) Call(ctx context.Context, name string, args json.RawMessage) (
 }
 
 // choose returns the first result of t that matches args and, if Once,
-// has not answered in the trial of ctx yet.
+// has not answered in the trial of ctx yet: the case's own results
+// first (SetCase), then the tool's.
 func (b *Toolbox) choose(ctx context.Context, t Tool, args json.RawMessage) (Result, bool) {
-	trial := ""
+	trial, caseID := "", ""
 	scope := agent.TrialScope(ctx)
 	if scope != nil {
 		trial = scope.Key
+	}
+	if c := agent.CaseScope(ctx); c != nil {
+		caseID = c.Key
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -136,18 +158,26 @@ func (b *Toolbox) choose(ctx context.Context, t Tool, args json.RawMessage) (Res
 			scope.OnEnd(func() { b.mu.Lock(); delete(b.used, trial); b.mu.Unlock() })
 		}
 	}
-	for i, r := range t.Results {
-		key := fmt.Sprintf("%s#%d", t.Name, i)
-		if r.Once && used[key] {
-			continue
+	pick := func(results []Result, prefix string) (Result, bool) {
+		for i, r := range results {
+			key := fmt.Sprintf("%s%s#%d", prefix, t.Name, i)
+			if r.Once && used[key] {
+				continue
+			}
+			if ok, _ := r.When.Match(args); !ok {
+				continue
+			}
+			if r.Once {
+				used[key] = true
+			}
+			return r, true
 		}
-		if ok, _ := r.When.Match(args); !ok {
-			continue
-		}
-		if r.Once {
-			used[key] = true
-		}
-		return r, true
+		return Result{}, false
 	}
-	return Result{}, false
+	if own, ok := b.cases[caseID][t.Name]; ok && caseID != "" {
+		if r, ok := pick(own, "case:"); ok {
+			return r, true
+		}
+	}
+	return pick(t.Results, "")
 }

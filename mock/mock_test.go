@@ -65,3 +65,33 @@ func TestToolbox(t *testing.T) {
 		t.Error("two tools of one name")
 	}
 }
+
+// A case's own results answer that case's calls first; other cases get
+// the tool's; a case cannot answer for a tool the toolbox lacks.
+func TestToolboxCase(t *testing.T) {
+	box, err := mock.New([]mock.Tool{{Name: "get_order_status", Results: []mock.Result{{Text: "shipped"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := box.SetCase("outage", "get_order_status", []mock.Result{{Text: "the order database is down", Error: true}}); err != nil {
+		t.Fatal(err)
+	}
+	inCase := func(id string) context.Context {
+		return agent.WithScopes(context.Background(), agent.NewScope(id+"#1"), agent.NewScope(id))
+	}
+	for _, tc := range []struct {
+		ctx    context.Context
+		result string
+	}{
+		{inCase("outage"), "the order database is down"},
+		{inCase("lookup"), "shipped"},
+		{context.Background(), "shipped"},
+	} {
+		if call, _ := box.Call(tc.ctx, "get_order_status", json.RawMessage(`{}`)); call.Result != tc.result {
+			t.Errorf("%q, want %q", call.Result, tc.result)
+		}
+	}
+	if err := box.SetCase("outage", "refund", nil); !errors.Is(err, mock.ErrUnknownTool) {
+		t.Errorf("a case's answers of a tool the suite lacks: %v", err)
+	}
+}

@@ -35,6 +35,7 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		return nil
 	}
 	box, faults := b.mockTools(a.MockTools), b.faults(a.Faults)
+	b.mocks = box
 	var ag agent.Agent
 	switch {
 	case a.Go != "":

@@ -17,6 +17,7 @@ import (
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llmjudge"
+	"github.com/gavelhq/gavel/mock"
 	"github.com/gavelhq/gavel/secret"
 	"github.com/gavelhq/gavel/sim"
 	"github.com/gavelhq/gavel/stats"
@@ -146,6 +147,9 @@ type builder struct {
 	unrevivable string
 	// noEvents, if set, says why the agent cannot take events.
 	noEvents string
+	// mocks are the suite's mock tools, to which cases add answers; nil
+	// without any.
+	mocks *mock.Toolbox
 
 	// at is where the problems being found are: the suite file, or a case.
 	atFile   string
@@ -464,6 +468,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 	if cs.Trials < 0 {
 		b.fail("trials %d is negative", cs.Trials)
 	}
+	b.caseMocks(id, cs.MockTools)
 	c.Script.MaxFollowUps = b.l.Suite.MaxFollowUps
 	if cs.MaxFollowUps != nil {
 		c.Script.MaxFollowUps = *cs.MaxFollowUps

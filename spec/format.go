@@ -246,6 +246,14 @@ type CaseSpec struct {
 
 	Hints []string   `yaml:"hints" doc:"Answers to the agent's clarifying questions, in order."`
 	Setup []StepSpec `yaml:"setup" doc:"Steps run before the first round."`
+
+	MockTools []CaseMockSpec `yaml:"mock_tools" doc:"This case's own answers of the suite's mock tools (agent.mock_tools), tried before the suite's in its trials: a tool that fails in this case only, an order only this case knows. A case cannot add a tool: the agent's tools are the suite's."`
+}
+
+// CaseMockSpec is a case's own answers of one of the suite's mock tools.
+type CaseMockSpec struct {
+	Name    string           `yaml:"name" doc:"The mock tool, as agent.mock_tools names it."`
+	Results []MockResultSpec `yaml:"results" doc:"This case's answers, tried in order before the suite's: the first whose when matches answers."`
 }
 
 // RoundSpec is one round of a thread.

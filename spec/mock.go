@@ -31,37 +31,7 @@ func (b *builder) mockTools(specs []MockToolSpec) *mock.Toolbox {
 		if len(s.Results) == 0 {
 			b.fail("%s: give results: the answers of the tool, such as [{result: ok}]", field)
 		}
-		for j, r := range s.Results {
-			rfield := fmt.Sprintf("%s.results[%d]", field, j)
-			res := mock.Result{Once: r.Once, Text: r.Error, Error: r.Error != ""}
-			switch v := r.Result; {
-			case r.Error != "" && v != nil:
-				b.fail("%s: give result or error, not both", rfield)
-			case r.Error != "":
-			case v == nil:
-				b.fail("%s: give result (the answer) or error (a failure, in words)", rfield)
-			default:
-				text, ok := v.(string)
-				if !ok {
-					data, err := json.Marshal(v)
-					if err != nil {
-						b.fail("%s.result: %v", rfield, err)
-					}
-					text = string(data)
-				}
-				res.Text = text
-			}
-			if r.When != nil {
-				args, err := json.Marshal(r.When)
-				if err == nil {
-					res.When, err = rule.NewArgsMatcher(args, r.Exact, false)
-				}
-				if err != nil {
-					b.fail("%s.when: %v", rfield, err)
-				}
-			}
-			t.Results = append(t.Results, res)
-		}
+		t.Results = b.mockResults(field, s.Results)
 		tools = append(tools, t)
 	}
 	box, err := mock.New(tools)
@@ -70,6 +40,61 @@ func (b *builder) mockTools(specs []MockToolSpec) *mock.Toolbox {
 		return nil
 	}
 	return box
+}
+
+// mockResults builds the results of a mock tool, at field.
+func (b *builder) mockResults(field string, specs []MockResultSpec) []mock.Result {
+	var results []mock.Result
+	for j, r := range specs {
+		rfield := fmt.Sprintf("%s.results[%d]", field, j)
+		res := mock.Result{Once: r.Once, Text: r.Error, Error: r.Error != ""}
+		switch v := r.Result; {
+		case r.Error != "" && v != nil:
+			b.fail("%s: give result or error, not both", rfield)
+		case r.Error != "":
+		case v == nil:
+			b.fail("%s: give result (the answer) or error (a failure, in words)", rfield)
+		default:
+			text, ok := v.(string)
+			if !ok {
+				data, err := json.Marshal(v)
+				if err != nil {
+					b.fail("%s.result: %v", rfield, err)
+				}
+				text = string(data)
+			}
+			res.Text = text
+		}
+		if r.When != nil {
+			args, err := json.Marshal(r.When)
+			if err == nil {
+				res.When, err = rule.NewArgsMatcher(args, r.Exact, false)
+			}
+			if err != nil {
+				b.fail("%s.when: %v", rfield, err)
+			}
+		}
+		results = append(results, res)
+	}
+	return results
+}
+
+// caseMocks gives the case id its own answers of the suite's mock tools.
+func (b *builder) caseMocks(id string, specs []CaseMockSpec) {
+	if len(specs) > 0 && b.mocks == nil {
+		b.fail("mock_tools: the suite declares no mock tools: declare each under agent.mock_tools (its description and schema), then give this case's answers here")
+		return
+	}
+	for i, s := range specs {
+		field := fmt.Sprintf("mock_tools[%d]", i)
+		if len(s.Results) == 0 {
+			b.fail("%s: give results: this case's answers of %s, such as [{error: the service is down}]", field, s.Name)
+			continue
+		}
+		if err := b.mocks.SetCase(id, s.Name, b.mockResults(field, s.Results)); err != nil {
+			b.fail("%s.name: %v", field, err)
+		}
+	}
 }
 
 // serveMocks serves box to an http or exec agent at listen, recording

@@ -43,6 +43,14 @@ const mockCases = `cases:
     rules: [{contains: no such order}]
 `
 
+// outageCase has its own answer of get_order_status: in this case only,
+// the tool fails whatever it is asked.
+const outageCase = `  - id: outage
+    input: 'call get_order_status {"order_id": "12345"}'
+    mock_tools: [{name: get_order_status, results: [{error: down for maintenance}]}]
+    rules: [{contains: maintenance}]
+`
+
 // Mock tools need no server: a builtin agent has them as tools, and an
 // http agent reaches them as an MCP server at mock_listen; either way,
 // calls are recorded as real ones, with the answers the suite wrote.
@@ -52,6 +60,8 @@ rules:
   - when: {last: user, user: 'twice'}
     tool_calls: [{name: get_order_status, arguments: {order_id: "12345"}}]
   - when: {last: tool, text: 'database is down'}
+    tool_calls: [{name: get_order_status, arguments: {order_id: "12345"}}]
+  - when: {last: user, user: '12345'}
     tool_calls: [{name: get_order_status, arguments: {order_id: "12345"}}]
   - when: {last: user, user: '999'}
     tool_calls: [{name: get_order_status, arguments: {order_id: "999"}}]
@@ -85,11 +95,12 @@ rules:
 	builtinCalls := map[string][]string{
 		"retry":   {"the order database is down true", `{"status":"shipped"} false`},
 		"unknown": {"no such order false"},
+		"outage":  {"down for maintenance true"},
 	}
 	t.Run("builtin agent", func(t *testing.T) {
 		dir := suiteDir(t, map[string]string{
 			"agent.yaml": script,
-			"gavel.yaml": "agent:\n  builtin:\n    model: script:agent.yaml\n" + mockTools + mockCases,
+			"gavel.yaml": "agent:\n  builtin:\n    model: script:agent.yaml\n" + mockTools + mockCases + outageCase,
 		})
 		check(t, dir, builtinCalls)
 	})
@@ -153,8 +164,11 @@ func TestMockToolProblems(t *testing.T) {
 			"agent.mock_tools: an http or exec agent reaches mock tools as an MCP server: give agent.mock_listen"},
 		{"agent:\n  builtin: {model: 'fake:agent'}\n  mock_tools: [{name: t, results: [{result: a}]}, {name: t, results: [{result: b}]}]\n",
 			`agent.mock_tools: two mock tools are named "t": rename one`},
+		{"agent:\n  builtin: {model: 'fake:agent'}\n", "mock_tools: the suite declares no mock tools: declare each under agent.mock_tools"},
+		{"agent:\n  builtin: {model: 'fake:agent'}\n  mock_tools: [{name: u, results: [{result: a}]}]\n",
+			`mock_tools[0].name: no such mock tool "t": a case gives answers of the suite's mock tools (u); declare the tool there`},
 	} {
-		dir := suiteDir(t, map[string]string{"gavel.yaml": tc.agent + "models: {judge: 'fake:judge'}\ncases:\n  - {id: a, input: hi, expected_tools: [t]}\n"})
+		dir := suiteDir(t, map[string]string{"gavel.yaml": tc.agent + "models: {judge: 'fake:judge'}\ncases:\n  - {id: a, input: hi, expected_tools: [t], mock_tools: [{name: t, results: [{error: down}]}]}\n"})
 		env := testEnv()
 		env.DryRun = true
 		_, err := spec.Open(dir, env)

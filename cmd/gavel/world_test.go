@@ -16,7 +16,7 @@ func TestRunSupportDeskMocked(t *testing.T) {
 		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{
-		"Pass rate: 80% over 5 cases",
+		"Pass rate: 83.3% over 6 cases",
 		`get_order_status({"order_id":"12345"}) -> {"order_id":"12345","status":"shipped","eta":"2026-03-15"}`,
 		`get_order_status({"order_id":"99999"})  [failed: order not found]`,
 		"FAIL forbidden_tools cancel_order: called forbidden tool cancel_order",
