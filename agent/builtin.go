@@ -342,8 +342,9 @@ func (s *builtinSession) call(ctx context.Context, call llm.ToolCall) judge.Tool
 	ctx, end := telemetry.StartTool(ctx, call.Name, call.ID)
 	record, err := box.Call(ctx, call.Name, call.Arguments)
 	if err != nil {
+		injected := record.Injected // a fault a test made on purpose stays marked
 		record = failed("the tool could not be called: " + err.Error())
-		record.Duration = time.Since(start)
+		record.Duration, record.Injected = time.Since(start), injected
 	}
 	record.ID = call.ID
 	end(record)

@@ -52,6 +52,20 @@ func TestFaults(t *testing.T) {
 			t.Errorf("result %q, injected %q; want the suite's error, marked", result, injected)
 		}
 	})
+	t.Run("builtin agent, protocol error", func(t *testing.T) {
+		dir := suiteDir(t, map[string]string{
+			"agent.yaml": echoAgentScript,
+			"gavel.yaml": `agent:
+  builtin:
+    model: script:agent.yaml
+    mcp: [{command: ["` + bin + `", stdio]}]
+  faults: [{tool: echo, on_call: 1, kind: protocol_error, message: echo refused}]
+` + onecase,
+		})
+		if result, injected := run(t, dir); result != "the tool could not be called: echo refused" || injected != "protocol_error" {
+			t.Errorf("result %q, injected %q; want the protocol error as a failed call, marked", result, injected)
+		}
+	})
 	t.Run("http agent through the proxy", func(t *testing.T) {
 		listen := fmt.Sprintf("127.0.0.1:%d", mcptest.FreePort(t))
 		dir := suiteDir(t, map[string]string{
