@@ -187,6 +187,11 @@ type ToolCall struct {
 	// "empty", "truncated". The result is then what the agent got, not
 	// what the tool answered.
 	Injected string `json:"injected,omitempty"`
+	// Replayed, when set, says that the live server was not called: the
+	// result is a recorded run's ("recorded", a suite's replay_tools), or
+	// the recorded run made no such call and the suite refuses calls it
+	// did not make ("unmatched": an error result that says so).
+	Replayed string `json:"replayed,omitempty"`
 }
 
 // A Revival marks that the session was closed and reopened, with the same
