@@ -9,16 +9,6 @@ import (
 	"github.com/gavelhq/gavel/judge"
 )
 
-// What a call's judge.ToolCall.Replayed says: the live server was not
-// called.
-const (
-	// ReplayRecorded: the result is the one a recorded run got.
-	ReplayRecorded = "recorded"
-	// ReplayUnmatched: the recorded run made no such call, and the call
-	// was refused with an error result that says so.
-	ReplayUnmatched = "unmatched"
-)
-
 // A Replay answers a call of tool with args, in ctx, instead of the live
 // server, from a recorded run (package mock's Replay): it returns the
 // call as the agent gets it, marked Replayed, and true; false lets the

@@ -25,7 +25,7 @@ func TestProxyReplay(t *testing.T) {
 		if tool != "get_order_status" {
 			return judge.ToolCall{}, false
 		}
-		return judge.ToolCall{Name: tool, Arguments: args, Result: "recorded: lost in transit", Replayed: ReplayRecorded}, true
+		return judge.ToolCall{Name: tool, Arguments: args, Result: "recorded: lost in transit", Replayed: judge.ReplayRecorded}, true
 	})
 	agent := connectHTTP(t, p)
 	log.SetTurn(context.WithValue(context.Background(), turnKey{}, "trial 1"))
@@ -39,7 +39,7 @@ func TestProxyReplay(t *testing.T) {
 	}
 	log.SetTurn(nil)
 	recorded := log.Take()
-	if len(recorded) != 2 || recorded[0].Replayed != ReplayRecorded || recorded[1].Replayed != "" {
+	if len(recorded) != 2 || recorded[0].Replayed != judge.ReplayRecorded || recorded[1].Replayed != "" {
 		t.Errorf("recorded %+v, want the first call marked replayed, the second not", recorded)
 	}
 	if len(turns) != 2 || turns[0] != "trial 1" || turns[1] != "trial 1" {
@@ -51,7 +51,7 @@ func TestProxyReplay(t *testing.T) {
 	if err != nil || cut.Result != "recorded: lo" {
 		t.Errorf("a replayed call truncated: %q, %v", cut.Result, err)
 	}
-	if got := log.Take(); len(got) != 1 || got[0].Injected != "truncated" || got[0].Replayed != ReplayRecorded {
+	if got := log.Take(); len(got) != 1 || got[0].Injected != "truncated" || got[0].Replayed != judge.ReplayRecorded {
 		t.Errorf("recorded %+v, want it marked replayed and injected", got)
 	}
 }

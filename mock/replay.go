@@ -12,7 +12,6 @@ import (
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/judge"
-	"github.com/gavelhq/gavel/mcp"
 )
 
 // A Recording is the tool calls a run made, by case id and, for each
@@ -23,7 +22,7 @@ type Recording map[string][][]judge.ToolCall
 // What becomes of a call a Replay finds no record of.
 const (
 	// UnmatchedError answers it with an error result that says so,
-	// marked mcp.ReplayUnmatched: the live server is not called.
+	// marked judge.ReplayUnmatched: the live server is not called.
 	UnmatchedError = "error"
 	// UnmatchedLive lets it through to the live server.
 	UnmatchedLive = "live"
@@ -76,7 +75,7 @@ func NewReplay(run string, rec Recording, unmatched string) (*Replay, error) {
 		for i, calls := range trials {
 			byKey[i] = map[string][]judge.ToolCall{}
 			for _, c := range calls {
-				if c.Injected != "" || c.Replayed == mcp.ReplayUnmatched {
+				if c.Injected != "" || c.Replayed == judge.ReplayUnmatched {
 					continue
 				}
 				k := callKey(c.Name, c.Arguments)
@@ -94,7 +93,7 @@ func (r *Replay) Run() string { return r.run }
 // Answer answers a call of tool with args, in ctx (a trial's, whose case
 // it matches by), from the recording: it returns the call as the agent
 // gets it, marked Replayed, and true. A call without a record is, as the
-// replay's unmatched says, an error result marked mcp.ReplayUnmatched,
+// replay's unmatched says, an error result marked judge.ReplayUnmatched,
 // or, live, let through: false. Answer is an mcp.Replay.
 func (r *Replay) Answer(ctx context.Context, tool string, args json.RawMessage) (judge.ToolCall, bool) {
 	trial, ofCase := agent.TrialScope(ctx), agent.CaseScope(ctx)
@@ -124,7 +123,7 @@ func (r *Replay) Answer(ctx context.Context, tool string, args json.RawMessage) 
 	r.used[used]++
 	r.mu.Unlock()
 	c := calls[i]
-	return judge.ToolCall{Name: tool, Arguments: args, Result: c.Result, IsError: c.IsError, Replayed: mcp.ReplayRecorded}, true
+	return judge.ToolCall{Name: tool, Arguments: args, Result: c.Result, IsError: c.IsError, Replayed: judge.ReplayRecorded}, true
 }
 
 // miss is Answer's answer to a call without a record, for the reason
@@ -133,7 +132,7 @@ func (r *Replay) miss(tool string, args json.RawMessage, why string) (judge.Tool
 	if r.unmatched == UnmatchedLive {
 		return judge.ToolCall{}, false
 	}
-	return judge.ToolCall{Name: tool, Arguments: args, IsError: true, Replayed: mcp.ReplayUnmatched,
+	return judge.ToolCall{Name: tool, Arguments: args, IsError: true, Replayed: judge.ReplayUnmatched,
 		Result: fmt.Sprintf("not in the recorded run %s, whose tool results this run replays: %s; the live server was not called (replay_tools unmatched: live lets such calls through)", r.run, why)}, true
 }
 

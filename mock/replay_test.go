@@ -10,7 +10,6 @@ import (
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
-	"github.com/gavelhq/gavel/mcp"
 	"github.com/gavelhq/gavel/mock"
 )
 
@@ -68,33 +67,33 @@ func TestReplay(t *testing.T) {
 		calls           []call
 	}{
 		{"identical calls in order, then the last again", "", []call{
-			{"a", 1, "get_order", `{"id":"1","full":true}`, "order 1: shipped", false, mcp.ReplayRecorded},
-			{"a", 1, "get_order", `{ "full": true, "id": "1" }`, "order 1: delivered", false, mcp.ReplayRecorded},
-			{"a", 1, "get_order", `{"id":"1","full":true}`, "order 1: delivered", false, mcp.ReplayRecorded},
+			{"a", 1, "get_order", `{"id":"1","full":true}`, "order 1: shipped", false, judge.ReplayRecorded},
+			{"a", 1, "get_order", `{ "full": true, "id": "1" }`, "order 1: delivered", false, judge.ReplayRecorded},
+			{"a", 1, "get_order", `{"id":"1","full":true}`, "order 1: delivered", false, judge.ReplayRecorded},
 		}},
 		{"a failed call, and no arguments", "", []call{
-			{"a", 1, "get_order", `{"id":"2"}`, "no order 2", true, mcp.ReplayRecorded},
-			{"a", 1, "list", `{}`, "1, 2", false, mcp.ReplayRecorded},
-			{"a", 1, "list", ``, "1, 2", false, mcp.ReplayRecorded},
+			{"a", 1, "get_order", `{"id":"2"}`, "no order 2", true, judge.ReplayRecorded},
+			{"a", 1, "list", `{}`, "1, 2", false, judge.ReplayRecorded},
+			{"a", 1, "list", ``, "1, 2", false, judge.ReplayRecorded},
 		}},
 		{"by trial, and a trial the recorded run lacks replays the first", "", []call{
-			{"a", 2, "get_order", `{"id":"1","full":true}`, "order 1: lost", false, mcp.ReplayRecorded},
-			{"a", 3, "get_order", `{"id":"1","full":true}`, "order 1: shipped", false, mcp.ReplayRecorded},
+			{"a", 2, "get_order", `{"id":"1","full":true}`, "order 1: lost", false, judge.ReplayRecorded},
+			{"a", 3, "get_order", `{"id":"1","full":true}`, "order 1: shipped", false, judge.ReplayRecorded},
 		}},
 		{"by case", "", []call{
-			{"b", 1, "get_order", `{"id":"1","full":true}`, "order 1 of b", false, mcp.ReplayRecorded},
+			{"b", 1, "get_order", `{"id":"1","full":true}`, "order 1 of b", false, judge.ReplayRecorded},
 		}},
 		{"unmatched, refused", "error", []call{
-			{"a", 1, "get_order", `{"id":"1"}`, notIn, true, mcp.ReplayUnmatched},
-			{"a", 1, "search", `{"q":"x"}`, notIn, true, mcp.ReplayUnmatched},
-			{"c", 1, "get_order", `{"id":"1","full":true}`, notIn, true, mcp.ReplayUnmatched},
-			{"a", 1, "get_order", `{"id":1,"full":true}`, notIn, true, mcp.ReplayUnmatched},
+			{"a", 1, "get_order", `{"id":"1"}`, notIn, true, judge.ReplayUnmatched},
+			{"a", 1, "search", `{"q":"x"}`, notIn, true, judge.ReplayUnmatched},
+			{"c", 1, "get_order", `{"id":"1","full":true}`, notIn, true, judge.ReplayUnmatched},
+			{"a", 1, "get_order", `{"id":1,"full":true}`, notIn, true, judge.ReplayUnmatched},
 		}},
 		{"unmatched, live", "live", []call{
 			{"a", 1, "get_order", `{"id":"1"}`, "live", false, ""},
 			{"a", 1, "search", `{"q":"x"}`, "live", false, ""},
 			{"c", 1, "get_order", `{"id":"1","full":true}`, "live", false, ""},
-			{"a", 1, "get_order", `{"id":"1","full":true}`, "order 1: shipped", false, mcp.ReplayRecorded},
+			{"a", 1, "get_order", `{"id":"1","full":true}`, "order 1: shipped", false, judge.ReplayRecorded},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,7 +152,7 @@ func TestReplayTrialsAfresh(t *testing.T) {
 		end()
 	}
 	got, ok := r.Answer(context.Background(), "list", nil)
-	if !ok || got.Replayed != mcp.ReplayUnmatched || !strings.Contains(got.Result, "outside any trial") {
+	if !ok || got.Replayed != judge.ReplayUnmatched || !strings.Contains(got.Result, "outside any trial") {
 		t.Errorf("a call outside a trial: %+v, %v", got, ok)
 	}
 	if _, err := mock.NewReplay("r1", recording, "sometimes"); err == nil || !strings.Contains(err.Error(), "error, live") {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
-	"github.com/gavelhq/gavel/mcp"
 	"github.com/gavelhq/gavel/mcp/mcptest"
 	"github.com/gavelhq/gavel/mock"
 	"github.com/gavelhq/gavel/runner"
@@ -120,7 +119,7 @@ func TestReplayTools(t *testing.T) {
 			}
 
 			_, replayed := run(t, "Ada", "{run: first}")
-			if replayed.Result != live.Result || replayed.IsError || replayed.Replayed != mcp.ReplayRecorded {
+			if replayed.Result != live.Result || replayed.IsError || replayed.Replayed != judge.ReplayRecorded {
 				t.Errorf("replayed: %+v\nwant the live run's result, marked replayed: %q", replayed, live.Result)
 			}
 			if got := remembered(); got != "" {
@@ -128,7 +127,7 @@ func TestReplayTools(t *testing.T) {
 			}
 
 			_, refused := run(t, "Grace", "{run: first, unmatched: error}")
-			if !refused.IsError || refused.Replayed != mcp.ReplayUnmatched || !strings.Contains(refused.Result, "not in the recorded run run-1") {
+			if !refused.IsError || refused.Replayed != judge.ReplayUnmatched || !strings.Contains(refused.Result, "not in the recorded run run-1") {
 				t.Errorf("a call with other arguments: %+v, want it refused, marked unmatched", refused)
 			}
 			if got := remembered(); got != "" {
