@@ -47,7 +47,8 @@ var UnmatchedModes = []string{UnmatchedError, UnmatchedLive}
 // A recorded call whose result Gavel made is not replayed: one with a
 // fault injected on purpose (judge.ToolCall.Injected), and one a replay
 // refused. A call replayed from a run that was itself replayed is
-// replayed: its result is still the server's.
+// replayed: its result is still the server's. Why so:
+// docs/decisions/0025-replayed-tool-results.md.
 type Replay struct {
 	run       string
 	unmatched string
