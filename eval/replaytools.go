@@ -10,13 +10,13 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// toolRecording reads, for a suite whose agent replays its tool results
+// ToolRecording reads, for a suite whose agent replays its tool results
 // (spec.Env.ToolRecording), the tool calls of the stored run in st that
 // ref names: the run of that id; else the run of that --run-label; else
 // the newest finished run of the suite on the git branch of that name
 // (FindBaseline); and latest, the newest finished run of the suite. A
 // running run is refused: its calls are not all recorded yet.
-func toolRecording(st store.Store) func(suite, ref string) (string, mock.Recording, error) {
+func ToolRecording(st store.Store) func(suite, ref string) (string, mock.Recording, error) {
 	return func(suite, ref string) (string, mock.Recording, error) {
 		// Building a suite takes no context; reading a run is bounded by
 		// the store's own timeouts.
@@ -36,7 +36,7 @@ func toolRecording(st store.Store) func(suite, ref string) (string, mock.Recordi
 	}
 }
 
-// replayedRun is the id of the run ref names, as toolRecording says.
+// replayedRun is the id of the run ref names, as ToolRecording says.
 func replayedRun(ctx context.Context, st store.Store, suite, ref string) (string, error) {
 	if ref != "latest" {
 		base, err := FindBaseline(ctx, st, ref, suite, "")

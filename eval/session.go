@@ -303,7 +303,7 @@ func allPriced(b *spec.Built, prices llm.Prices) error {
 // retries), and the tool calls of the runs in st to replay.
 func suiteEnv(limits *llm.Limiters, m *Models, meter *llm.Meter, stderr io.Writer, st store.Store) spec.Env {
 	return spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.Wrapper(meter), Stderr: stderr,
-		ToolRecording: toolRecording(st)}
+		ToolRecording: ToolRecording(st)}
 }
 
 // run runs one suite, stores it, writes its reports and returns the exit

@@ -35,6 +35,7 @@ func (b *builder) agent(a AgentSpec, models map[string]string, suite string) age
 		return nil
 	}
 	box, faults, replay := b.mockTools(a.MockTools), b.faults(a.Faults), b.replay(a.ReplayTools, suite)
+	b.replayNothing(a)
 	var ag agent.Agent
 	switch {
 	case a.Go != "":

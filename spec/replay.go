@@ -38,7 +38,7 @@ func (b *builder) replay(s *ReplayToolsSpec, suite string) *mock.Replay {
 		return nil
 	}
 	if b.env.ToolRecording == nil {
-		b.fail("%s: replaying tool results needs the results database, which this program does not open: run the suite with gavel run", field)
+		b.fail("%s: replaying tool results needs the results database the run is kept in, and none was given: run the suite with gavel run (--db), or give gaveltest.Config.Store", field)
 		return nil
 	}
 	id, rec, err := b.env.ToolRecording(suite, ref)
@@ -53,6 +53,22 @@ func (b *builder) replay(s *ReplayToolsSpec, suite string) *mock.Replay {
 	}
 	b.out.ReplayedRun = id
 	return r
+}
+
+// replayNothing warns of a replay asked of an agent whose tool calls
+// Gavel does not reach: it has no MCP server of its own (a builtin
+// agent's) or behind a recording proxy, so nothing would be replayed.
+func (b *builder) replayNothing(a AgentSpec) {
+	if a.ReplayTools == nil && b.env.ReplayTools == "" || len(a.MCPProxy) > 0 || a.Builtin != nil && len(a.Builtin.MCP) > 0 {
+		return
+	}
+	field := "agent.replay_tools"
+	if a.ReplayTools == nil {
+		field = "--replay-tools"
+	}
+	p := b.problemAt(field + ": the agent has no MCP server that Gavel calls (agent.builtin.mcp) or records (agent.mcp_proxy), so nothing is replayed; mock tools answer as the suite writes them")
+	p.Message = "warning: " + p.Message
+	b.out.Warnings = append(b.out.Warnings, p)
 }
 
 // replaying returns make with replay set on each proxy it makes, when

@@ -160,7 +160,7 @@ func TestReplayToolsProblems(t *testing.T) {
 		{"no such run, by flag", "", "nope", noRun, `gavel.yaml: --replay-tools "nope": no run has id or label "nope"`},
 		{"no run named", "{unmatched: live}", "", noRun, "gavel.yaml:4:3: agent.replay_tools.run: say which stored run's tool results to replay"},
 		{"unmatched", "{run: r1, unmatched: sometimes}", "", noRun, `gavel.yaml:4:27: agent.replay_tools.unmatched "sometimes": want error`},
-		{"no database", "{run: r1}", "", nil, "gavel.yaml:4:18: agent.replay_tools.run: replaying tool results needs the results database"},
+		{"no database", "{run: r1}", "", nil, "gavel.yaml:4:18: agent.replay_tools.run: replaying tool results needs the results database the run is kept in, and none was given"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			suite := "name: s\n" + agent
@@ -173,5 +173,22 @@ func TestReplayToolsProblems(t *testing.T) {
 			_, err := spec.Open(dir, env)
 			hasProblems(t, dir, err, tc.want)
 		})
+	}
+}
+
+// A replay asked of an agent whose tools Gavel neither calls nor records
+// replays nothing, and is warned of.
+func TestReplayToolsNothingToReplay(t *testing.T) {
+	const suite = "agent:\n  http: {url: 'http://127.0.0.1:1/chat'}\n  replay_tools: {run: r1}\nmodels: {judge: 'fake:judge'}\ncases:\n  - {id: a, input: hi, expected_tools: [x]}\n"
+	dir := suiteDir(t, map[string]string{"gavel.yaml": suite})
+	env := testEnv()
+	env.ToolRecording = func(string, string) (string, mock.Recording, error) { return "r1", mock.Recording{}, nil }
+	b, err := spec.Open(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if len(b.Warnings) != 1 || !strings.Contains(b.Warnings[0].String(), "gavel.yaml:3:3: warning: agent.replay_tools: the agent has no MCP server that Gavel calls") {
+		t.Errorf("warnings %v, want one that nothing is replayed", b.Warnings)
 	}
 }
