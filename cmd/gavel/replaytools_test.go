@@ -87,8 +87,8 @@ func TestReplayTools(t *testing.T) {
 	}
 	replayed := runID.FindStringSubmatch(errs)[1]
 	code, out, _ = gavelCmd(t, "show", "--db", db, replayed, "ada")
-	if code != eval.ExitPassed || !strings.Contains(out, "[replayed]") {
-		t.Errorf("gavel show of a replayed case: exit %d, want its call marked replayed:\n%s", code, out)
+	if code != eval.ExitPassed || !strings.Contains(out, "[replayed]") || !strings.Contains(out, "Replays the tool results of run "+recorded+":") {
+		t.Errorf("gavel show of a replayed case: exit %d, want its call marked replayed and the run replayed named:\n%s", code, out)
 	}
 
 	// The suite says it: the newest finished run, itself a replay, is
