@@ -34,6 +34,26 @@ func TestReplayedToolCalls(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
+	md := write(t, Markdown, run, Options{Verbose: true})
+	for _, want := range []string{
+		"🔁 Tool calls replayed from the recorded run: 1 of 3 (1 not in it, refused)\n",
+		"`get_order_status({\"order_id\":\"12345\"})` (replayed)",
+		"`cancel_order({\"order_id\":\"12345\"})` (not in the recorded run) — failed",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the Markdown report lacks %q:\n%s", want, md)
+		}
+	}
+	page := write(t, HTML, run, Options{Verbose: true})
+	for _, want := range []string{
+		"<p>Tool calls replayed from the recorded run: 1 of 3 (1 not in it, refused)</p>",
+		"<em>replayed</em>",
+		"<em>not in the recorded run</em> <strong>failed</strong>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the HTML report lacks %q", want)
+		}
+	}
 	if strings.Contains(write(t, Text, incompleteRun(), Options{}), "replayed") {
 		t.Error("a run without replayed calls speaks of them")
 	}

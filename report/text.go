@@ -262,6 +262,18 @@ func replayedLine(run *gavel.Run) string {
 	return line
 }
 
+// replayedNote says of a call whether a replay answered it (replayed)
+// or refused it (not in the recorded run); "" for a call made live.
+func replayedNote(c judge.ToolCall) string {
+	switch c.Replayed {
+	case judge.ReplayRecorded:
+		return "replayed"
+	case judge.ReplayUnmatched:
+		return "not in the recorded run"
+	}
+	return ""
+}
+
 // runVerdict is the run's verdict: the gate's PASS, FAIL or INCONCLUSIVE
 // (gavel.Run.Gate), or INCOMPLETE for a run that did not run every
 // selected trial, whatever its pass rate.
@@ -430,11 +442,8 @@ func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript, verbos
 				if c.Injected != "" {
 					b.WriteString("  [injected: " + oneLine(c.Injected) + "]")
 				}
-				switch c.Replayed {
-				case judge.ReplayRecorded:
-					b.WriteString("  [replayed]")
-				case judge.ReplayUnmatched:
-					b.WriteString("  [not in the recorded run]")
+				if note := replayedNote(c); note != "" {
+					b.WriteString("  [" + note + "]")
 				}
 				switch {
 				case c.IsError:
