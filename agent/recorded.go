@@ -77,6 +77,10 @@ func (r *recordedAgent) answer(ctx context.Context, turn func() (*Reply, error))
 	}
 	defer func() { <-r.turn }()
 	r.log.Take() // calls made before this turn are not its reply's
+	if tl, ok := r.log.(turnLog); ok {
+		tl.SetTurn(ctx)
+		defer tl.SetTurn(nil)
+	}
 	reply, err := turn()
 	calls := r.take(ctx)
 	if reply == nil && err != nil && len(calls) > 0 {
@@ -86,6 +90,13 @@ func (r *recordedAgent) answer(ctx context.Context, turn func() (*Reply, error))
 		reply.ToolCalls = calls
 	}
 	return reply, err
+}
+
+// A turnLog is a ToolLog told the context of each turn as it starts,
+// and nil as it ends, as *mcp.Log is: what serves the calls can then
+// tell whose trial they are of.
+type turnLog interface {
+	SetTurn(ctx context.Context)
 }
 
 // An endedLog is a ToolLog that also says when each call ended, as

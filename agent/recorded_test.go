@@ -99,3 +99,28 @@ func TestRecordedKeepsTheCallsOfAFailedTurn(t *testing.T) {
 		t.Errorf("reply %+v, %v: want the call the proxy saw, with the error", reply, err)
 	}
 }
+
+// While a turn runs, the proxy's log knows it (for a replay that matches
+// calls by their trial's case); between turns it knows none.
+func TestRecordedTellsTheLogItsTurn(t *testing.T) {
+	log := &mcp.Log{}
+	var during *agent.Scope
+	a := agent.Recorded(agent.Func(func(context.Context, string, agent.Message) (*agent.Reply, error) {
+		if turn := log.Turn(); turn != nil {
+			during = agent.CaseScope(turn)
+		}
+		return &agent.Reply{Text: "ok"}, nil
+	}), log)
+	ofCase := agent.NewScope("refund")
+	ctx := agent.WithScopes(context.Background(), agent.NewScope("refund#1"), ofCase)
+	s, _ := a.Open(ctx, "s")
+	if _, err := s.Send(ctx, agent.Message{Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if during != ofCase {
+		t.Errorf("during the turn, the log's turn was of case %v, want refund", during)
+	}
+	if log.Turn() != nil {
+		t.Error("after the turn, the log still has one")
+	}
+}

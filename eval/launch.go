@@ -103,7 +103,7 @@ func (l *Launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 		return "", err
 	}
 	meter := llm.NewMeter(llm.DefaultPrices())
-	b, err := spec.Build(loaded, suiteEnv(l.limits, l.models, meter, l.log))
+	b, err := spec.Build(loaded, suiteEnv(l.limits, l.models, meter, l.log, l.st))
 	if err != nil {
 		return "", web.Refused("%v", err)
 	}

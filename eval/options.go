@@ -88,6 +88,11 @@ type Options struct {
 	// Queue enqueues the run's trials for workers instead of running
 	// them, then waits for the run to finish, unless Detach.
 	Queue, Detach bool
+	// ReplayTools, when set, makes the agent's tools replay the tool
+	// results of the stored run it names (a run id, a --run-label, a git
+	// branch, or latest), as the suite's agent.replay_tools.run would:
+	// the live servers are not called (spec.Env.ReplayTools).
+	ReplayTools string
 }
 
 // Check refuses options that contradict each other or are out of range,
@@ -109,6 +114,8 @@ func (o *Options) Check() error {
 	switch {
 	case o.Repeat < 0:
 		return fmt.Errorf("--repeat %d: want how many times to run each suite", o.Repeat)
+	case o.ReplayTools != "" && o.Queue:
+		return errors.New("--replay-tools does not go with --queue: the workers build the suite from its file; write agent.replay_tools: {run: ID} in the suite instead")
 	case o.Repeat > 1 && (o.Queue || o.Shard.Count > 0 || o.Resume != "" || o.RetryErrors != ""):
 		return errors.New("--repeat runs whole suites here, again and again: not with --queue, --shard, --resume or --retry-errors")
 	}

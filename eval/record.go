@@ -308,6 +308,9 @@ func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 	if f.MaxTokens > 0 {
 		info.Settings["max_tokens"] = strconv.FormatInt(f.MaxTokens, 10)
 	}
+	if b.ReplayedRun != "" {
+		info.Settings["replay_tools"] = b.ReplayedRun
+	}
 	return info
 }
 

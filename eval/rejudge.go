@@ -77,7 +77,7 @@ func (r *Session) Rejudge(ctx context.Context, id string, rj Rejudging) int {
 		return ExitInfra
 	}
 	defer m.Close()
-	suites, ok := loadSuites([]string{path}, f, m, r.Stderr)
+	suites, ok := loadSuites([]string{path}, f, m, r.st, r.Stderr)
 	defer func() {
 		for _, s := range suites {
 			s.Close()

@@ -129,7 +129,7 @@ func (r *Session) Run(ctx context.Context, paths []string) int {
 		// digest over all its cases.
 		load = loadSuites
 	}
-	suites, ok := load(paths, f, m, r.Stderr)
+	suites, ok := load(paths, f, m, r.st, r.Stderr)
 	defer func() {
 		for _, s := range suites {
 			s.Close()
@@ -230,7 +230,7 @@ type meteredSuite struct {
 // loadSuites loads and builds the suites at paths and selects their cases
 // as the flags say. It reports every problem and returns ok false if
 // there was one; the suites it returns are to be closed either way.
-func loadSuites(paths []string, f *Options, m *Models, stderr io.Writer) (suites []meteredSuite, ok bool) {
+func loadSuites(paths []string, f *Options, m *Models, st store.Store, stderr io.Writer) (suites []meteredSuite, ok bool) {
 	// One limiter per server, shared by every suite and role: a vendor
 	// counts requests per account. A meter per suite: each run reports
 	// what it spent by model.
@@ -242,7 +242,9 @@ func loadSuites(paths []string, f *Options, m *Models, stderr io.Writer) (suites
 		if f.Quiet {
 			agentStderr = io.Discard
 		}
-		b, err := spec.Open(path, suiteEnv(limits, m, meter, agentStderr))
+		env := suiteEnv(limits, m, meter, agentStderr, st)
+		env.ReplayTools = f.ReplayTools
+		b, err := spec.Open(path, env)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			ok = false
@@ -297,10 +299,11 @@ func allPriced(b *spec.Built, prices llm.Prices) error {
 }
 
 // suiteEnv is how gavel builds a suite to run: every provider, behind
-// the limiter of its server, and every model wrapped (meter, cache,
-// retries).
-func suiteEnv(limits *llm.Limiters, m *Models, meter *llm.Meter, stderr io.Writer) spec.Env {
-	return spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.Wrapper(meter), Stderr: stderr}
+// the limiter of its server, every model wrapped (meter, cache,
+// retries), and the tool calls of the runs in st to replay.
+func suiteEnv(limits *llm.Limiters, m *Models, meter *llm.Meter, stderr io.Writer, st store.Store) spec.Env {
+	return spec.Env{Registry: limits.Registry(providers.Registry()), Getenv: os.Getenv, Wrap: m.Wrapper(meter), Stderr: stderr,
+		ToolRecording: ToolRecording(st)}
 }
 
 // run runs one suite, stores it, writes its reports and returns the exit

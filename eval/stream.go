@@ -13,6 +13,7 @@ import (
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
+	"github.com/gavelhq/gavel/store"
 )
 
 // gavel run reads a suite's cases as it runs them (spec.Stream), a case
@@ -157,7 +158,7 @@ func (s meteredSuite) cases(f *Options, rec *Recording) (iter.Seq[*gavel.Case], 
 // loadSuites loads and builds them: it reports every problem and returns
 // ok false if there was one; the suites it returns are to be closed
 // either way.
-func loadStreamed(paths []string, f *Options, m *Models, stderr io.Writer) (suites []meteredSuite, ok bool) {
+func loadStreamed(paths []string, f *Options, m *Models, db store.Store, stderr io.Writer) (suites []meteredSuite, ok bool) {
 	limits := &llm.Limiters{} // as loadSuites: one per server, a meter per suite
 	ok = true
 	for _, path := range paths {
@@ -166,7 +167,9 @@ func loadStreamed(paths []string, f *Options, m *Models, stderr io.Writer) (suit
 		if f.Quiet {
 			agentStderr = io.Discard
 		}
-		st, err := spec.OpenStream(path, suiteEnv(limits, m, meter, agentStderr))
+		env := suiteEnv(limits, m, meter, agentStderr, db)
+		env.ReplayTools = f.ReplayTools
+		st, err := spec.OpenStream(path, env)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			ok = false

@@ -73,7 +73,7 @@ func (w *Worker) Work(ctx context.Context) int {
 		Log:         w.Log,
 		Load: func(path string) (*spec.Built, error) {
 			meter := llm.NewMeter(llm.DefaultPrices())
-			b, err := spec.Open(path, suiteEnv(limits, m, meter, agentStderr))
+			b, err := spec.Open(path, suiteEnv(limits, m, meter, agentStderr, st))
 			if err != nil {
 				return nil, err
 			}

@@ -70,8 +70,9 @@ type Config struct {
 	// Store, when set, keeps the run as gavel run keeps its runs: the
 	// cases' definitions, every trial as it finishes, and how the run
 	// ended, so that gavel show, gavel compare and the web app read it
-	// (sqlite.Open(".gavel/gavel.db") is gavel's own). Defaults to none:
-	// the run is not kept.
+	// (sqlite.Open(".gavel/gavel.db") is gavel's own), and a suite's
+	// agent.replay_tools reads the run it replays there. Defaults to
+	// none: the run is not kept, and a suite that replays is refused.
 	Store store.Store
 	// Gate fails t when the whole run does not pass as gavel run's would
 	// (exit code 0): it is complete and its pass rate reaches the suite's
@@ -121,6 +122,9 @@ func Run(t *testing.T, path string, c Config) *gavel.Run {
 	}
 	// Models of one server share a limiter that learns its rate limit.
 	env := spec.Env{Registry: (&llm.Limiters{}).Registry(registry), Getenv: c.Getenv, Wrap: m.Wrapper(meter), Agents: c.Agents}
+	if c.Store != nil {
+		env.ToolRecording = eval.ToolRecording(c.Store) // agent.replay_tools reads its run there
+	}
 	b, err := spec.Open(path, env)
 	if err != nil {
 		var problems spec.Problems

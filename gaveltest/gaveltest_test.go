@@ -256,6 +256,41 @@ func TestSupportDesk(t *testing.T) {
 	}
 }
 
+// The support-desk example replays its tool results from the run kept in
+// Config.Store: its orders server (the example's Go MCP server, on a
+// fresh SQLite orders database each run) gets no call, so case_002,
+// whose cancel_order is replayed, finds the order in the database not
+// cancelled, and fails its check of the database, where the live run
+// passed it.
+func TestReplaySupportDesk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's MCP server")
+	}
+	suite := supportDesk(t)
+	db := filepath.Join(t.TempDir(), "gavel.db")
+	if out, code := runChild(t, child{suite: suite, ids: "case_002", db: db}); code != 0 || !strings.Contains(out, "--- PASS: TestChild/case_002") {
+		t.Fatalf("the live run: exit code %d, want 0:\n%s", code, out)
+	}
+	data, err := os.ReadFile(suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("\nagent:\n"), []byte("\nagent:\n  replay_tools: {run: latest}\n"), 1)
+	if err := os.WriteFile(suite, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runChild(t, child{suite: suite, ids: "case_002", db: db})
+	for _, want := range []string{
+		"--- FAIL: TestChild/case_002",
+		`cancel_order({"confirmation":true,"order_id":"13579"})  [replayed]`,
+		"FAIL sql_scalar: scalar is 'processing', want = 'cancelled'",
+	} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("the replayed run: exit code %d, want 1 and %q:\n%s", code, want, out)
+		}
+	}
+}
+
 // supportDesk copies the support-desk suite and its model scripts to a
 // temporary directory, with the example's MCP server built there and
 // named in the suite instead of go run, and returns the suite file. Its

@@ -187,7 +187,21 @@ type ToolCall struct {
 	// "empty", "truncated". The result is then what the agent got, not
 	// what the tool answered.
 	Injected string `json:"injected,omitempty"`
+	// Replayed, when set, says that the live server was not called: the
+	// result is a recorded run's (ReplayRecorded, a suite's replay_tools),
+	// or the recorded run made no such call and the suite refuses calls
+	// it did not make (ReplayUnmatched: an error result that says so).
+	Replayed string `json:"replayed,omitempty"`
 }
+
+// What a ToolCall's Replayed says.
+const (
+	// ReplayRecorded: the result is the one a recorded run got.
+	ReplayRecorded = "recorded"
+	// ReplayUnmatched: the recorded run made no such call, and the call
+	// was refused with an error result that says so.
+	ReplayUnmatched = "unmatched"
+)
 
 // A Revival marks that the session was closed and reopened, with the same
 // id, before the turn at index BeforeTurn.

@@ -176,6 +176,10 @@ func renderTurns(turns []judge.Turn, revivals []judge.Revival, maxTool int) stri
 				// Said to the judge, so that it can ask how the agent coped.
 				outcome += fmt.Sprintf(" (the test injected a fault into this call on purpose: %s)", quoteName(c.Injected))
 			}
+			if c.Replayed == judge.ReplayUnmatched {
+				// The test's refusal, not the tool's: said, as a fault is.
+				outcome += " (the test refused this call: it replays the tool results of a recorded run, which made no such call)"
+			}
 			if plainName.MatchString(c.Name) {
 				fmt.Fprintf(&b, "Tool call %d.%d: %q, %s.\n", i+1, k+1, c.Name, outcome)
 			} else {

@@ -47,6 +47,24 @@ func TestCorrectnessShowsTheWholeTranscript(t *testing.T) {
 	}
 }
 
+// A call that a replay of recorded tool results refused is said to be
+// the test's refusal, not the tool's failure.
+func TestCorrectnessSaysARefusedReplay(t *testing.T) {
+	model := answers(`{"reasoning": "ok", "score": 0.9}`)
+	j := must(NewCorrectness(model, CorrectnessConfig{}))
+	tr := orderTranscript()
+	for i := range tr.Turns {
+		for k := range tr.Turns[i].ToolCalls {
+			tr.Turns[i].ToolCalls[k].IsError, tr.Turns[i].ToolCalls[k].Replayed = true, judge.ReplayUnmatched
+		}
+	}
+	judgetest.Run(t, j, tr)
+	want := "FAILED: the tool reported an error (the test refused this call: it replays the tool results of a recorded run, which made no such call)."
+	if prompt := lastUser(model.Calls()[0]); !strings.Contains(prompt, want) {
+		t.Errorf("the prompt lacks %q:\n%s", want, prompt)
+	}
+}
+
 func TestCorrectnessRefusesBadConfiguration(t *testing.T) {
 	build := func(m llm.Model, c CorrectnessConfig) func() (judge.Judge, error) {
 		return func() (judge.Judge, error) { return asJudge(NewCorrectness(m, c)) }

@@ -43,6 +43,7 @@ type Proxy struct {
 	handler  http.Handler
 	listed   map[string]bool // the tools' names; read only once made
 	faults   Faults          // the faults calls suffer on purpose, or nil
+	replay   Replay          // answers calls instead of the upstream, or nil
 }
 
 // SetFaults makes the calls faults chooses suffer their fault, marked
@@ -134,7 +135,8 @@ func addTool(s *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err error)
 	return nil
 }
 
-// forward calls the upstream's tool and records the call. A call that
+// forward calls the upstream's tool (or has the replay answer) and
+// records the call. A call that
 // fails at the protocol level is recorded too, with IsError set, and its
 // JSON-RPC error is passed on as it came.
 func (p *Proxy) forward(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
@@ -142,12 +144,12 @@ func (p *Proxy) forward(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcps
 		return p.answer(ctx, req)
 	}
 	if res, ok, err := p.injected(ctx, req, func(ctx context.Context) (judge.ToolCall, error) {
-		_, call, err := p.upstream.call(ctx, req.Params.Name, req.Params.Arguments)
+		_, call, err := p.call(ctx, req)
 		return call, err
 	}); ok {
 		return res, err
 	}
-	res, call, err := p.upstream.call(ctx, req.Params.Name, req.Params.Arguments)
+	res, call, err := p.call(ctx, req)
 	if p.rec != nil {
 		p.rec.Record(call)
 	}

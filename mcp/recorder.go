@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -26,6 +27,26 @@ type Log struct {
 	mu    sync.Mutex
 	calls []judge.ToolCall
 	ended []time.Time // when each call was recorded
+	turn  context.Context
+}
+
+// SetTurn tells the log that the calls it gets next are of the turn
+// whose context is ctx (it carries the turn's trial), until SetTurn(nil)
+// at the turn's end. agent.Recorded tells it, as it runs one turn at a
+// time; what serves the calls over HTTP, whose requests do not say whose
+// they are, asks Turn (a replay matches calls by their case).
+func (l *Log) SetTurn(ctx context.Context) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.turn = ctx
+}
+
+// Turn returns the context of the turn under way (SetTurn), or nil
+// between turns.
+func (l *Log) Turn() context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.turn
 }
 
 // Record appends call to the log.

@@ -6,6 +6,11 @@
 // Gavel serves (mcp.NewToolServer). Calls to a mock are recorded and
 // judged as real ones.
 //
+// A Replay answers the calls of real tools (MCP servers, through a
+// builtin agent's toolboxes or a recording proxy) with the results a
+// stored run recorded, so that two runs, or two versions of an agent,
+// meet the same environment; an Injector breaks calls on purpose.
+//
 // Mocks are for the answers of the tools around the agent, never for the
 // agent under test: a run against mocks says how the agent uses tools
 // whose answers are known, not that the real tools answer so.

@@ -46,6 +46,7 @@ type htmlPage struct {
 	Cases, Trials               int
 	Tokens, Calls, Cost, ByRole string
 	PassAtK, PassHatK           string
+	Replayed                    string // how many tool calls were replayed, "" for none
 	Unstable                    []string
 	Unpriced                    string // which models have no price, and how to give it
 	Outcomes, Flaky             string
@@ -102,6 +103,9 @@ type htmlTurn struct {
 type htmlCall struct {
 	Call, Result string
 	Failed       bool
+	// Replayed says where a replayed call's result came from; "" for a
+	// call answered live.
+	Replayed string
 }
 
 // htmlJudgment is one node of a verdict's tree. Score is its ScoreNote
@@ -144,6 +148,7 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 		ByRole:     inParens(byRole(stats.Usage, costAndTokens)),
 		PassAtK:    passAtK(stats),
 		PassHatK:   passHatK(stats),
+		Replayed:   replayedLine(run),
 		Unstable:   unstableJudges(run),
 		Incomplete: clean(incomplete(run)),
 		Unjudged:   unjudged(run, stats),
@@ -243,7 +248,7 @@ func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 			ht.Speaker = fmt.Sprintf("round %d · %s", turn.Round, ht.Speaker)
 		}
 		for _, c := range turn.ToolCalls {
-			ht.Calls = append(ht.Calls, htmlCall{Call: call(c), Result: clean(c.Result), Failed: c.IsError})
+			ht.Calls = append(ht.Calls, htmlCall{Call: call(c), Result: clean(c.Result), Failed: c.IsError, Replayed: replayedNote(c)})
 		}
 		out.Turns = append(out.Turns, ht)
 	}

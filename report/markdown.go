@@ -41,6 +41,9 @@ func writeMarkdown(b *bytes.Buffer, run *gavel.Run, opts Options) error {
 	if line := correctedLine(stats); line != "" {
 		fmt.Fprintf(b, "%s\n\n", mdText(line))
 	}
+	if line := replayedLine(run); line != "" {
+		fmt.Fprintf(b, "🔁 %s\n\n", mdText(line))
+	}
 	if note := gateNote(run); note != "" && opts.Shard == nil {
 		icon := "❔"
 		if run.Gate().Decision == gavel.DecisionFail {
@@ -207,6 +210,9 @@ func writeMarkdownTrial(b *bytes.Buffer, t gavel.Trial, verbose bool) {
 				fmt.Fprintf(b, "- **%s:** %s\n", label, mdText(content))
 				for _, c := range turn.ToolCalls {
 					fmt.Fprintf(b, "  - 🔧 %s", mdCode(call(c)))
+					if note := replayedNote(c); note != "" {
+						b.WriteString(" (" + note + ")")
+					}
 					if c.IsError {
 						fmt.Fprintf(b, " — failed: %s", mdText(shorten(oneLine(c.Result), 120)))
 					}

@@ -191,6 +191,9 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 	}
 	fmt.Fprintf(b, "\nThreshold: %s -> overall %s\n", percent(threshold(run)), verdictOf(run, opts))
 	fmt.Fprintf(b, "Trials: %d\n", stats.Trials)
+	if line := replayedLine(run); line != "" {
+		b.WriteString(line + "\n")
+	}
 	tokens, spent := usageLines(stats.Usage)
 	fmt.Fprintf(b, "Tokens: %s\nCost: %s\n", tokens, spent)
 	for _, note := range []string{unpricedNote(stats), unreportedNote(stats)} {
@@ -226,6 +229,49 @@ func writeTextSummary(b *bytes.Buffer, run *gavel.Run, facts []caseFacts, opts O
 		b.WriteString("\n")
 		writeTable(b, table)
 	}
+}
+
+// replayedLine counts the tool calls of a run that replayed a recorded
+// run's (agent.replay_tools): those answered from it, and those refused
+// because it made no such call; "" when none was.
+func replayedLine(run *gavel.Run) string {
+	calls, replayed, refused := 0, 0, 0
+	for _, cr := range run.Cases {
+		for _, t := range cr.Trials {
+			if t.Transcript == nil {
+				continue
+			}
+			for _, c := range t.Transcript.ToolCalls() {
+				calls++
+				switch c.Replayed {
+				case judge.ReplayRecorded:
+					replayed++
+				case judge.ReplayUnmatched:
+					refused++
+				}
+			}
+		}
+	}
+	if replayed+refused == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("Tool calls replayed from the recorded run: %d of %d", replayed, calls)
+	if refused > 0 {
+		line += fmt.Sprintf(" (%d not in it, refused)", refused)
+	}
+	return line
+}
+
+// replayedNote says of a call whether a replay answered it (replayed)
+// or refused it (not in the recorded run); "" for a call made live.
+func replayedNote(c judge.ToolCall) string {
+	switch c.Replayed {
+	case judge.ReplayRecorded:
+		return "replayed"
+	case judge.ReplayUnmatched:
+		return "not in the recorded run"
+	}
+	return ""
 }
 
 // runVerdict is the run's verdict: the gate's PASS, FAIL or INCONCLUSIVE
@@ -395,6 +441,9 @@ func writeToolCalls(b *bytes.Buffer, indent string, tr *judge.Transcript, verbos
 				b.WriteString(prefix + call(c))
 				if c.Injected != "" {
 					b.WriteString("  [injected: " + oneLine(c.Injected) + "]")
+				}
+				if note := replayedNote(c); note != "" {
+					b.WriteString("  [" + note + "]")
 				}
 				switch {
 				case c.IsError:

@@ -24,7 +24,7 @@ import (
 // agent builds the agent under test: exactly one kind. Nothing starts
 // here: processes, MCP servers and recording proxies start when the first
 // trial needs them.
-func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
+func (b *builder) agent(a AgentSpec, models map[string]string, suite string) agent.Agent {
 	switch countTrue(a.Builtin != nil, a.HTTP != nil, a.Exec != nil, a.Go != "") {
 	case 0:
 		b.fail("agent: say which kind: builtin, http, exec or go")
@@ -34,8 +34,9 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		b.fail("agent: give one kind of agent: builtin, http, exec or go")
 		return nil
 	}
-	box, faults := b.mockTools(a.MockTools), b.faults(a.Faults)
+	box, faults, replay := b.mockTools(a.MockTools), b.faults(a.Faults), b.replay(a.ReplayTools, suite)
 	b.mocks = box
+	b.replayNothing(a)
 	var ag agent.Agent
 	switch {
 	case a.Go != "":
@@ -54,10 +55,10 @@ func (b *builder) agent(a AgentSpec, models map[string]string) agent.Agent {
 		if a.MockListen != "" {
 			b.fail("agent.mock_listen: a builtin agent calls its mock tools itself: remove mock_listen")
 		}
-		ag = b.builtinAgent(*a.Builtin, models, box, faults)
+		ag = b.builtinAgent(*a.Builtin, models, box, faults, replay)
 	}
 	if ag != nil && len(a.MCPProxy) > 0 {
-		ag = b.recordTools(ag, a.MCPProxy, faults)
+		ag = b.recordTools(ag, a.MCPProxy, faults, replay)
 	}
 	if ag != nil && box != nil && a.Builtin == nil {
 		if a.MockListen == "" {
@@ -199,7 +200,7 @@ func (b *builder) httpRequest(field string, r *HTTPRequestSpec) *agent.HTTPReque
 	return &agent.HTTPRequest{Method: r.Method, URL: b.expand(field+".url", r.URL, addressValue), Headers: r.Headers, Body: r.Body}
 }
 
-func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string, mocks *mock.Toolbox, faults *mock.Injector) agent.Agent {
+func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string, mocks *mock.Toolbox, faults *mock.Injector, replay *mock.Replay) agent.Agent {
 	const field = "agent.builtin.model"
 	models["agent"] = b.expand(field, bs.Model, addressValue)
 	m := b.model("agent", bs.Model, field)
@@ -211,6 +212,10 @@ func (b *builder) builtinAgent(bs BuiltinSpec, models map[string]string, mocks *
 		field := fmt.Sprintf("agent.builtin.mcp[%d]", i)
 		t := &lazyTools{server: b.mcpServer(field, s), share: b.share(field, s.Share)}
 		b.out.closers = append(b.out.closers, t.Close)
+		if replay != nil {
+			tools = append(tools, mock.Replayed(t, replay))
+			continue
+		}
 		tools = append(tools, t)
 	}
 	if mocks != nil {

@@ -52,6 +52,17 @@ type Env struct {
 	// DryRun is set: then it is only warned that it needs the Go test
 	// that passes its agent.
 	Agents map[string]agent.Agent
+	// ToolRecording reads the tool calls of the stored run ref names (a
+	// run id, a run label, a git branch, or latest), of suite, and returns
+	// them with the run's id, for a suite whose agent replays its tool
+	// results (agent.replay_tools, ReplayTools). Package eval reads them
+	// from the results database. Without it, such a suite is refused,
+	// unless DryRun is set.
+	ToolRecording func(suite, ref string) (id string, rec mock.Recording, err error)
+	// ReplayTools, when set, makes the agent replay the tool results of
+	// the stored run it names, as agent.replay_tools.run would (the
+	// suite's unmatched applies): gavel run --replay-tools.
+	ReplayTools string
 }
 
 // A Built suite is ready to run.
@@ -76,6 +87,9 @@ type Built struct {
 	// Models are the models the suite opens, each once, in the order
 	// first opened: what a cost budget needs the prices of.
 	Models []llm.Ref
+	// ReplayedRun is the id of the stored run whose tool results the
+	// agent's tools replay (agent.replay_tools); "" for none.
+	ReplayedRun string
 
 	closers []func() error
 }
@@ -277,7 +291,7 @@ func (b *builder) suiteHead() *gavel.Suite {
 		if f.Models.Agent != "" && f.Agent.Builtin != nil {
 			b.fail("models.agent is for http and exec agents: a builtin agent's model is agent.builtin.model; remove models.agent")
 		}
-		s.Agent = b.agent(*f.Agent, s.Models)
+		s.Agent = b.agent(*f.Agent, s.Models, s.Name)
 	}
 	if ref := cmp.Or(f.Models.FollowUp, f.Models.Judge); ref != "" {
 		field := "models.followup"

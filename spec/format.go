@@ -82,6 +82,8 @@ type AgentSpec struct {
 	MockListen string         `yaml:"mock_listen" doc:"For an http or exec agent: the address (host:port) where Gavel serves mock_tools as an MCP server over streamable HTTP; the agent's MCP URL is then http://host:port/mcp. ${VAR} and ${VAR:-default} read the environment."`
 	// Faults are injected into the agent's tool calls on purpose.
 	Faults []FaultSpec `yaml:"faults" doc:"Faults injected on purpose into the agent's tool calls (its MCP servers, its recording proxies, its mock tools), to see how it copes: the transcript marks each injected call, for a judge to ask whether the agent recovered, retried, apologised or made something up."`
+	// ReplayTools answers the agent's tool calls from a stored run.
+	ReplayTools *ReplayToolsSpec `yaml:"replay_tools" doc:"Replay the tool results a stored run recorded instead of calling the live servers (a builtin agent's MCP servers, the recording proxies; mock tools answer as written), so that every run, and every version of the agent, meets the same environment. A call is matched by its case, its trial, its tool and its arguments as JSON (key order and whitespace aside); identical calls get the recorded results in their order, then the last again. Calls the recorded run broke on purpose (faults) are not replayed. The transcript marks each replayed call. gavel run --replay-tools RUN does the same from the command line."`
 	// Restart makes revivals restart the agent, of any kind.
 	Restart *RestartSpec `yaml:"restart" doc:"A command that restarts the agent's process or server to revive a session (test_agent_revival, revive): it runs after the session is closed and before it is opened again, so that what the agent kept only in memory is gone. A restart runs alone: it waits until no other trial has a session open."`
 }
@@ -113,6 +115,13 @@ type FaultSpec struct {
 	Kind    string  `yaml:"kind" doc:"What the call suffers: error (an error result; the tool is not called), protocol_error (an MCP protocol error; the tool is not called), delay (the call waits delay first: past the agent's patience, it gives up), empty (the tool's result emptied) or truncate (cut in half)." enum:"error,protocol_error,delay,empty,truncate"`
 	Message string  `yaml:"message" doc:"The words of an error or a protocol error. Defaults to a message that says the fault was injected."`
 	Delay   string  `yaml:"delay" doc:"How long a delay waits, such as 30s."`
+}
+
+// ReplayToolsSpec says which stored run's tool results the agent's tools
+// replay, and what becomes of a call that run did not make.
+type ReplayToolsSpec struct {
+	Run       string `yaml:"run" doc:"The stored run whose tool results are replayed: its id, its label (gavel run --run-label), a git branch (the newest finished run of this suite on it), or latest (the newest finished run of this suite). ${VAR} and ${VAR:-default} read the environment."`
+	Unmatched string `yaml:"unmatched" doc:"A call the recorded run did not make: error (an error result that says so, marked in the transcript; the live server is not called) or live (the live server answers it). Defaults to error." enum:"error,live"`
 }
 
 // RestartSpec is a command that restarts the agent.

@@ -19,7 +19,7 @@ import (
 // specs list, and returns ag recorded: each reply gets the tool calls
 // made while the agent produced it (see agent.Recorded). The proxies
 // start when the first session opens.
-func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec, faults *mock.Injector) agent.Agent {
+func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec, faults *mock.Injector, replay *mock.Replay) agent.Agent {
 	log := &mcp.Log{}
 	var proxies []*listeningProxy
 	for i, s := range specs {
@@ -34,7 +34,7 @@ func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec, faults *mock
 		}
 		upstream := b.mcpServer(field, s.MCPSpec)
 		p := &listeningProxy{name: "MCP server " + upstream.Name, listen: listen, log: log, announce: b.env.Stderr,
-			make: faulty(faults, func() (*mcp.Proxy, error) { return mcp.NewProxy(upstream, log) })}
+			make: faulty(faults, replaying(replay, log, func() (*mcp.Proxy, error) { return mcp.NewProxy(upstream, log) }))}
 		b.out.closers = append(b.out.closers, p.Close)
 		proxies = append(proxies, p)
 	}

@@ -100,6 +100,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Options) {
 	fs.IntVar(&o.Repeat, "repeat", 1, "run each suite this many times, each a run of its own, then print the noise floor: how far runs of the unchanged suite differ (their pass rates, the cases that flipped); the exit code is the last run's")
 	fs.StringVar(&o.Baseline, "baseline", "", "also gate the run on the newest finished run this names (a run id, a --run-label, or a git `branch`): it fails when it REGRESSED against it (gavel compare)")
 	compareFlags(fs, &o.Compare)
+	fs.StringVar(&o.ReplayTools, "replay-tools", "", "answer the agent's tool calls with the results the stored `run` recorded (a run id, a --run-label, a git branch, or latest), not the live MCP servers: calls matched by case, tool and arguments; one the run did not make is an error result, unless the suite's agent.replay_tools says unmatched: live")
 	fs.Float64Var(&o.MaxCostUSD, "max-cost-usd", 0, "stop starting trials once this much was spent")
 	fs.Int64Var(&o.MaxTokens, "max-tokens", 0, "stop starting trials once this many tokens were spent")
 	fs.StringVar(&o.PricesFile, "prices", "", "price models from this YAML or JSON `file`, as a suite's prices: (my-model: {input: 0.5, output: 1.5}, US dollars per million tokens); they replace the suite's and Gavel's prices of the models it names")

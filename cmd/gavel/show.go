@@ -159,6 +159,9 @@ func runHeader(r store.RunInfo) string {
 	if r.Rejudges != "" {
 		s += fmt.Sprintf("\nRejudges run %s: its stored transcripts were judged again here (gavel rejudge), without calling the agent; it is left as it was.", r.Rejudges)
 	}
+	if id := r.Settings["replay_tools"]; id != "" {
+		s += fmt.Sprintf("\nReplays the tool results of run %s: its agent's tool calls were answered from that run's, not by the live servers (agent.replay_tools, --replay-tools).", id)
+	}
 	if r.Status == store.Running {
 		s += fmt.Sprintf("\nRunning: %d trials of %d cases saved so far; no verdict yet.", r.SoFar.Trials, r.SoFar.Cases)
 	}

@@ -63,7 +63,7 @@ func trial(caseID string, n int, spec trialSpec) gavel.Trial {
 				Role: judge.RoleAgent, Content: "Let me check.", Time: started.Add(1500 * time.Millisecond),
 				Latency: 1500 * time.Millisecond, Round: 1, Usage: agentUsage,
 				ToolCalls: []judge.ToolCall{
-					{ID: "call_1", Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`), Result: `{"status":"shipped"}`, Duration: 30 * time.Millisecond},
+					{ID: "call_1", Name: "get_order_status", Arguments: json.RawMessage(`{"order_id":"12345"}`), Result: `{"status":"shipped"}`, Duration: 30 * time.Millisecond, Replayed: judge.ReplayRecorded},
 					{ID: "call_2", Name: "cancel_order", Arguments: json.RawMessage(`{"confirmation":true,"order_id":"12345"}`), Result: "order has already shipped", IsError: true, Duration: 12 * time.Millisecond},
 				},
 			},
