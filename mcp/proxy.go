@@ -41,9 +41,10 @@ type Proxy struct {
 	rec      Recorder
 	server   *mcpsdk.Server
 	handler  http.Handler
-	listed   map[string]bool // the tools' names; read only once made
-	faults   Faults          // the faults calls suffer on purpose, or nil
-	replay   Replay          // answers calls instead of the upstream, or nil
+	listed   map[string]bool                       // the tools' names; read only once made
+	faults   Faults                                // the faults calls suffer on purpose, or nil
+	replay   Replay                                // answers calls instead of the upstream, or nil
+	within   func(context.Context) context.Context // gives a call the values of its trial, or nil
 }
 
 // SetFaults makes the calls faults chooses suffer their fault, marked
@@ -135,11 +136,21 @@ func addTool(s *mcpsdk.Server, t *mcpsdk.Tool, h mcpsdk.ToolHandler) (err error)
 	return nil
 }
 
+// SetContext makes each call the proxy serves run in within(ctx): a
+// call comes over HTTP, outside any trial, and within gives it the
+// values of the trial it belongs to (its agent.Scope), so that faults,
+// mocks and replays count and choose by trial and case. Call it before
+// serving.
+func (p *Proxy) SetContext(within func(context.Context) context.Context) { p.within = within }
+
 // forward calls the upstream's tool (or has the replay answer) and
 // records the call. A call that
 // fails at the protocol level is recorded too, with IsError set, and its
 // JSON-RPC error is passed on as it came.
 func (p *Proxy) forward(ctx context.Context, req *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+	if p.within != nil {
+		ctx = p.within(ctx)
+	}
 	if p.source != nil {
 		return p.answer(ctx, req)
 	}

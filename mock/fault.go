@@ -27,8 +27,7 @@ type FaultRule struct {
 
 // An Injector decides, call by call, which calls suffer which fault (the
 // first rule that applies). It counts a tool's calls by trial
-// (agent.TrialScope); calls outside a trial (through a recording proxy,
-// which serves the whole run) are counted over the run.
+// (agent.TrialScope); calls outside any trial are counted together.
 type Injector struct {
 	rules []FaultRule
 

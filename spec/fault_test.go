@@ -79,4 +79,27 @@ func TestFaults(t *testing.T) {
 			t.Errorf("result %q, injected %q; want it cut in half, marked", result, injected)
 		}
 	})
+	// on_call counts a tool's calls by trial through the proxy too: the
+	// first call of each of two trials fails, however they interleave.
+	t.Run("http agent through the proxy, by trial", func(t *testing.T) {
+		listen := fmt.Sprintf("127.0.0.1:%d", mcptest.FreePort(t))
+		dir := suiteDir(t, map[string]string{
+			"gavel.yaml": "trials: 2\nagent:\n  http: {url: '" + toolAgent(t, "http://"+listen+"/mcp") + "'}\n" +
+				"  mcp_proxy: [{command: [\"" + bin + "\", stdio], listen: '" + listen + "'}]\n" +
+				"  faults: [{tool: echo, on_call: 1, kind: error, message: echo is down}]\n" + onecase,
+		})
+		b, err := spec.Open(dir, testEnv())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+		defer cancel()
+		r := runner.Run(ctx, b.Suite, runner.Config{Concurrency: 2, Timeout: 30 * time.Second})
+		for i, tr := range r.Cases[0].Trials {
+			if calls := tr.Transcript.ToolCalls(); len(calls) != 1 || calls[0].Injected != "error" {
+				t.Errorf("trial %d: calls %+v; want its first call failed on purpose", i+1, calls)
+			}
+		}
+	})
 }

@@ -109,7 +109,7 @@ type MockResultSpec struct {
 // FaultSpec is a fault injected on purpose into some tool calls.
 type FaultSpec struct {
 	Tool    string  `yaml:"tool" doc:"The tool whose calls suffer it. Defaults to every tool."`
-	OnCall  int     `yaml:"on_call" doc:"The call it strikes: the Nth call of the tool in a trial (from 1); through a recording proxy, which serves the whole run, the Nth of the run."`
+	OnCall  int     `yaml:"on_call" doc:"The call it strikes: the Nth call of the tool in a trial (from 1)."`
 	Rate    float64 `yaml:"rate" doc:"Instead of on_call: the share of calls it strikes, above 0 and at most 1, drawn with seed, so that runs are alike."`
 	Seed    uint64  `yaml:"seed" doc:"Seeds the draws of rate. Defaults to 0."`
 	Kind    string  `yaml:"kind" doc:"What the call suffers: error (an error result; the tool is not called), protocol_error (an MCP protocol error; the tool is not called), delay (the call waits delay first: past the agent's patience, it gives up), empty (the tool's result emptied) or truncate (cut in half)." enum:"error,protocol_error,delay,empty,truncate"`

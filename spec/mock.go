@@ -107,9 +107,9 @@ func (b *builder) serveMocks(ag agent.Agent, box *mock.Toolbox, listen string, f
 	}
 	log := &mcp.Log{}
 	p := &listeningProxy{name: "mock tools", listen: listen, log: log, announce: b.env.Stderr,
-		make: faulty(faults, func() (*mcp.Proxy, error) {
+		make: inTurns(log, faulty(faults, func() (*mcp.Proxy, error) {
 			return mcp.NewToolServer(context.Background(), "gavel-mock-tools", box, log)
-		})}
+		}))}
 	b.out.closers = append(b.out.closers, p.Close)
 	return &proxiedAgent{Agent: agent.Recorded(ag, log), proxies: []*listeningProxy{p}}
 }

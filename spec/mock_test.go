@@ -104,11 +104,14 @@ rules:
 		})
 		check(t, dir, builtinCalls)
 	})
+	// Through the proxy too, a call belongs to its trial and case (the
+	// turn under way): the outage is the outage case's alone, and the
+	// retry case fails first in each trial, however trials interleave.
 	t.Run("http agent", func(t *testing.T) {
 		listen := fmt.Sprintf("127.0.0.1:%d", mcptest.FreePort(t))
 		env := testEnv()
 		dir := suiteDir(t, map[string]string{
-			"gavel.yaml": "agent:\n  http: {url: '" + retryingToolAgent(t, "http://"+listen+"/mcp") + "'}\n  mock_listen: '" + listen + "'\n" + mockTools + mockCases,
+			"gavel.yaml": "agent:\n  http: {url: '" + retryingToolAgent(t, "http://"+listen+"/mcp") + "'}\n  mock_listen: '" + listen + "'\n" + mockTools + mockCases + outageCase,
 		})
 		b, err := spec.Open(dir, env)
 		if err != nil {

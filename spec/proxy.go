@@ -34,7 +34,7 @@ func (b *builder) recordTools(ag agent.Agent, specs []MCPProxySpec, faults *mock
 		}
 		upstream := b.mcpServer(field, s.MCPSpec)
 		p := &listeningProxy{name: "MCP server " + upstream.Name, listen: listen, log: log, announce: b.env.Stderr,
-			make: faulty(faults, replaying(replay, log, func() (*mcp.Proxy, error) { return mcp.NewProxy(upstream, log) }))}
+			make: inTurns(log, faulty(faults, replaying(replay, func() (*mcp.Proxy, error) { return mcp.NewProxy(upstream, log) })))}
 		b.out.closers = append(b.out.closers, p.Close)
 		proxies = append(proxies, p)
 	}
@@ -107,4 +107,24 @@ func (p *listeningProxy) Close() error {
 		return nil
 	}
 	return errors.Join(p.server.Close(), p.proxy.Close())
+}
+
+// inTurns returns make with each server it makes giving its calls the
+// trial and case of the turn under way, which log knows (agent.Recorded
+// runs one turn at a time): a call through a proxy comes over HTTP,
+// outside any trial, and faults, mocks and replays count and choose by
+// trial and case.
+func inTurns(log *mcp.Log, make func() (*mcp.Proxy, error)) func() (*mcp.Proxy, error) {
+	return func() (*mcp.Proxy, error) {
+		p, err := make()
+		if err == nil {
+			p.SetContext(func(ctx context.Context) context.Context {
+				if turn := log.Turn(); turn != nil && agent.TrialScope(ctx) == nil {
+					return agent.WithScopes(ctx, agent.TrialScope(turn), agent.CaseScope(turn))
+				}
+				return ctx
+			})
+		}
+		return p, err
+	}
 }

@@ -2,12 +2,8 @@ package spec
 
 import (
 	"cmp"
-	"context"
-	"encoding/json"
 	"slices"
 
-	"github.com/gavelhq/gavel/agent"
-	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/mcp"
 	"github.com/gavelhq/gavel/mock"
 )
@@ -72,22 +68,16 @@ func (b *builder) replayNothing(a AgentSpec) {
 }
 
 // replaying returns make with replay set on each proxy it makes, when
-// there is a replay. A proxy's calls come over HTTP, outside any trial:
-// each is matched by the trial of the turn under way, which log knows
-// (agent.Recorded runs one turn at a time).
-func replaying(replay *mock.Replay, log *mcp.Log, make func() (*mcp.Proxy, error)) func() (*mcp.Proxy, error) {
+// there is a replay. A proxy's calls are matched by the trial of the turn
+// under way (inTurns).
+func replaying(replay *mock.Replay, make func() (*mcp.Proxy, error)) func() (*mcp.Proxy, error) {
 	if replay == nil {
 		return make
 	}
 	return func() (*mcp.Proxy, error) {
 		p, err := make()
 		if err == nil {
-			p.SetReplay(func(ctx context.Context, tool string, args json.RawMessage) (judge.ToolCall, bool) {
-				if turn := log.Turn(); turn != nil && agent.TrialScope(ctx) == nil {
-					ctx = agent.WithScopes(ctx, agent.TrialScope(turn), agent.CaseScope(turn))
-				}
-				return replay.Answer(ctx, tool, args)
-			})
+			p.SetReplay(replay.Answer)
 		}
 		return p, err
 	}
