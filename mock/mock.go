@@ -6,6 +6,11 @@
 // Gavel serves (mcp.NewToolServer). Calls to a mock are recorded and
 // judged as real ones.
 //
+// Faults on purpose are here too: an Injector makes tool calls fail,
+// wait, come back empty or cut; ModelFaults makes the model calls an http
+// or exec agent makes through Gavel's model endpoint rate limited (429),
+// failed (500) or cut off by the token limit.
+//
 // Mocks are for the answers of the tools around the agent, never for the
 // agent under test: a run against mocks says how the agent uses tools
 // whose answers are known, not that the real tools answer so.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gavelhq/gavel/llm"
 )
@@ -169,4 +170,29 @@ func writeBody(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(b)
+}
+
+// Truncated returns resp as a server that reached the token limit sends
+// it: finish reason length, its text cut in half and each tool call's
+// arguments cut in the middle (no longer JSON, most often). The fake
+// vendor servers and a model endpoint's truncate faults cut replies so.
+func Truncated(resp *llm.Response) *llm.Response {
+	cut := *resp
+	cut.FinishReason = llm.FinishLength
+	cut.Text = half(resp.Text)
+	cut.ToolCalls = make([]llm.ToolCall, len(resp.ToolCalls))
+	for i, c := range resp.ToolCalls {
+		c.Arguments = json.RawMessage(half(string(c.Arguments)))
+		cut.ToolCalls[i] = c
+	}
+	return &cut
+}
+
+// half returns the first half of s, cut on a character boundary.
+func half(s string) string {
+	n := len(s) / 2
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -81,7 +81,7 @@ func (s *AnthropicServer) serve(w http.ResponseWriter, r *http.Request, body []b
 		return
 	}
 	if x.kind == faultTruncate {
-		resp = truncated(resp)
+		resp = gateway.Truncated(resp)
 	}
 	writeAnswer(w, gateway.Message(resp, req, id), x, spoilAnthropic)
 }

@@ -12,9 +12,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"time"
-	"unicode/utf8"
 
-	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/gateway"
 )
 
@@ -333,29 +331,6 @@ func (f *Fake) modelFailed(ctx context.Context, w http.ResponseWriter, err error
 	}
 	f.countStatus(status)
 	write(status, message)
-}
-
-// truncated returns resp as cut off by the token limit (TruncateNext): its
-// text and each tool call's arguments cut in half.
-func truncated(resp *llm.Response) *llm.Response {
-	cut := *resp
-	cut.FinishReason = llm.FinishLength
-	cut.Text = half(resp.Text)
-	cut.ToolCalls = make([]llm.ToolCall, len(resp.ToolCalls))
-	for i, c := range resp.ToolCalls {
-		c.Arguments = json.RawMessage(half(string(c.Arguments)))
-		cut.ToolCalls[i] = c
-	}
-	return &cut
-}
-
-// half returns the first half of s, cut on a character boundary.
-func half(s string) string {
-	n := len(s) / 2
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // negativeTokens is the count NegativeUsageNext puts in an answer's usage.

@@ -76,7 +76,7 @@ func (s *OpenAIServer) serve(w http.ResponseWriter, r *http.Request, body []byte
 		return
 	}
 	if x.kind == faultTruncate {
-		resp = truncated(resp)
+		resp = gateway.Truncated(resp)
 	}
 	writeAnswer(w, gateway.ChatCompletion(resp, req.Request.Model, id, time.Now()), x, spoilOpenAI)
 }
