@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/judge"
@@ -29,10 +31,18 @@ func TestModelCallsAreCreditedToTheirReply(t *testing.T) {
 			Usage: llm.Usage{InputTokens: int64(len(text)) * 1000, OutputTokens: 1000}}, nil
 	})))
 	// The agent asks the model once per word of the message, in a context
-	// of its own.
+	// of its own, taking its time (so that unserialized turns would
+	// overlap).
+	var inFlight, most atomic.Int32
 	a := agent.Credit(agent.Func(func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		if n > most.Load() {
+			most.Store(n)
+		}
 		words := strings.Fields(msg.Text)
 		for _, w := range words {
+			time.Sleep(time.Millisecond)
 			if _, err := served.Generate(context.Background(), &llm.Request{Model: "gpt-4o", Messages: []llm.Message{{Role: llm.RoleUser, Content: w}}}); err != nil {
 				return nil, err
 			}
@@ -61,6 +71,9 @@ func TestModelCallsAreCreditedToTheirReply(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if most.Load() != 1 {
+		t.Errorf("%d messages were answered at once, want one at a time", most.Load())
+	}
 	for i, m := range messages {
 		words := strings.Fields(m)
 		var want judge.Usage

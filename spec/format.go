@@ -82,6 +82,9 @@ type AgentSpec struct {
 	MockListen string         `yaml:"mock_listen" doc:"For an http or exec agent: the address (host:port) where Gavel serves mock_tools as an MCP server over streamable HTTP; the agent's MCP URL is then http://host:port/mcp. ${VAR} and ${VAR:-default} read the environment."`
 	// Faults are injected into the agent's tool calls on purpose.
 	Faults []FaultSpec `yaml:"faults" doc:"Faults injected on purpose into the agent's tool calls (its MCP servers, its recording proxies, its mock tools), to see how it copes: the transcript marks each injected call, for a judge to ask whether the agent recovered, retried, apologised or made something up."`
+	// ModelEndpoint serves the agent's own model calls: an http or exec
+	// agent is pointed at it instead of its vendor.
+	ModelEndpoint *ModelEndpointSpec `yaml:"model_endpoint" doc:"For an http or exec agent: an OpenAI- and Anthropic-compatible endpoint Gavel serves in front of the agent's model, for the agent to call instead of its vendor (its own configuration points it there: OPENAI_BASE_URL=http://host:port/v1, ANTHROPIC_BASE_URL=http://host:port). Its calls are then counted, priced and traced as the builtin agent's, cached when gavel run caches, and given faults; each is credited to the reply in flight, so the agent's messages are answered one at a time."`
 	// Restart makes revivals restart the agent, of any kind.
 	Restart *RestartSpec `yaml:"restart" doc:"A command that restarts the agent's process or server to revive a session (test_agent_revival, revive): it runs after the session is closed and before it is opened again, so that what the agent kept only in memory is gone. A restart runs alone: it waits until no other trial has a session open."`
 }
@@ -113,6 +116,25 @@ type FaultSpec struct {
 	Kind    string  `yaml:"kind" doc:"What the call suffers: error (an error result; the tool is not called), protocol_error (an MCP protocol error; the tool is not called), delay (the call waits delay first: past the agent's patience, it gives up), empty (the tool's result emptied) or truncate (cut in half)." enum:"error,protocol_error,delay,empty,truncate"`
 	Message string  `yaml:"message" doc:"The words of an error or a protocol error. Defaults to a message that says the fault was injected."`
 	Delay   string  `yaml:"delay" doc:"How long a delay waits, such as 30s."`
+}
+
+// ModelEndpointSpec is the model endpoint Gavel serves an http or exec
+// agent (agent.model_endpoint).
+type ModelEndpointSpec struct {
+	Listen string           `yaml:"listen" doc:"The address (host:port) Gavel serves the endpoint on: POST /v1/chat/completions (OpenAI's Chat Completions, streamed too) and POST /v1/messages (Anthropic's Messages). ${VAR} and ${VAR:-default} read the environment."`
+	Model  string           `yaml:"model" doc:"The model that answers every call, whatever model the agent asks for, as provider:model (openai:gpt-5-mini; script:models/agent.yaml offline). It is the agent's model of the suite: reports name it and price its calls. Defaults to models.agent. ${VAR} and ${VAR:-default} read the environment."`
+	Faults []ModelFaultSpec `yaml:"faults" doc:"Faults injected on purpose into the agent's model calls, to see how it copes: a rate limit, a server error, a reply cut off by the token limit."`
+}
+
+// ModelFaultSpec is a fault injected on purpose into some of the agent's
+// model calls.
+type ModelFaultSpec struct {
+	OnCall     int     `yaml:"on_call" doc:"The call it strikes: the Nth model call of a trial (from 1)."`
+	Rate       float64 `yaml:"rate" doc:"Instead of on_call: the share of calls it strikes, above 0 and at most 1, drawn with seed, so that runs are alike."`
+	Seed       uint64  `yaml:"seed" doc:"Seeds the draws of rate. Defaults to 0."`
+	Kind       string  `yaml:"kind" doc:"What the call suffers: rate_limit (a 429 with a Retry-After header; the model is not called), server_error (a 500; the model is not called) or truncate (the model's reply cut off by the token limit: finish_reason length, its text and tool arguments cut in half)." enum:"rate_limit,server_error,truncate"`
+	RetryAfter string  `yaml:"retry_after" doc:"The Retry-After of a rate_limit, such as 2s or 500ms. Defaults to 1s."`
+	Message    string  `yaml:"message" doc:"The words of a rate_limit or a server_error. Defaults to a message that says the fault was injected."`
 }
 
 // RestartSpec is a command that restarts the agent.
@@ -180,7 +202,7 @@ type HTTPRequestSpec struct {
 // ExecSpec defines an exec agent.
 type ExecSpec struct {
 	Command []string `yaml:"command" doc:"The command, run in the suite's directory."`
-	Env     []string `yaml:"env" doc:"Extra environment, NAME=value."`
+	Env     []string `yaml:"env" doc:"Extra environment, NAME=value. ${VAR} and ${VAR:-default} read the environment."`
 	Mode    string   `yaml:"mode" doc:"shared (one process serves every session; a revival keeps it) or per-session (a process per session; a revival starts a new one). Defaults to shared."`
 	Timeout string   `yaml:"timeout" doc:"How long a request may take. Defaults to 2m."`
 }
