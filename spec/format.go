@@ -121,7 +121,7 @@ type FaultSpec struct {
 // ModelEndpointSpec is the model endpoint Gavel serves an http or exec
 // agent (agent.model_endpoint).
 type ModelEndpointSpec struct {
-	Listen string           `yaml:"listen" doc:"The address (host:port) Gavel serves the endpoint on: POST /v1/chat/completions (OpenAI's Chat Completions, streamed too) and POST /v1/messages (Anthropic's Messages). ${VAR} and ${VAR:-default} read the environment."`
+	Listen string           `yaml:"listen" doc:"The address (host:port) Gavel serves the endpoint on: POST /v1/chat/completions (OpenAI's Chat Completions) and POST /v1/messages (Anthropic's Messages), streamed or not. ${VAR} and ${VAR:-default} read the environment."`
 	Model  string           `yaml:"model" doc:"The model that answers every call, whatever model the agent asks for, as provider:model (openai:gpt-5-mini; script:models/agent.yaml offline). It is the agent's model of the suite: reports name it and price its calls. Defaults to models.agent. ${VAR} and ${VAR:-default} read the environment."`
 	Faults []ModelFaultSpec `yaml:"faults" doc:"Faults injected on purpose into the agent's model calls, to see how it copes: a rate limit, a server error, a reply cut off by the token limit."`
 }

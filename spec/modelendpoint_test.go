@@ -89,8 +89,8 @@ func runSuite(t *testing.T, dir string, env spec.Env) *gavel.Run {
 	return runner.Run(ctx, b.Suite, runner.Config{Concurrency: b.Concurrency, Timeout: time.Minute})
 }
 
-// An exec agent that calls its model over OpenAI's API (plainly or
-// streamed) or Anthropic's is pointed at Gavel's model endpoint: each
+// An exec agent that calls its model over OpenAI's API or Anthropic's,
+// plainly or streamed, is pointed at Gavel's model endpoint: each
 // trial's agent usage is what its own calls spent, priced at the served
 // model's list price, however many trials run at once, and the trial's
 // models table names the model.
@@ -103,6 +103,7 @@ func TestModelEndpoint(t *testing.T) {
 		{"openai", "'OPENAI_BASE_URL=http://${GAVEL_ENDPOINT}/v1', OPENAI_API_KEY=unused", false},
 		{"openai streamed", "'OPENAI_BASE_URL=http://${GAVEL_ENDPOINT}/v1', OPENAI_API_KEY=unused, CHAT_AGENT_STREAM=1", false},
 		{"anthropic", "CHAT_AGENT_API=anthropic, 'ANTHROPIC_BASE_URL=http://${GAVEL_ENDPOINT}', ANTHROPIC_API_KEY=unused", false},
+		{"anthropic streamed", "CHAT_AGENT_API=anthropic, 'ANTHROPIC_BASE_URL=http://${GAVEL_ENDPOINT}', ANTHROPIC_API_KEY=unused, CHAT_AGENT_STREAM=1", false},
 		{"script", "'OPENAI_BASE_URL=http://${GAVEL_ENDPOINT}/v1', OPENAI_API_KEY=unused", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

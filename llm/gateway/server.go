@@ -25,9 +25,8 @@ import (
 //
 // A request is checked as the vendor checks it, and refused in its words
 // with a 400; a valid one is handed to the model as an llm.Request and
-// its answer encoded as the vendor's. A chat completion asked with
-// stream: true is answered as server-sent events (StreamChat); a
-// streamed message is refused. Any API key is accepted, none too. A
+// its answer encoded as the vendor's; asked with stream: true, as the
+// vendor's server-sent events (StreamChat, StreamMessage). Any API key is accepted, none too. A
 // model's error is answered as the vendor's error of its status
 // (ModelError): a 429 with its Retry-After, say.
 type Server struct {
@@ -104,9 +103,6 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	req, stream, problem := DecodeMessages(body)
-	if problem == "" && stream {
-		problem = "stream: streamed messages are not served here: send stream: false (or use the OpenAI format, /v1/chat/completions, which streams)"
-	}
 	if problem != "" {
 		WriteAnthropicError(w, http.StatusBadRequest, problem)
 		return
@@ -115,6 +111,10 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		status, message := s.failed(r.Context(), w, err)
 		WriteAnthropicError(w, status, message)
+		return
+	}
+	if stream {
+		StreamMessage(w, resp, req, id)
 		return
 	}
 	writeBody(w, http.StatusOK, Message(resp, req, id))

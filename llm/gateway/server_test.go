@@ -110,7 +110,6 @@ func TestServerRefuses(t *testing.T) {
 		{"not JSON", "/v1/chat/completions", `{"model":`, 400, "We could not parse the JSON body"},
 		{"stream options without a stream", "/v1/chat/completions", `{"model":"m","stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, 400, "only allowed when 'stream' is enabled"},
 		{"anthropic without max_tokens", "/v1/messages", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, 400, "max_tokens: Field required"},
-		{"anthropic stream", "/v1/messages", `{"model":"m","max_tokens":5,"stream":true,"messages":[{"role":"user","content":"hi"}]}`, 400, "streamed messages are not served here"},
 		{"unknown path", "/v1/embeddings", `{}`, 404, "serves POST /v1/chat/completions (OpenAI) and POST /v1/messages (Anthropic)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -244,5 +243,102 @@ func TestServerDropsAClientThatLeft(t *testing.T) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/chat/completions", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
 	if _, err := http.DefaultClient.Do(req); !errors.Is(err, context.Canceled) {
 		t.Errorf("%v, want the client's own cancellation", err)
+	}
+}
+
+// A streamed message comes as Anthropic streams it: named events whose
+// deltas make the answer's text or tool input, the stop reason and the
+// output tokens in message_delta, and message_stop.
+func TestStreamMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name, message         string
+		wantText, wantInput   string
+		wantStop, wantBlockOf string
+	}{
+		{"text", "shipped?", "Your order 12345 has shipped, and should reach you on Friday.", "", "end_turn", "text"},
+		{"tool use", "where is my order?", "", `{"order_id":"12345"}`, "tool_use", "tool_use"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := start(t, backing())
+			body := `{"model":"claude-haiku-4-5","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"` + tc.message + `"}]}`
+			resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/event-stream" {
+				t.Fatalf("%d %s, want 200 text/event-stream", resp.StatusCode, ct)
+			}
+			var events []string
+			var text, input, stop, block string
+			var inputTokens, outputTokens int64
+			event := ""
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() {
+				if name, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+					event = name
+					continue
+				}
+				data, ok := strings.CutPrefix(sc.Text(), "data: ")
+				if !ok {
+					continue
+				}
+				var e struct {
+					Type    string `json:"type"`
+					Message struct {
+						ID    string `json:"id"`
+						Usage struct {
+							InputTokens int64 `json:"input_tokens"`
+						} `json:"usage"`
+					} `json:"message"`
+					ContentBlock struct {
+						Type string `json:"type"`
+						Name string `json:"name"`
+					} `json:"content_block"`
+					Delta struct {
+						Type        string `json:"type"`
+						Text        string `json:"text"`
+						PartialJSON string `json:"partial_json"`
+						StopReason  string `json:"stop_reason"`
+					} `json:"delta"`
+					Usage struct {
+						OutputTokens int64 `json:"output_tokens"`
+					} `json:"usage"`
+				}
+				if err := json.Unmarshal([]byte(data), &e); err != nil {
+					t.Fatalf("event %q: %v", data, err)
+				}
+				if e.Type != event {
+					t.Errorf("event %q carries %q", event, e.Type)
+				}
+				if len(events) == 0 || events[len(events)-1] != e.Type {
+					events = append(events, e.Type)
+				}
+				switch e.Type {
+				case "message_start":
+					inputTokens = e.Message.Usage.InputTokens
+					if e.Message.ID != "msg_gavel_000001" {
+						t.Errorf("message id %q", e.Message.ID)
+					}
+				case "content_block_start":
+					block = e.ContentBlock.Type
+				case "content_block_delta":
+					text += e.Delta.Text
+					input += e.Delta.PartialJSON
+				case "message_delta":
+					stop, outputTokens = e.Delta.StopReason, e.Usage.OutputTokens
+				}
+			}
+			want := []string{"message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"}
+			if diff := cmp.Diff(want, events); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{tc.wantText, tc.wantInput, tc.wantStop, tc.wantBlockOf}, []string{text, input, stop, block}); diff != "" {
+				t.Errorf("text, tool input, stop reason, block type (-want +got):\n%s", diff)
+			}
+			if inputTokens == 0 || outputTokens == 0 {
+				t.Errorf("input tokens %d, output tokens %d: want the backing model's", inputTokens, outputTokens)
+			}
+		})
 	}
 }

@@ -152,3 +152,78 @@ func pieces(s string) []string {
 	}
 	return out
 }
+
+// StreamMessage answers a Messages request asked with stream: true: resp
+// as Anthropic streams it, server-sent events named by their type:
+// message_start (the message without content, its input tokens),
+// content_block_start, content_block_delta (text_delta pieces of a
+// text, input_json_delta pieces of a tool's input) and
+// content_block_stop for each block, message_delta (the stop reason and
+// the output tokens) and message_stop. req and id are as Message's.
+func StreamMessage(w http.ResponseWriter, resp *llm.Response, req *llm.Request, id string) {
+	full := anthropicMessage(resp, req, id)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	send := func(v map[string]any) bool {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(fmt.Sprintf("gateway: encoding an event: %v", err)) // its values always encode
+		}
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", v["type"], b); err != nil {
+			return false // the client has gone
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+
+	start := full
+	start.Content = []anBlock{}
+	start.StopReason = ""
+	start.Usage.OutputTokens = 0
+	head, err := json.Marshal(start)
+	if err != nil {
+		panic(fmt.Sprintf("gateway: encoding a message: %v", err))
+	}
+	var message map[string]any
+	json.Unmarshal(head, &message)
+	message["stop_reason"] = nil
+	if !send(map[string]any{"type": "message_start", "message": message}) {
+		return
+	}
+	for i, b := range full.Content {
+		block := map[string]any{"type": b.Type}
+		var deltas []map[string]any
+		switch b.Type {
+		case "text":
+			block["text"] = ""
+			for _, piece := range pieces(b.Text) {
+				deltas = append(deltas, map[string]any{"type": "text_delta", "text": piece})
+			}
+		case "tool_use":
+			block["id"], block["name"], block["input"] = b.ID, b.Name, map[string]any{}
+			for _, piece := range pieces(string(b.Input)) {
+				deltas = append(deltas, map[string]any{"type": "input_json_delta", "partial_json": piece})
+			}
+		}
+		if !send(map[string]any{"type": "content_block_start", "index": i, "content_block": block}) {
+			return
+		}
+		for _, d := range deltas {
+			if !send(map[string]any{"type": "content_block_delta", "index": i, "delta": d}) {
+				return
+			}
+		}
+		if !send(map[string]any{"type": "content_block_stop", "index": i}) {
+			return
+		}
+	}
+	if !send(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": full.StopReason, "stop_sequence": nil},
+		"usage": map[string]any{"output_tokens": full.Usage.OutputTokens}}) {
+		return
+	}
+	send(map[string]any{"type": "message_stop"})
+}

@@ -12,7 +12,7 @@
 //	                    $OPENAI_API_KEY) or anthropic (Messages at
 //	                    $ANTHROPIC_BASE_URL/v1/messages, key
 //	                    $ANTHROPIC_API_KEY)
-//	CHAT_AGENT_STREAM   1 to stream OpenAI's answers (server-sent events)
+//	CHAT_AGENT_STREAM   1 to stream the answers (server-sent events)
 //	CHAT_AGENT_MODEL    the model it asks for (gpt-5-mini or
 //	                    claude-haiku-4-5 by default; Gavel's endpoint
 //	                    answers with its own whatever it is)
@@ -168,7 +168,11 @@ func (a *agent) call(history []message) (text string, wait time.Duration, err er
 		url = strings.TrimSuffix(os.Getenv("ANTHROPIC_BASE_URL"), "/") + "/v1/messages"
 		header.Set("x-api-key", os.Getenv("ANTHROPIC_API_KEY"))
 		header.Set("anthropic-version", "2023-06-01")
-		body = map[string]any{"model": a.model, "max_tokens": 1024, "system": systemPrompt, "messages": history}
+		req := map[string]any{"model": a.model, "max_tokens": 1024, "system": systemPrompt, "messages": history}
+		if a.stream {
+			req["stream"] = true
+		}
+		body = req
 	default:
 		return "", -1, fmt.Errorf("CHAT_AGENT_API %q: want openai or anthropic", a.api)
 	}
@@ -192,6 +196,8 @@ func (a *agent) call(history []message) (text string, wait time.Duration, err er
 		return "", -1, err
 	}
 	switch {
+	case a.api == "anthropic" && a.stream:
+		return readEvents(resp.Body)
 	case a.api == "anthropic":
 		var m struct {
 			Content []struct {
@@ -254,6 +260,35 @@ func readStream(r io.Reader) (string, time.Duration, error) {
 		}
 	}
 	return "", -1, errors.New("the stream ended without [DONE]")
+}
+
+// readEvents puts a streamed message's text together.
+func readEvents(r io.Reader) (string, time.Duration, error) {
+	var text strings.Builder
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var event struct {
+			Type  string `json:"type"`
+			Delta struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"delta"`
+		}
+		if err := json.Unmarshal([]byte(data), &event); err != nil {
+			return "", -1, fmt.Errorf("an event of the stream: %w", err)
+		}
+		switch {
+		case event.Type == "content_block_delta" && event.Delta.Type == "text_delta":
+			text.WriteString(event.Delta.Text)
+		case event.Type == "message_stop":
+			return text.String(), 0, nil
+		}
+	}
+	return "", -1, errors.New("the stream ended without message_stop")
 }
 
 // retryAfter reads a Retry-After in seconds (fractions allowed), at most
