@@ -41,6 +41,25 @@ type modelTurn struct {
 	calls  int
 	usage  judge.Usage
 	finish string
+	faults []string
+}
+
+// turnKey is the context key of the turn a model call is credited to.
+type turnKey struct{}
+
+// ModelFaultInjected notes that the model call made with ctx suffered a
+// fault Gavel injected on purpose, described by fault ("rate_limit (429,
+// Retry-After 1s)"): the reply the call is credited to carries it
+// (Reply.ModelFaults), for the transcript, the reports and the judges.
+// Outside a model call served through ModelCalls it does nothing.
+func ModelFaultInjected(ctx context.Context, fault string) {
+	t, ok := ctx.Value(turnKey{}).(*modelTurn)
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.faults = append(t.faults, fault)
 }
 
 // noTurn is the reason a call made while no message is being answered
@@ -60,7 +79,7 @@ func (c *ModelCalls) Model(m llm.Model) llm.Model {
 		if t == nil {
 			return nil, &llm.APIError{Provider: "gavel", StatusCode: http.StatusConflict, Message: noTurn}
 		}
-		ctx, cancel := context.WithCancel(valuesOf{Context: ctx, values: t.ctx})
+		ctx, cancel := context.WithCancel(context.WithValue(valuesOf{Context: ctx, values: t.ctx}, turnKey{}, t))
 		defer cancel()
 		defer context.AfterFunc(t.ctx, cancel)()
 		asked := *req
@@ -98,8 +117,9 @@ func (t *modelTurn) add(resp *llm.Response) {
 // replaced by what the endpoint counted and priced, the same calls
 // measured instead of reported; a reply that says no finish reason gets
 // the calls' (the last call's, unless one stopped abnormally: cut off by
-// the token limit, say). A turn that fails keeps its calls' usage, in a
-// partial reply returned with the error.
+// the token limit, say), and the faults injected into them
+// (ModelFaultInjected). A turn that fails keeps its calls' usage and
+// faults, in a partial reply returned with the error.
 func Credit(a Agent, c *ModelCalls) Agent { return &creditedAgent{agent: a, calls: c} }
 
 type creditedAgent struct {
@@ -164,7 +184,7 @@ func (c *ModelCalls) answer(ctx context.Context, turn func() (*Reply, error)) (*
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.calls == 0 {
+	if t.calls == 0 && len(t.faults) == 0 {
 		return reply, err
 	}
 	if reply == nil {
@@ -173,9 +193,12 @@ func (c *ModelCalls) answer(ctx context.Context, turn func() (*Reply, error)) (*
 		}
 		reply = &Reply{}
 	}
-	reply.Usage = t.usage
-	if reply.FinishReason == "" {
-		reply.FinishReason = t.finish
+	if t.calls > 0 {
+		reply.Usage = t.usage
+		if reply.FinishReason == "" {
+			reply.FinishReason = t.finish
+		}
 	}
+	reply.ModelFaults = append(reply.ModelFaults, t.faults...)
 	return reply, err
 }

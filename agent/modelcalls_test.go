@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -97,17 +98,21 @@ func TestModelCallsAreCreditedToTheirReply(t *testing.T) {
 }
 
 // A turn that fails keeps what its calls spent; one cut off by the token
-// limit says so, whatever the last call's finish.
+// limit says so, whatever the last call's finish; the faults injected
+// into its calls are the reply's.
 func TestModelCallsOfAFailedTurn(t *testing.T) {
 	var calls agent.ModelCalls
 	finishes := []llm.FinishReason{llm.FinishLength, llm.FinishStop}
 	n := 0
 	var mu sync.Mutex
-	served := calls.Model(llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) {
+	served := calls.Model(llm.Func(func(ctx context.Context, _ *llm.Request) (*llm.Response, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		f := finishes[n%2]
 		n++
+		if f == llm.FinishLength {
+			agent.ModelFaultInjected(ctx, "truncate")
+		}
 		return &llm.Response{FinishReason: f, Usage: llm.Usage{OutputTokens: 7, Calls: 1}}, nil
 	}))
 	a := agent.Credit(agent.Func(func(_ context.Context, _ string, msg agent.Message) (*agent.Reply, error) {
@@ -120,11 +125,11 @@ func TestModelCallsOfAFailedTurn(t *testing.T) {
 	}), &calls)
 	s, _ := a.Open(t.Context(), "s")
 	r, err := s.Send(t.Context(), agent.Message{Text: "fail"})
-	if err == nil || r == nil || r.Usage.OutputTokens != 14 || r.Usage.Calls != 2 {
-		t.Errorf("failed turn: %+v, %v: want a partial reply with the 2 calls' 14 tokens, and the error", r, err)
+	if err == nil || r == nil || r.Usage.OutputTokens != 14 || r.Usage.Calls != 2 || len(r.ModelFaults) != 1 {
+		t.Errorf("failed turn: %+v, %v: want a partial reply with the 2 calls' 14 tokens, the fault injected, and the error", r, err)
 	}
 	r, err = s.Send(t.Context(), agent.Message{Text: "go"})
-	if err != nil || r.FinishReason != "length" {
-		t.Errorf("turn: %+v, %v: want finish length (its first call was cut off)", r, err)
+	if err != nil || r.FinishReason != "length" || !slices.Equal(r.ModelFaults, []string{"truncate"}) {
+		t.Errorf("turn: %+v, %v: want finish length (its first call was cut off) and the fault injected into it", r, err)
 	}
 }

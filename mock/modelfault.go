@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/gateway"
 )
@@ -50,7 +51,8 @@ type ModelFaultRule struct {
 // suffer their fault (the first rule that applies): the model endpoint
 // of an http or exec agent puts it in front of the agent's model, where
 // the calls carry their trial (agent.ModelCalls), so that OnCall counts
-// a trial's calls. It refuses a rule that applies to no call, or of an
+// a trial's calls, and each fault is noted on the reply the call is
+// credited to (agent.ModelFaultInjected). It refuses a rule that applies to no call, or of an
 // unknown kind.
 func ModelFaults(rules []ModelFaultRule) (llm.Middleware, error) {
 	pick := &chooser{}
@@ -73,6 +75,7 @@ func ModelFaults(rules []ModelFaultRule) (llm.Middleware, error) {
 			}
 			r := rules[i]
 			message := r.Message
+			var err error
 			switch r.Kind {
 			case ModelRateLimit:
 				if message == "" {
@@ -82,17 +85,20 @@ func ModelFaults(rules []ModelFaultRule) (llm.Middleware, error) {
 				if retryAfter == 0 {
 					retryAfter = time.Second
 				}
+				agent.ModelFaultInjected(ctx, fmt.Sprintf("%s (429, Retry-After %v)", ModelRateLimit, retryAfter))
 				return nil, &llm.APIError{Provider: "gavel", StatusCode: http.StatusTooManyRequests, Message: message, RetryAfter: retryAfter}
 			case ModelServerError:
 				if message == "" {
 					message = "The server had an error while processing your request (a fault injected by Gavel)."
 				}
+				agent.ModelFaultInjected(ctx, ModelServerError+" (500)")
 				return nil, &llm.APIError{Provider: "gavel", StatusCode: http.StatusInternalServerError, Message: message}
 			}
 			resp, err := next.Generate(ctx, req)
 			if err != nil {
 				return resp, err
 			}
+			agent.ModelFaultInjected(ctx, ModelTruncate)
 			return gateway.Truncated(resp), nil
 		})
 	}, nil

@@ -152,7 +152,8 @@ func TestModelEndpoint(t *testing.T) {
 // Faults on the endpoint: a rate limit on the first call of each trial,
 // which the agent waits out (its Retry-After) and asks again, spending
 // one call; a reply cut off by the token limit, which the agent passes
-// on, its turn marked so in the transcript and the report.
+// on, its turn marked so in the transcript and the report. Each turn
+// says which faults its model calls suffered.
 func TestModelEndpointFaults(t *testing.T) {
 	bin := chatAgent(t)
 	suite := func(fault string) string {
@@ -167,6 +168,10 @@ func TestModelEndpointFaults(t *testing.T) {
 			tr := cr.Trials[0]
 			if tr.Verdict.Status != judge.StatusPass || tr.Usage.Agent.Calls != 1 {
 				t.Errorf("%s: %s, %d calls: want a pass after the agent asked again, one call spent", cr.ID(), tr.Verdict.Summary(), tr.Usage.Agent.Calls)
+			}
+			turn := tr.Transcript.Turns[len(tr.Transcript.Turns)-1]
+			if want := "agent (faults injected into its model calls: rate_limit (429, Retry-After 10ms))"; report.Speaker(turn) != want {
+				t.Errorf("%s: the report says %q, want %q", cr.ID(), report.Speaker(turn), want)
 			}
 		}
 		if vendor.Requests() != len(run.Cases) {
@@ -185,7 +190,7 @@ func TestModelEndpointFaults(t *testing.T) {
 			if turn.FinishReason != "length" || turn.Content != full[:len(full)/2] || tr.Usage.Agent.OutputTokens != 10 {
 				t.Errorf("%s: the agent's turn %q (finish %q, usage %+v), want %q cut in half, finish length, its tokens spent", cr.ID(), turn.Content, turn.FinishReason, tr.Usage.Agent, full)
 			}
-			if s := report.Speaker(turn); s != "agent (cut off by the token limit: finish_reason length)" {
+			if s := report.Speaker(turn); s != "agent (cut off by the token limit: finish_reason length) (faults injected into its model calls: truncate)" {
 				t.Errorf("%s: the report says %q", cr.ID(), s)
 			}
 		}
