@@ -62,6 +62,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.messages(w, r)
 	case path == "/messages":
 		WriteAnthropicError(w, http.StatusNotFound, "Not Found")
+	case strings.HasPrefix(path, "/responses"):
+		WriteOpenAIError(w, http.StatusNotFound, InvalidRequest("Invalid URL (%s %s): OpenAI's Responses API is not served here, its Chat Completions API is (POST /v1/chat/completions): have the client use it (OpenAI Agents SDK: set_default_openai_api(\"chat_completions\"); Vercel AI SDK: openai.chat(model))", r.Method, r.URL.Path))
 	default:
 		WriteOpenAIError(w, http.StatusNotFound, InvalidRequest("Invalid URL (%s %s): this server serves POST /v1/chat/completions (OpenAI) and POST /v1/messages (Anthropic)", r.Method, r.URL.Path))
 	}

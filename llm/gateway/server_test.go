@@ -111,6 +111,7 @@ func TestServerRefuses(t *testing.T) {
 		{"stream options without a stream", "/v1/chat/completions", `{"model":"m","stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, 400, "only allowed when 'stream' is enabled"},
 		{"anthropic without max_tokens", "/v1/messages", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, 400, "max_tokens: Field required"},
 		{"unknown path", "/v1/embeddings", `{}`, 404, "serves POST /v1/chat/completions (OpenAI) and POST /v1/messages (Anthropic)"},
+		{"responses API", "/v1/responses", `{}`, 404, `Responses API is not served here, its Chat Completions API is (POST /v1/chat/completions): have the client use it (OpenAI Agents SDK: set_default_openai_api(\"chat_completions\")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, err := http.Post(srv.URL+tc.path, "application/json", strings.NewReader(tc.body))
