@@ -134,6 +134,30 @@ func TestModelFaults(t *testing.T) {
 	if called != 6 {
 		t.Errorf("the model was called %d times, want 6: not for a 429 or a 500", called)
 	}
+	// At a rate, with a seed: the same calls fail from run to run.
+	pattern := func() []bool {
+		faults, _ := mock.ModelFaults([]mock.ModelFaultRule{{Rate: 0.3, Seed: 7, Kind: mock.ModelServerError}})
+		m := faults(llm.Func(func(context.Context, *llm.Request) (*llm.Response, error) { return &llm.Response{}, nil }))
+		var out []bool
+		for range 20 {
+			_, err := m.Generate(context.Background(), &llm.Request{})
+			out = append(out, err != nil)
+		}
+		return out
+	}
+	a, b := pattern(), pattern()
+	hits := 0
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatal("the same seed failed other calls")
+		}
+		if a[i] {
+			hits++
+		}
+	}
+	if hits == 0 || hits == 20 {
+		t.Errorf("%d of 20 calls failed at a rate of 0.3", hits)
+	}
 	for _, bad := range []mock.ModelFaultRule{{Kind: mock.ModelTruncate}, {OnCall: 1, Kind: "explode"}} {
 		if _, err := mock.ModelFaults([]mock.ModelFaultRule{bad}); err == nil {
 			t.Errorf("%+v was taken", bad)
