@@ -1,8 +1,12 @@
 package spec_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -146,6 +150,46 @@ func TestModelEndpoint(t *testing.T) {
 				t.Errorf("the vendor was asked %d times, want once a case", vendor.Requests())
 			}
 		})
+	}
+}
+
+// An http agent is pointed at the endpoint as an exec agent is: its
+// calls, made by its own server, are credited to its replies.
+func TestModelEndpointForAnHTTPAgent(t *testing.T) {
+	vendor := echoVendor(t)
+	listen := fmt.Sprintf("127.0.0.1:%d", mcptest.FreePort(t))
+	agentSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct{ Message string }
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		body, _ := json.Marshal(map[string]any{"model": "gpt-4o", "messages": []map[string]string{{"role": "user", "content": req.Message}}})
+		resp, err := http.Post("http://"+listen+"/v1/chat/completions", "application/json", bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		var c struct {
+			Choices []struct{ Message struct{ Content string } }
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || len(c.Choices) == 0 {
+			http.Error(w, fmt.Sprintf("%s: %v", resp.Status, err), http.StatusBadGateway)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]string{"reply": c.Choices[0].Message.Content})
+	}))
+	t.Cleanup(agentSrv.Close)
+	dir := suiteDir(t, map[string]string{"gavel.yaml": "concurrency: 2\nagent:\n  http: {url: '" + agentSrv.URL + "'}\n" +
+		"  model_endpoint: {listen: '${GAVEL_ENDPOINT}', model: openai:gpt-5-mini}\n" + endpointCases})
+	run := runSuite(t, dir, endpointEnv(vendor, listen))
+	for _, cr := range run.Cases {
+		tr := cr.Trials[0]
+		in := int64(len(cr.Case.Script.Rounds[0].Prompt))
+		if tr.Verdict.Status != judge.StatusPass || tr.Usage.Agent.InputTokens != 100*in || tr.Usage.Agent.Calls != 1 || tr.Usage.Agent.CostUSD <= 0 {
+			t.Errorf("%s: %s, agent usage %+v: want a pass, its own call's %d input tokens, priced", cr.ID(), tr.Verdict.Summary(), tr.Usage.Agent, 100*in)
+		}
 	}
 }
 
