@@ -52,6 +52,10 @@ type Reply struct {
 	// FinishReason is why the model stopped writing the reply, when the
 	// agent knows (the builtin agent does); see judge.Turn.FinishReason.
 	FinishReason string `json:"finish_reason,omitempty"`
+	// ModelFaults are the faults Gavel injected on purpose into the model
+	// calls made through its model endpoint while the reply was produced
+	// (see ModelFaultInjected); judge.Turn.ModelFaults records them.
+	ModelFaults []string `json:"model_faults,omitempty"`
 }
 
 // An Event is something that happens to the agent without a user message:

@@ -292,7 +292,7 @@ func (d *driver) record(n int, reply *agent.Reply, err error) {
 	}
 	spent := reply.Usage
 	spent.Unreported = false // a partial reply that says nothing of its tokens holds nothing
-	if err != nil && reply.Text == "" && len(reply.ToolCalls) == 0 && spent == (judge.Usage{}) && reply.FinishReason == "" {
+	if err != nil && reply.Text == "" && len(reply.ToolCalls) == 0 && spent == (judge.Usage{}) && reply.FinishReason == "" && len(reply.ModelFaults) == 0 {
 		return
 	}
 	d.t.Turns = append(d.t.Turns, judge.Turn{
@@ -303,6 +303,7 @@ func (d *driver) record(n int, reply *agent.Reply, err error) {
 		ToolCalls:    reply.ToolCalls,
 		Usage:        reply.Usage,
 		FinishReason: reply.FinishReason,
+		ModelFaults:  reply.ModelFaults,
 		Round:        n,
 	})
 	d.t.Usage = d.t.Usage.Add(reply.Usage)

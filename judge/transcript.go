@@ -95,6 +95,13 @@ type Turn struct {
 	// first such reason is kept, so that it stays visible.
 	FinishReason string `json:"finish_reason,omitempty"`
 
+	// ModelFaults, on an agent turn, are the faults Gavel injected on
+	// purpose into the model calls the agent made through Gavel's model
+	// endpoint while producing it (a suite's agent.model_endpoint.faults),
+	// in order: "rate_limit (429, Retry-After 1s)", "server_error (500)",
+	// "truncate".
+	ModelFaults []string `json:"model_faults,omitempty"`
+
 	// Round is the round of the case the turn belongs to, counting from 1;
 	// 0 when the conversation was not divided into rounds.
 	Round int `json:"round,omitempty"`

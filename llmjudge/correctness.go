@@ -166,6 +166,14 @@ func renderTurns(turns []judge.Turn, revivals []judge.Revival, maxTool int) stri
 		if n := len(turn.ToolCalls); n > 0 {
 			fmt.Fprintf(&b, ", after %d tool call(s)", n)
 		}
+		if len(turn.ModelFaults) > 0 {
+			// Said to the judge, so that it can ask how the agent coped.
+			quoted := make([]string, len(turn.ModelFaults))
+			for k, f := range turn.ModelFaults {
+				quoted[k] = quoteName(f)
+			}
+			fmt.Fprintf(&b, " (the test injected faults into the agent's model calls on purpose: %s)", strings.Join(quoted, ", "))
+		}
 		b.WriteString(":\n")
 		for k, c := range turn.ToolCalls {
 			outcome := "succeeded"

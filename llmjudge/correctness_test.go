@@ -65,6 +65,26 @@ func TestCorrectnessSaysARefusedReplay(t *testing.T) {
 	}
 }
 
+// A turn whose model calls suffered faults the test injected (a model
+// endpoint's faults) says so to the judge, which can then ask how the
+// agent coped.
+func TestCorrectnessIsToldOfModelFaults(t *testing.T) {
+	model := answers(`{"reasoning": "ok", "score": 0.9}`)
+	j := must(NewCorrectness(model, CorrectnessConfig{}))
+	tr := orderTranscript()
+	for i := range tr.Turns {
+		if tr.Turns[i].Role == judge.RoleAgent {
+			tr.Turns[i].ModelFaults = []string{"rate_limit (429, Retry-After 1s)"}
+			break
+		}
+	}
+	judgetest.Run(t, j, tr)
+	want := `(the test injected faults into the agent's model calls on purpose: "rate_limit (429, Retry-After 1s)"):`
+	if prompt := lastUser(model.Calls()[0]); !strings.Contains(prompt, want) {
+		t.Errorf("the prompt lacks %q:\n%s", want, prompt)
+	}
+}
+
 func TestCorrectnessRefusesBadConfiguration(t *testing.T) {
 	build := func(m llm.Model, c CorrectnessConfig) func() (judge.Judge, error) {
 		return func() (judge.Judge, error) { return asJudge(NewCorrectness(m, c)) }

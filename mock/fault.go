@@ -30,16 +30,13 @@ type FaultRule struct {
 // (agent.TrialScope); calls outside any trial are counted together.
 type Injector struct {
 	rules []FaultRule
-
-	mu     sync.Mutex
-	counts map[string]int // trial + tool → calls so far
-	rngs   []*rand.Rand   // by rule
+	pick  chooser
 }
 
 // NewInjector returns an injector of rules. It refuses a rule that
 // applies to no call, or of an unknown kind.
 func NewInjector(rules []FaultRule) (*Injector, error) {
-	in := &Injector{rules: rules, counts: map[string]int{}}
+	in := &Injector{rules: rules}
 	for i, r := range rules {
 		switch {
 		case !slices.Contains(mcp.FaultKinds, r.Fault.Kind):
@@ -49,7 +46,7 @@ func NewInjector(rules []FaultRule) (*Injector, error) {
 		case r.Fault.Kind == mcp.FaultDelay && r.Fault.Delay <= 0:
 			return nil, fmt.Errorf("fault %d: a delay needs how long (delay: 30s)", i+1)
 		}
-		in.rngs = append(in.rngs, rand.New(rand.NewPCG(r.Seed, uint64(i))))
+		in.pick.rules = append(in.pick.rules, strike{name: r.Tool, onCall: r.OnCall, rate: r.Rate, seed: r.Seed})
 	}
 	return in, nil
 }
@@ -57,28 +54,64 @@ func NewInjector(rules []FaultRule) (*Injector, error) {
 // Fault decides whether this call of tool, in ctx, suffers a fault: it is
 // an mcp.Faults.
 func (in *Injector) Fault(ctx context.Context, tool string) (mcp.Fault, bool) {
+	if i := in.pick.choose(ctx, tool); i >= 0 {
+		return in.rules[i].Fault, true
+	}
+	return mcp.Fault{}, false
+}
+
+// A strike says which calls a rule strikes: of name (every name when
+// ""), the onCall-th of each trial, or, without onCall, each at rate,
+// drawn from a generator seeded with seed.
+type strike struct {
+	name   string
+	onCall int
+	rate   float64
+	seed   uint64
+}
+
+// A chooser picks the rule that strikes a call, counting calls by trial
+// (agent.TrialScope) and name; calls outside a trial are counted over
+// the run. Set its rules before the first call.
+type chooser struct {
+	rules []strike
+
+	mu     sync.Mutex
+	counts map[string]int // trial + name → calls so far
+	rngs   []*rand.Rand   // by rule
+}
+
+// choose counts a call of name in ctx's trial and returns the index of
+// the first rule that strikes it, or -1.
+func (c *chooser) choose(ctx context.Context, name string) int {
 	trial := ""
 	scope := agent.TrialScope(ctx)
 	if scope != nil {
 		trial = scope.Key
 	}
-	key := trial + "\x00" + tool
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if _, seen := in.counts[key]; !seen && scope != nil {
-		scope.OnEnd(func() { in.mu.Lock(); delete(in.counts, key); in.mu.Unlock() })
+	key := trial + "\x00" + name
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil {
+		c.counts = map[string]int{}
+		for i, r := range c.rules {
+			c.rngs = append(c.rngs, rand.New(rand.NewPCG(r.seed, uint64(i))))
+		}
 	}
-	in.counts[key]++
-	n := in.counts[key]
-	for i, r := range in.rules {
-		if r.Tool != "" && r.Tool != tool {
+	if _, seen := c.counts[key]; !seen && scope != nil {
+		scope.OnEnd(func() { c.mu.Lock(); delete(c.counts, key); c.mu.Unlock() })
+	}
+	c.counts[key]++
+	n := c.counts[key]
+	for i, r := range c.rules {
+		if r.name != "" && r.name != name {
 			continue
 		}
-		if r.OnCall > 0 && r.OnCall == n || r.OnCall == 0 && in.rngs[i].Float64() < r.Rate {
-			return r.Fault, true
+		if r.onCall > 0 && r.onCall == n || r.onCall == 0 && c.rngs[i].Float64() < r.rate {
+			return i
 		}
 	}
-	return mcp.Fault{}, false
+	return -1
 }
 
 // Inject returns box with the faults in chooses injected into its calls,

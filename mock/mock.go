@@ -9,7 +9,12 @@
 // A Replay answers the calls of real tools (MCP servers, through a
 // builtin agent's toolboxes or a recording proxy) with the results a
 // stored run recorded, so that two runs, or two versions of an agent,
-// meet the same environment; an Injector breaks calls on purpose.
+// meet the same environment.
+//
+// Faults on purpose are here too: an Injector makes tool calls fail,
+// wait, come back empty or cut; ModelFaults makes the model calls an http
+// or exec agent makes through Gavel's model endpoint rate limited (429),
+// failed (500) or cut off by the token limit.
 //
 // Mocks are for the answers of the tools around the agent, never for the
 // agent under test: a run against mocks says how the agent uses tools

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/gavelhq/gavel/judge"
 )
@@ -12,8 +13,9 @@ import (
 // the agent turns whose model stopped abnormally: "agent", "user
 // (automatic follow-up)", "user (simulated)", "agent (answered from the
 // cache)", "agent (1 of 2 model calls answered from the cache)", "agent
-// (cut off by the token limit: finish_reason length)". It is cleaned: a
-// stored transcript may hold any role.
+// (cut off by the token limit: finish_reason length)", "agent (faults
+// injected into its model calls: rate_limit (429, Retry-After 1s))". It
+// is cleaned: a stored transcript may hold any role.
 func speaker(t judge.Turn) string {
 	s := string(t.Role)
 	switch t.Origin {
@@ -34,6 +36,9 @@ func speaker(t judge.Turn) string {
 		s += " (cut off by the token limit: finish_reason length)"
 	default:
 		s += " (finish_reason " + t.FinishReason + ")"
+	}
+	if len(t.ModelFaults) > 0 {
+		s += " (faults injected into its model calls: " + strings.Join(t.ModelFaults, ", ") + ")"
 	}
 	return oneLine(s)
 }

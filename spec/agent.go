@@ -45,7 +45,8 @@ func (b *builder) agent(a AgentSpec, models map[string]string, suite string) age
 		ag = b.httpAgent(*a.HTTP)
 	case a.Exec != nil:
 		e := a.Exec
-		exec, err := agent.NewExec(agent.ExecConfig{Command: b.expandAll("agent.exec.command", e.Command, secretValue), Dir: b.l.Dir, Env: b.expandAll("agent.exec.env", e.Env, secretValue), Mode: e.Mode,
+		exec, err := agent.NewExec(agent.ExecConfig{Command: b.expandAll("agent.exec.command", e.Command, secretValue), Dir: b.l.Dir,
+			Env: b.expandAll("agent.exec.env", e.Env, secretValue), Mode: e.Mode,
 			Timeout: b.duration("agent.exec.timeout", e.Timeout), Stderr: b.env.Stderr})
 		ag = b.keepAgent("agent.exec", exec, err)
 	default:
@@ -54,6 +55,9 @@ func (b *builder) agent(a AgentSpec, models map[string]string, suite string) age
 		}
 		if a.MockListen != "" {
 			b.fail("agent.mock_listen: a builtin agent calls its mock tools itself: remove mock_listen")
+		}
+		if a.ModelEndpoint != nil {
+			b.fail("agent.model_endpoint: a builtin agent calls its model (agent.builtin.model) itself, counted and traced: remove model_endpoint")
 		}
 		ag = b.builtinAgent(*a.Builtin, models, box, faults, replay)
 	}
@@ -66,6 +70,9 @@ func (b *builder) agent(a AgentSpec, models map[string]string, suite string) age
 		} else {
 			ag = b.serveMocks(ag, box, a.MockListen, faults)
 		}
+	}
+	if ag != nil && a.ModelEndpoint != nil && a.Builtin == nil {
+		ag = b.modelEndpoint(ag, *a.ModelEndpoint, models)
 	}
 	if ag != nil && a.Restart != nil {
 		ag = b.restart(ag, a)

@@ -84,6 +84,9 @@ type AgentSpec struct {
 	Faults []FaultSpec `yaml:"faults" doc:"Faults injected on purpose into the agent's tool calls (its MCP servers, its recording proxies, its mock tools), to see how it copes: the transcript marks each injected call, for a judge to ask whether the agent recovered, retried, apologised or made something up."`
 	// ReplayTools answers the agent's tool calls from a stored run.
 	ReplayTools *ReplayToolsSpec `yaml:"replay_tools" doc:"Replay the tool results a stored run recorded instead of calling the live servers (a builtin agent's MCP servers, the recording proxies; mock tools answer as written), so that every run, and every version of the agent, meets the same environment. A call is matched by its case, its trial, its tool and its arguments as JSON (key order and whitespace aside); identical calls get the recorded results in their order, then the last again. Calls the recorded run broke on purpose (faults) are not replayed. The transcript marks each replayed call. gavel run --replay-tools RUN does the same from the command line."`
+	// ModelEndpoint serves the agent's own model calls: an http or exec
+	// agent is pointed at it instead of its vendor.
+	ModelEndpoint *ModelEndpointSpec `yaml:"model_endpoint" doc:"For an http or exec agent: an OpenAI- and Anthropic-compatible endpoint Gavel serves in front of the agent's model, for the agent to call instead of its vendor (its own configuration points it there: OPENAI_BASE_URL=http://host:port/v1, ANTHROPIC_BASE_URL=http://host:port). Its calls are then counted, priced and traced as the builtin agent's, cached when gavel run caches, and given faults; each is credited to the reply in flight, so the agent's messages are answered one at a time."`
 	// Restart makes revivals restart the agent, of any kind.
 	Restart *RestartSpec `yaml:"restart" doc:"A command that restarts the agent's process or server to revive a session (test_agent_revival, revive): it runs after the session is closed and before it is opened again, so that what the agent kept only in memory is gone. A restart runs alone: it waits until no other trial has a session open."`
 }
@@ -122,6 +125,25 @@ type FaultSpec struct {
 type ReplayToolsSpec struct {
 	Run       string `yaml:"run" doc:"The stored run whose tool results are replayed: its id, its label (gavel run --run-label), a git branch (the newest finished run of this suite on it), or latest (the newest finished run of this suite). ${VAR} and ${VAR:-default} read the environment."`
 	Unmatched string `yaml:"unmatched" doc:"A call the recorded run did not make: error (an error result that says so, marked in the transcript; the live server is not called) or live (the live server answers it). Defaults to error." enum:"error,live"`
+}
+
+// ModelEndpointSpec is the model endpoint Gavel serves an http or exec
+// agent (agent.model_endpoint).
+type ModelEndpointSpec struct {
+	Listen string           `yaml:"listen" doc:"The address (host:port) Gavel serves the endpoint on: POST /v1/chat/completions (OpenAI's Chat Completions) and POST /v1/messages (Anthropic's Messages), streamed or not. ${VAR} and ${VAR:-default} read the environment."`
+	Model  string           `yaml:"model" doc:"The model that answers every call, whatever model the agent asks for, as provider:model (openai:gpt-5-mini; script:models/agent.yaml offline). It is the agent's model of the suite: reports name it and price its calls. Defaults to models.agent. ${VAR} and ${VAR:-default} read the environment."`
+	Faults []ModelFaultSpec `yaml:"faults" doc:"Faults injected on purpose into the agent's model calls, to see how it copes: a rate limit, a server error, a reply cut off by the token limit."`
+}
+
+// ModelFaultSpec is a fault injected on purpose into some of the agent's
+// model calls.
+type ModelFaultSpec struct {
+	OnCall     int     `yaml:"on_call" doc:"The call it strikes: the Nth model call of a trial (from 1)."`
+	Rate       float64 `yaml:"rate" doc:"Instead of on_call: the share of calls it strikes, above 0 and at most 1, drawn with seed, so that runs are alike."`
+	Seed       uint64  `yaml:"seed" doc:"Seeds the draws of rate. Defaults to 0."`
+	Kind       string  `yaml:"kind" doc:"What the call suffers: rate_limit (a 429 with a Retry-After header; the model is not called), server_error (a 500; the model is not called) or truncate (the model's reply cut off by the token limit: finish_reason length, its text and tool arguments cut in half)." enum:"rate_limit,server_error,truncate"`
+	RetryAfter string  `yaml:"retry_after" doc:"The Retry-After of a rate_limit, such as 2s or 500ms. Defaults to 1s."`
+	Message    string  `yaml:"message" doc:"The words of a rate_limit or a server_error. Defaults to a message that says the fault was injected."`
 }
 
 // RestartSpec is a command that restarts the agent.

@@ -4,19 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
-	"github.com/gavelhq/gavel/llm"
+	"github.com/gavelhq/gavel/llm/gateway"
 )
 
 // A Fake is what the fake vendor servers (OpenAIServer, AnthropicServer)
@@ -304,7 +301,7 @@ func (f *Fake) pop() fault {
 // header when retryAfter is positive.
 func (f *Fake) fail(w http.ResponseWriter, status int, retryAfter time.Duration) {
 	if retryAfter > 0 {
-		w.Header().Set("Retry-After", seconds(retryAfter))
+		w.Header().Set("Retry-After", gateway.RetryAfter(retryAfter))
 	}
 	f.countStatus(status)
 	f.writeError(w, status)
@@ -320,55 +317,20 @@ func (f *Fake) countStatus(status int) {
 	f.rateLimited++
 }
 
-// modelFailed answers an error of the backing model with write: an
-// *llm.APIError with its status, message and Retry-After, anything else as
-// a 500 quoting it. When the client has gone, the connection is dropped.
+// modelFailed answers an error of the backing model with write, as
+// gateway.ModelError says: an *llm.APIError with its status, message and
+// Retry-After, anything else as a 500 quoting it. When the client has
+// gone, the connection is dropped.
 func (f *Fake) modelFailed(ctx context.Context, w http.ResponseWriter, err error, write func(status int, message string)) {
 	if ctx.Err() != nil {
 		panic(http.ErrAbortHandler)
 	}
-	status, message := http.StatusInternalServerError, "llmtest: the backing model failed: "+err.Error()
-	var api *llm.APIError
-	if errors.As(err, &api) && api.StatusCode >= 400 {
-		status, message = api.StatusCode, api.Message
-		if message == "" {
-			message = api.Body
-		}
-		if api.RetryAfter > 0 {
-			w.Header().Set("Retry-After", seconds(api.RetryAfter))
-		}
+	status, message, retryAfter := gateway.ModelError(err)
+	if retryAfter > 0 {
+		w.Header().Set("Retry-After", gateway.RetryAfter(retryAfter))
 	}
 	f.countStatus(status)
 	write(status, message)
-}
-
-// seconds formats d as a Retry-After value: seconds, with a fraction when
-// d is not whole seconds.
-func seconds(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
-}
-
-// truncated returns resp as cut off by the token limit (TruncateNext): its
-// text and each tool call's arguments cut in half.
-func truncated(resp *llm.Response) *llm.Response {
-	cut := *resp
-	cut.FinishReason = llm.FinishLength
-	cut.Text = half(resp.Text)
-	cut.ToolCalls = make([]llm.ToolCall, len(resp.ToolCalls))
-	for i, c := range resp.ToolCalls {
-		c.Arguments = json.RawMessage(half(string(c.Arguments)))
-		cut.ToolCalls[i] = c
-	}
-	return &cut
-}
-
-// half returns the first half of s, cut on a character boundary.
-func half(s string) string {
-	n := len(s) / 2
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // negativeTokens is the count NegativeUsageNext puts in an answer's usage.
@@ -393,18 +355,14 @@ func spoilsUsage(kind faultKind) (int64, bool) {
 // numericContent is the number NumericContentNext puts where the text is.
 const numericContent = 42
 
-// writeAnswer answers 200 with the vendor's answer v, spoiled as x says:
-// spoil changes the decoded document for the faults that put a wrong value
-// in it (numeric content, negative or impossible usage), and an oversized
-// answer gets its padding in front.
-func writeAnswer(w http.ResponseWriter, v any, x fault, spoil func(doc map[string]any, kind faultKind)) {
+// writeAnswer answers 200 with the vendor's answer b (JSON), spoiled as x
+// says: spoil changes the decoded document for the faults that put a
+// wrong value in it (numeric content, negative or impossible usage), and
+// an oversized answer gets its padding in front.
+func writeAnswer(w http.ResponseWriter, b []byte, x fault, spoil func(doc map[string]any, kind faultKind)) {
 	if _, usage := spoilsUsage(x.kind); !usage && x.kind != faultNumericContent && x.kind != faultOversized {
-		writeJSON(w, http.StatusOK, v)
+		writeBody(w, http.StatusOK, b)
 		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("llmtest: encoding an answer: %v", err))
 	}
 	if x.kind != faultOversized {
 		dec := json.NewDecoder(bytes.NewReader(b))
@@ -414,7 +372,11 @@ func writeAnswer(w http.ResponseWriter, v any, x fault, spoil func(doc map[strin
 			panic(fmt.Sprintf("llmtest: decoding an answer: %v", err))
 		}
 		spoil(doc, x.kind)
-		writeJSON(w, http.StatusOK, doc)
+		spoiled, err := json.Marshal(doc)
+		if err != nil {
+			panic(fmt.Sprintf("llmtest: encoding an answer: %v", err))
+		}
+		writeBody(w, http.StatusOK, spoiled)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -432,12 +394,8 @@ func writeAnswer(w http.ResponseWriter, v any, x fault, spoil func(doc map[strin
 	w.Write(b[1:])
 }
 
-// writeJSON answers status with v as JSON.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("llmtest: encoding an answer: %v", err))
-	}
+// writeBody answers status with the JSON body b.
+func writeBody(w http.ResponseWriter, status int, b []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(b)

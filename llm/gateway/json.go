@@ -1,4 +1,4 @@
-package llmtest
+package gateway
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Helpers the fake servers share to read JSON as the vendors' validators do.
+// Helpers to read JSON as the vendors' validators do.
 
 // isNull reports whether raw is absent or the JSON null.
 func isNull(raw json.RawMessage) bool {
