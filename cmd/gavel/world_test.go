@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,5 +50,49 @@ func TestRunSupportDeskRecovery(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// An agent written with a real framework from npm (the OpenAI Agents SDK
+// for JavaScript, examples/agents-js), driven through the exec protocol,
+// its model a script behind Gavel's model endpoint and its tools Gavel's
+// mocks: the report has its tool calls, and its tokens and cost, which
+// the agent itself reports none of, and the 429 its first model call of
+// each trial was given on purpose, which the framework's client retried.
+func TestRunAgentsJS(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples", "agents-js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, noNode := exec.LookPath("node")
+	_, noSDK := os.Stat(filepath.Join(dir, "node_modules", "@openai", "agents"))
+	if noNode != nil || noSDK != nil {
+		why := "node and the example's framework are needed: npm ci --prefix examples/agents-js"
+		if os.Getenv("GAVEL_REQUIRE_INTEGRATION") == "1" {
+			t.Fatalf("%s, and GAVEL_REQUIRE_INTEGRATION=1", why)
+		}
+		t.Skip(why)
+	}
+	t.Setenv("AGENTS_JS_MODEL_ADDR", freeAddr(t))
+	t.Setenv("AGENTS_JS_TOOLS_ADDR", freeAddr(t))
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--verbose", dir)
+	if code != eval.ExitPassed {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"Pass rate: 100% over 5 cases",
+		`get_order_status({"order_id":"12345"}) -> {"eta":"2026-03-15","order_id":"12345","status":"shipped"}`,
+		`cancel_order({"confirmation":true,"order_id":"13579"})`,
+		"Cost: $0.0000 (agent $0.0000, judge $0.0000)", // known: a script runs locally
+		"You were asking about order 24680.",           // the framework kept the thread
+		// each trial's first model call refused on purpose; the framework retried
+		"agent (faults injected into its model calls: rate_limit (429, Retry-After 200ms)):",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "agents-js-script | 10 ") || !strings.Contains(out, "Tokens: ") || strings.Contains(out, "unreported") {
+		t.Errorf("the agent's model calls are not counted (10 calls of agents-js-script, no unreported tokens):\n%s", out)
 	}
 }
