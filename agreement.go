@@ -20,7 +20,13 @@ import (
 
 // A Pair is what two raters said of one item: the first's category and
 // the second's.
-type Pair struct{ First, Second string }
+type Pair struct {
+	First, Second string
+	// Item names the item, when several pairs rated it (the judge against
+	// each of several people): intervals resample items, each bringing
+	// all its pairs. "" makes the pair an item of its own.
+	Item string
+}
 
 // An Agreement is how far two raters agree on the items both rated.
 type Agreement struct {
@@ -47,6 +53,9 @@ type Agreement struct {
 	// kappa is undefined on some resample (a resample of one category:
 	// too few items of the rarer ones to tell).
 	KappaInterval *stats.Interval
+	// NoKappaInterval says why there is no KappaInterval beside a Kappa
+	// (see Coefficient.NoInterval); "" when there is one, or no kappa.
+	NoKappaInterval string
 	// Ordinal is true when the categories are numbers (a 1..5 rubric, a
 	// 1..10 criterion): a scale whose near misses are nearly agreement.
 	Ordinal bool
@@ -72,9 +81,36 @@ type Coefficient struct {
 	Value  *float64
 	Absent string
 	// Interval is Value's bootstrap interval at AgreementLevel (see
-	// AgreementBootstrap); nil when there is no Value, or it is undefined
-	// on some resample.
-	Interval *stats.Interval
+	// AgreementBootstrap); nil when there is no Value, and, NoInterval
+	// then saying why, with fewer than MinIntervalItems items (a
+	// bootstrap of a handful of items is a handful of values, too narrow
+	// to mean anything) or when Value is undefined on some resample.
+	Interval   *stats.Interval
+	NoInterval string
+}
+
+// MinIntervalItems is how many items (or pairable units) an agreement
+// interval needs: the percentile bootstrap is not to be trusted on fewer
+// than about 20.
+const MinIntervalItems = 20
+
+// The reasons an agreement statistic has no interval.
+const (
+	noIntervalFew       = "fewer than 20 items, too few for an interval"
+	noIntervalResamples = "it is undefined on some resamples: too few items of the rarer categories"
+)
+
+// agreementInterval is the bootstrap interval of a statistic of n items
+// by boot, or why there is none.
+func agreementInterval(n int, boot func() (stats.Interval, bool)) (*stats.Interval, string) {
+	if n < MinIntervalItems {
+		return nil, noIntervalFew
+	}
+	iv, ok := boot()
+	if !ok {
+		return nil, noIntervalResamples
+	}
+	return &iv, ""
 }
 
 // A BaseRate is how often two raters used a category, and how far they
@@ -179,9 +215,16 @@ func Agree(pairs []Pair) Agreement {
 		a.BaseRates = append(a.BaseRates, BaseRate{Category: c, First: float64(row) / n, Second: float64(col) / n,
 			Both: float64(row+col) / (2 * n), Specific: 2 * float64(a.Table[i][i]) / float64(row+col)})
 	}
-	first, second := make([]int, len(pairs)), make([]int, len(pairs))
-	for i, p := range pairs {
-		first[i], second[i] = index[p.First], index[p.Second]
+	var items [][]stats.Rating
+	itemOf := map[string]int{}
+	for _, p := range pairs {
+		r := stats.Rating{First: index[p.First], Second: index[p.Second]}
+		if i, ok := itemOf[p.Item]; ok && p.Item != "" {
+			items[i] = append(items[i], r)
+			continue
+		}
+		itemOf[p.Item] = len(items)
+		items = append(items, []stats.Rating{r})
 	}
 	positions := make([]float64, len(a.Categories))
 	a.Ordinal = len(a.Categories) > 0
@@ -191,9 +234,9 @@ func Agree(pairs []Pair) Agreement {
 		a.Ordinal = a.Ordinal && err == nil
 	}
 	if a.Kappa != nil {
-		if iv, ok := AgreementBootstrap.Kappa(first, second, positions, stats.Unweighted, AgreementLevel); ok {
-			a.KappaInterval = &iv
-		}
+		a.KappaInterval, a.NoKappaInterval = agreementInterval(len(items), func() (stats.Interval, bool) {
+			return AgreementBootstrap.Kappa(items, positions, stats.Unweighted, AgreementLevel)
+		})
 	}
 	if a.Ordinal && len(a.Categories) >= 3 {
 		for _, w := range []stats.Weights{stats.Linear, stats.Quadratic} {
@@ -202,9 +245,9 @@ func Agree(pairs []Pair) Agreement {
 				c.Absent = reason(err)
 			} else {
 				c.Value = &v
-				if iv, ok := AgreementBootstrap.Kappa(first, second, positions, w, AgreementLevel); ok {
-					c.Interval = &iv
-				}
+				c.Interval, c.NoInterval = agreementInterval(len(items), func() (stats.Interval, bool) {
+					return AgreementBootstrap.Kappa(items, positions, w, AgreementLevel)
+				})
 			}
 			a.Weighted = append(a.Weighted, c)
 		}

@@ -439,3 +439,21 @@ func TestAgreeBaseRates(t *testing.T) {
 		})
 	}
 }
+
+// Intervals resample items, not labels: two people who labelled 30
+// judgments alike against the judge give kappa the interval one of them
+// gives, not a narrower one as if there were 60 judgments.
+func TestAgreeIntervalOverItems(t *testing.T) {
+	judged := []string{"9", "7", "9", "6", "6", "5", "4", "4", "6", "10", "8", "6", "6", "6", "10", "10", "7", "5", "5", "5", "7", "10", "4", "9", "9", "8", "9", "4", "8", "10"}
+	person := []string{"9", "9", "9", "7", "3", "6", "4", "4", "3", "10", "10", "7", "6", "6", "9", "10", "7", "5", "6", "4", "8", "10", "4", "8", "6", "8", "10", "4", "9", "10"}
+	var one, two []gavel.Pair
+	for i := range judged {
+		p := gavel.Pair{First: judged[i], Second: person[i], Item: fmt.Sprint("q", i)}
+		one = append(one, p)
+		two = append(two, p, p)
+	}
+	a, b := gavel.Agree(one), gavel.Agree(two)
+	if a.KappaInterval == nil || b.KappaInterval == nil || *a.KappaInterval != *b.KappaInterval || *a.Weighted[1].Interval != *b.Weighted[1].Interval {
+		t.Errorf("one person: %+v, %+v; two alike: %+v, %+v; want the same", a.KappaInterval, a.Weighted[1].Interval, b.KappaInterval, b.Weighted[1].Interval)
+	}
+}

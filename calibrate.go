@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
@@ -189,7 +190,8 @@ func Calibrate(checks []LabelCheck) Calibration {
 			c.Disagreements = append(c.Disagreements, ch)
 		}
 		if h := ch.Human(); h != "" {
-			pairs = append(pairs, Pair{ch.Judged(), h})
+			item := ch.item()
+			pairs = append(pairs, Pair{First: ch.Judged(), Second: h, Item: strings.Join(item[:], "\x00")})
 		}
 		if ch.HumanScore != nil && ch.Score != nil {
 			c.Scored++
@@ -247,7 +249,7 @@ func Raters(checks []LabelCheck) []RaterAgreement {
 			var pairs []Pair
 			for item, ca := range said[a] {
 				if cb, ok := said[b][item]; ok {
-					pairs = append(pairs, Pair{ca, cb})
+					pairs = append(pairs, Pair{First: ca, Second: cb})
 				}
 			}
 			if len(pairs) > 0 {
@@ -358,9 +360,9 @@ func alpha(checks []LabelCheck) (coefficients []Coefficient, raters, units int) 
 			c.Absent = reason(err)
 		} else {
 			c.Value = &v
-			if iv, ok := AgreementBootstrap.KrippendorffAlpha(data, m, AgreementLevel); ok {
-				c.Interval = &iv
-			}
+			c.Interval, c.NoInterval = agreementInterval(units, func() (stats.Interval, bool) {
+				return AgreementBootstrap.KrippendorffAlpha(data, m, AgreementLevel)
+			})
 		}
 		coefficients = append(coefficients, c)
 	}

@@ -167,12 +167,25 @@ func TestCalibrateAlpha(t *testing.T) {
 		if a.Kind != want.kind || a.Value == nil || math.Abs(*a.Value-want.alpha) > 1e-12 {
 			t.Errorf("alpha %d: %+v, want %s %v", i, a, want.kind, want.alpha)
 		}
-		if a.Interval == nil || !a.Interval.Contains(*a.Value) || a.Interval.Level != gavel.AgreementLevel {
-			t.Errorf("alpha %s: interval %+v", a.Kind, a.Interval)
+		// 11 units are too few for a bootstrap interval
+		if a.Interval != nil || a.NoInterval != "fewer than 20 items, too few for an interval" {
+			t.Errorf("alpha %s: interval %+v, %q; want none, too few", a.Kind, a.Interval, a.NoInterval)
 		}
 	}
-	// The same labels give the same intervals.
-	if again := gavel.Calibrate(checks); *again.Alpha[0].Interval != *c.Alpha[0].Interval {
+	// Twice the units (the same data again) are enough, and the same
+	// labels give the same intervals.
+	twice := append([]gavel.LabelCheck(nil), checks...)
+	for _, ch := range checks {
+		ch.CaseID += "-again"
+		twice = append(twice, ch)
+	}
+	c = gavel.Calibrate(twice)
+	for _, a := range c.Alpha {
+		if a.Value == nil || a.Interval == nil || !a.Interval.Contains(*a.Value) || a.Interval.Level != gavel.AgreementLevel || a.NoInterval != "" {
+			t.Errorf("alpha %s of 22 units: %v, interval %+v (%s)", a.Kind, a.Value, a.Interval, a.NoInterval)
+		}
+	}
+	if again := gavel.Calibrate(twice); *again.Alpha[0].Interval != *c.Alpha[0].Interval {
 		t.Errorf("intervals %+v, then %+v", c.Alpha[0].Interval, again.Alpha[0].Interval)
 	}
 }

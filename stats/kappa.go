@@ -131,35 +131,44 @@ func kappa(cell func(i, j int) float64, rows, cols []float64, n float64, positio
 	return 1 - observed/chance, nil
 }
 
-// Kappa is the bootstrap interval, at level, of Kappa over items: item i
-// was put in category first[i] by the first rater and second[i] by the
-// second (indexes into positions). It returns ok false without items, or
-// when kappa is undefined on a resample (every item drawn in one
-// category). It panics unless first and second are as long, and every
-// index is one of positions'. See Cases.
-func (b Bootstrap) Kappa(first, second []int, positions []float64, w Weights, level float64) (Interval, bool) {
-	if len(first) != len(second) {
-		panic(fmt.Sprintf("stats.Bootstrap.Kappa: %d first ratings and %d second", len(first), len(second)))
-	}
+// A Rating is what two raters said of an item: the first's category and
+// the second's, as indexes into Kappa's positions.
+type Rating struct{ First, Second int }
+
+// Kappa is the bootstrap interval, at level, of Kappa over items: items[i]
+// are the ratings of item i, one for two raters, or several when several
+// people each rated the item against the same judge. A resample draws
+// items, each bringing all its ratings, so that ratings of one item,
+// which agree or disagree together, count as one item, not as many
+// independent ones. It returns ok false without items, or when kappa is
+// undefined on a resample (every rating drawn in one category). It
+// panics when a rating's index is not one of positions'. See Cases.
+func (b Bootstrap) Kappa(items [][]Rating, positions []float64, w Weights, level float64) (Interval, bool) {
 	k := len(positions)
-	for i := range first {
-		if first[i] < 0 || first[i] >= k || second[i] < 0 || second[i] >= k {
-			panic(fmt.Sprintf("stats.Bootstrap.Kappa: item %d rated %d and %d of %d categories", i, first[i], second[i], k))
+	for i, item := range items {
+		for _, r := range item {
+			if r.First < 0 || r.First >= k || r.Second < 0 || r.Second >= k {
+				panic(fmt.Sprintf("stats.Bootstrap.Kappa: item %d rated %d and %d of %d categories", i, r.First, r.Second, k))
+			}
 		}
 	}
 	table := make([]float64, k*k)
 	rows, cols := make([]float64, k), make([]float64, k)
 	cell := func(i, j int) float64 { return table[i*k+j] }
-	return b.Cases(len(first), level, func(sample []int) float64 {
+	return b.Cases(len(items), level, func(sample []int) float64 {
 		clear(table)
 		clear(rows)
 		clear(cols)
+		var n float64
 		for _, s := range sample {
-			table[first[s]*k+second[s]]++
-			rows[first[s]]++
-			cols[second[s]]++
+			for _, r := range items[s] {
+				table[r.First*k+r.Second]++
+				rows[r.First]++
+				cols[r.Second]++
+				n++
+			}
 		}
-		v, err := kappa(cell, rows, cols, float64(len(sample)), positions, w)
+		v, err := kappa(cell, rows, cols, n, positions, w)
 		if err != nil {
 			return math.NaN()
 		}

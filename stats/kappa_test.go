@@ -29,6 +29,15 @@ func indexes(scores []int) []int {
 	return out
 }
 
+// ratings are the items of two raters, a rating each.
+func ratings(first, second []int) [][]Rating {
+	out := make([][]Rating, len(first))
+	for i := range first {
+		out[i] = []Rating{{first[i], second[i]}}
+	}
+	return out
+}
+
 func tableOf(first, second []int, k int) [][]int {
 	t := make([][]int, k)
 	for i := range t {
@@ -124,7 +133,7 @@ func TestBootstrapKappa(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.w.String(), func(t *testing.T) {
-			got, ok := Bootstrap{Resamples: 20000, Seed: 1}.Kappa(indexes(scores1to10.judge), indexes(scores1to10.person), scale1to10, tt.w, 0.95)
+			got, ok := Bootstrap{Resamples: 20000, Seed: 1}.Kappa(ratings(indexes(scores1to10.judge), indexes(scores1to10.person)), scale1to10, tt.w, 0.95)
 			if !ok || !near(got.Lo, tt.lo, 0, 0.01) || !near(got.Hi, tt.hi, 0, 0.01) || got.Method != MethodBootstrap {
 				t.Errorf("got %+v, %v; want [%v, %v] within 0.01", got, ok, tt.lo, tt.hi)
 			}
@@ -138,10 +147,28 @@ func TestBootstrapKappaUndefined(t *testing.T) {
 	// one item of 20 disagrees: many resamples draw only the others
 	first, second := make([]int, 20), make([]int, 20)
 	second[0] = 1
-	if got, ok := (Bootstrap{Seed: 1}).Kappa(first, second, []float64{0, 1}, Unweighted, 0.95); ok {
+	if got, ok := (Bootstrap{Seed: 1}).Kappa(ratings(first, second), []float64{0, 1}, Unweighted, 0.95); ok {
 		t.Errorf("got %+v, want no interval", got)
 	}
-	if got, ok := (Bootstrap{Seed: 1}).Kappa(nil, nil, []float64{0, 1}, Unweighted, 0.95); ok {
+	if got, ok := (Bootstrap{Seed: 1}).Kappa(nil, []float64{0, 1}, Unweighted, 0.95); ok {
 		t.Errorf("no items: got %+v, want no interval", got)
+	}
+}
+
+// The bootstrap resamples items, not ratings: two people who rated every
+// item alike against the judge add no information, and the interval is
+// the one of either alone (the same resamples give the same tables,
+// doubled), not a narrower one as if there were twice the items.
+func TestBootstrapKappaClusters(t *testing.T) {
+	first, second := indexes(scores1to10.judge), indexes(scores1to10.person)
+	twice := ratings(first, second)
+	for i := range twice {
+		twice[i] = append(twice[i], twice[i][0])
+	}
+	b := Bootstrap{Seed: 3}
+	one, ok1 := b.Kappa(ratings(first, second), scale1to10, Linear, 0.95)
+	two, ok2 := b.Kappa(twice, scale1to10, Linear, 0.95)
+	if !ok1 || !ok2 || !near(one.Lo, two.Lo, 1e-12, 1e-12) || !near(one.Hi, two.Hi, 1e-12, 1e-12) {
+		t.Errorf("one rating an item: %+v; two alike: %+v; want the same", one, two)
 	}
 }
