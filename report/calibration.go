@@ -46,7 +46,8 @@ type JSONCalibration struct {
 	Kappa *float64 `json:"kappa"`
 	// KappaInterval is kappa's bootstrap interval over the labels; null
 	// without kappa, or when a resample has no kappa (table.kappa_interval).
-	KappaInterval *stats.Interval `json:"kappa_interval"`
+	KappaInterval   *stats.Interval `json:"kappa_interval"`
+	NoKappaInterval string          `json:"no_kappa_interval,omitempty"`
 	// KappaWarning says why kappa is misleading here (the kappa paradox:
 	// one category is most of the ratings); null when it is not.
 	KappaWarning *string `json:"kappa_warning"`
@@ -201,7 +202,8 @@ func NewJSONCalibration(suite string, c gavel.Calibration) JSONCalibration {
 		Agreement: c.Agreement, Kappa: c.Kappa, Scored: c.Scored, ScoreError: c.ScoreError,
 		Disagreements: make([]JSONLabelCheck, len(c.Disagreements)), Table: newJSONAgreement(c.Table), Raters: []JSONRaterAgreement{},
 		Alpha: newJSONCoefficients(c.Alpha), AlphaRaters: c.AlphaRaters, AlphaUnits: c.AlphaUnits}
-	out.KappaInterval, out.KappaWarning, out.WeightedKappa = out.Table.KappaInterval, out.Table.KappaWarning, out.Table.WeightedKappa
+	out.KappaInterval, out.NoKappaInterval = out.Table.KappaInterval, out.Table.NoKappaInterval
+	out.KappaWarning, out.WeightedKappa = out.Table.KappaWarning, out.Table.WeightedKappa
 	for _, r := range c.Raters {
 		out.Raters = append(out.Raters, JSONRaterAgreement{First: r.First, Second: r.Second, JSONAgreement: newJSONAgreement(r.Agreement)})
 	}
