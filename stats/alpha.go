@@ -87,14 +87,22 @@ func (b Bootstrap) KrippendorffAlpha(units [][]float64, m Metric, level float64)
 }
 
 // coincidence holds reliability data ready for alpha: the distinct values
-// given, in order, and each pairable unit as its counts of them.
+// given, in order, and what each pairable unit adds to the coincidence
+// matrix.
 type coincidence struct {
 	values []float64
-	units  [][]valueCount
+	units  [][]cell
 	// o, counts and delta are scratch space for alpha.
 	o      []float64
 	counts []float64
 	delta  []float64
+}
+
+// A cell is what a unit adds to one cell of the coincidence matrix, at
+// index at (row·k + column).
+type cell struct {
+	at    int
+	pairs float64
 }
 
 // A valueCount is how many times a unit was given values[value].
@@ -136,7 +144,23 @@ func newCoincidence(units [][]float64) (*coincidence, error) {
 				counts = append(counts, valueCount{i, 1})
 			}
 		}
-		c.units = append(c.units, counts)
+		var m float64
+		for _, vc := range counts {
+			m += vc.count
+		}
+		var cells []cell
+		for _, a := range counts {
+			for _, b := range counts {
+				pairs := a.count * b.count
+				if a.value == b.value {
+					pairs = a.count * (a.count - 1)
+				}
+				if pairs > 0 {
+					cells = append(cells, cell{a.value*len(c.values) + b.value, pairs / (m - 1)})
+				}
+			}
+		}
+		c.units = append(c.units, cells)
 	}
 	k := len(c.values)
 	c.o, c.counts, c.delta = make([]float64, k*k), make([]float64, k), make([]float64, k*k)
@@ -160,19 +184,8 @@ func (c *coincidence) alpha(sample []int, m Metric) (float64, error) {
 	k := len(c.values)
 	clear(c.o)
 	for _, u := range sample {
-		unit := c.units[u]
-		var m float64
-		for _, vc := range unit {
-			m += vc.count
-		}
-		for _, a := range unit {
-			for _, b := range unit {
-				pairs := a.count * b.count
-				if a.value == b.value {
-					pairs = a.count * (a.count - 1)
-				}
-				c.o[a.value*k+b.value] += pairs / (m - 1)
-			}
+		for _, cl := range c.units[u] {
+			c.o[cl.at] += cl.pairs
 		}
 	}
 	var n float64
