@@ -1,6 +1,7 @@
 package gavel
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/jury"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // Agreement between two raters (a judge and a person, or two people)
@@ -18,7 +20,13 @@ import (
 
 // A Pair is what two raters said of one item: the first's category and
 // the second's.
-type Pair struct{ First, Second string }
+type Pair struct {
+	First, Second string
+	// Item names the item, when several pairs rated it (the judge against
+	// each of several people): intervals resample items, each bringing
+	// all its pairs. "" makes the pair an item of its own.
+	Item string
+}
 
 // An Agreement is how far two raters agree on the items both rated.
 type Agreement struct {
@@ -40,6 +48,119 @@ type Agreement struct {
 	// to 1: the agreement beyond chance. It is nil without items, or when
 	// chance explains everything (both raters used one category only).
 	Kappa *float64
+	// KappaInterval is kappa's bootstrap interval over the items (see
+	// AgreementBootstrap), at AgreementLevel; nil without kappa, or when
+	// kappa is undefined on some resample (a resample of one category:
+	// too few items of the rarer ones to tell).
+	KappaInterval *stats.Interval
+	// NoKappaInterval says why there is no KappaInterval beside a Kappa
+	// (see Coefficient.NoInterval); "" when there is one, or no kappa.
+	NoKappaInterval string
+	// Ordinal is true when the categories are numbers (a 1..5 rubric, a
+	// 1..10 criterion): a scale whose near misses are nearly agreement.
+	Ordinal bool
+	// Weighted are the weighted kappas of an ordinal scale of three
+	// categories or more, linear then quadratic, with their intervals:
+	// a disagreement counts as far as (or as the square of how far) the
+	// two numbers are apart. nil on other scales (with two categories,
+	// every weighting gives Kappa).
+	Weighted []Coefficient
+	// BaseRates are how often each rater used each category, in the
+	// order of Categories (see BaseRate): what kappa depends on as much
+	// as on the agreement.
+	BaseRates []BaseRate
+}
+
+// A Coefficient is one measure of agreement: its value and interval, or
+// why it has none.
+type Coefficient struct {
+	// Kind names it: "linear" or "quadratic" (a weighted kappa);
+	// "nominal", "ordinal" or "interval" (Krippendorff's alpha's metric).
+	Kind string
+	// Value is nil when the data cannot give one; Absent then says why.
+	Value  *float64
+	Absent string
+	// Interval is Value's bootstrap interval at AgreementLevel (see
+	// AgreementBootstrap); nil when there is no Value, and, NoInterval
+	// then saying why, with fewer than MinIntervalItems items (a
+	// bootstrap of a handful of items is a handful of values, too narrow
+	// to mean anything) or when Value is undefined on some resample.
+	Interval   *stats.Interval
+	NoInterval string
+}
+
+// MinIntervalItems is how many items (or pairable units) an agreement
+// interval needs: the percentile bootstrap is not to be trusted on fewer
+// than about 20.
+const MinIntervalItems = 20
+
+// The reasons an agreement statistic has no interval.
+const (
+	noIntervalFew       = "fewer than 20 items, too few for an interval"
+	noIntervalResamples = "it is undefined on some resamples: too few items of the rarer categories"
+)
+
+// agreementInterval is the bootstrap interval of a statistic of n items
+// by boot, or why there is none.
+func agreementInterval(n int, boot func() (stats.Interval, bool)) (*stats.Interval, string) {
+	if n < MinIntervalItems {
+		return nil, noIntervalFew
+	}
+	iv, ok := boot()
+	if !ok {
+		return nil, noIntervalResamples
+	}
+	return &iv, ""
+}
+
+// A BaseRate is how often two raters used a category, and how far they
+// agree on it.
+type BaseRate struct {
+	Category string
+	// First and Second are the shares of the items each rater put in the
+	// category; Both, the share of all their ratings ((row + column) / 2n).
+	First, Second, Both float64
+	// Specific is the agreement specific to the category: of the times
+	// either rater used it, the share the other did too, 2·agreed / (row +
+	// column). With a category at a high base rate, the rare one's
+	// specific agreement says what kappa cannot.
+	Specific float64
+}
+
+// How agreement intervals are computed: the percentile bootstrap over the
+// items rated (the units of Krippendorff's alpha), at level 0.95, with
+// 2000 resamples drawn from a fixed seed, so the same labels print the
+// same intervals every time.
+var AgreementBootstrap = stats.Bootstrap{Seed: 1}
+
+// AgreementLevel is the confidence level of agreement intervals.
+const AgreementLevel = 0.95
+
+// The kappa paradox: with one category far more common than the others
+// (most verdicts pass), chance alone agrees on most items, so raters who
+// agree on nearly all of them still get a low kappa. Kappa is then
+// misleading, and Agreement.Paradox says so, when a category is at least
+// SkewedBaseRate of both raters' ratings, they agree on at least
+// HighAgreement of the items, and kappa is below LowKappa.
+const (
+	SkewedBaseRate = 0.8
+	HighAgreement  = 0.8
+	LowKappa       = 0.6
+)
+
+// Paradox returns the category whose base rate makes kappa misleading
+// (see SkewedBaseRate), and true, when kappa is low for a skewed base
+// rate despite high agreement; false otherwise.
+func (a Agreement) Paradox() (BaseRate, bool) {
+	if a.Kappa == nil || a.Observed < HighAgreement || *a.Kappa >= LowKappa {
+		return BaseRate{}, false
+	}
+	for _, r := range a.BaseRates {
+		if r.Both >= SkewedBaseRate {
+			return r, true
+		}
+	}
+	return BaseRate{}, false
 }
 
 // Agree measures the agreement of two raters from what they said of
@@ -85,7 +206,65 @@ func Agree(pairs []Pair) Agreement {
 		k := (a.Observed - a.Chance) / (1 - a.Chance)
 		a.Kappa = &k
 	}
+	for i, c := range a.Categories {
+		var row, col int
+		for j := range a.Categories {
+			row += a.Table[i][j]
+			col += a.Table[j][i]
+		}
+		a.BaseRates = append(a.BaseRates, BaseRate{Category: c, First: float64(row) / n, Second: float64(col) / n,
+			Both: float64(row+col) / (2 * n), Specific: 2 * float64(a.Table[i][i]) / float64(row+col)})
+	}
+	var items [][]stats.Rating
+	itemOf := map[string]int{}
+	for _, p := range pairs {
+		r := stats.Rating{First: index[p.First], Second: index[p.Second]}
+		if i, ok := itemOf[p.Item]; ok && p.Item != "" {
+			items[i] = append(items[i], r)
+			continue
+		}
+		itemOf[p.Item] = len(items)
+		items = append(items, []stats.Rating{r})
+	}
+	positions := make([]float64, len(a.Categories))
+	a.Ordinal = len(a.Categories) > 0
+	for i, c := range a.Categories {
+		v, err := strconv.ParseFloat(c, 64)
+		positions[i] = v
+		a.Ordinal = a.Ordinal && err == nil
+	}
+	if a.Kappa != nil {
+		a.KappaInterval, a.NoKappaInterval = agreementInterval(len(items), func() (stats.Interval, bool) {
+			return AgreementBootstrap.Kappa(items, positions, stats.Unweighted, AgreementLevel)
+		})
+	}
+	if a.Ordinal && len(a.Categories) >= 3 {
+		for _, w := range []stats.Weights{stats.Linear, stats.Quadratic} {
+			c := Coefficient{Kind: w.String()}
+			if v, err := stats.Kappa(a.Table, positions, w); err != nil {
+				c.Absent = reason(err)
+			} else {
+				c.Value = &v
+				c.Interval, c.NoInterval = agreementInterval(len(items), func() (stats.Interval, bool) {
+					return AgreementBootstrap.Kappa(items, positions, w, AgreementLevel)
+				})
+			}
+			a.Weighted = append(a.Weighted, c)
+		}
+	}
 	return a
+}
+
+// reason is why an agreement statistic has no value, in words: the
+// reason of stats' error.
+func reason(err error) string {
+	switch {
+	case errors.Is(err, stats.ErrOneCategory):
+		return stats.ErrOneCategory.Error()
+	case errors.Is(err, stats.ErrNoPairs):
+		return stats.ErrNoPairs.Error()
+	}
+	return err.Error()
 }
 
 // sortCategories sorts numbers first, in numeric order, then the rest

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
@@ -345,4 +346,114 @@ func mustScore(t *testing.T, v, min, max float64) judge.Score {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// On a numeric scale (a 1..10 criterion) the weighted kappas are given
+// beside Cohen's: the 30 scores of stats' TestKappa, whose kappas are
+// sklearn's cohen_kappa_score(judge, person, labels=range(1, 11),
+// weights=None / "linear" / "quadratic") (Debian's python3-sklearn 1.2.1).
+// The categories used (3..10, 1 and 2 unused) weigh by their values.
+func TestAgreeWeighted(t *testing.T) {
+	judged := []int{9, 7, 9, 6, 6, 5, 4, 4, 6, 10, 8, 6, 6, 6, 10, 10, 7, 5, 5, 5, 7, 10, 4, 9, 9, 8, 9, 4, 8, 10}
+	person := []int{9, 9, 9, 7, 3, 6, 4, 4, 3, 10, 10, 7, 6, 6, 9, 10, 7, 5, 6, 4, 8, 10, 4, 8, 6, 8, 10, 4, 9, 10}
+	var ps []gavel.Pair
+	for i := range judged {
+		ps = append(ps, gavel.Pair{First: fmt.Sprint(judged[i]), Second: fmt.Sprint(person[i])})
+	}
+	a := gavel.Agree(ps)
+	checkKappa(t, a.Kappa, 0.4178525226390686)
+	if !a.Ordinal || len(a.Weighted) != 2 {
+		t.Fatalf("ordinal %v, weighted %+v; want an ordinal scale, linear and quadratic", a.Ordinal, a.Weighted)
+	}
+	for i, want := range []struct {
+		kind   string
+		kappa  float64
+		lo, hi float64 // scipy.stats.bootstrap's percentile interval, as in stats.TestBootstrapKappa
+	}{{"linear", 0.6944198405668733, 0.5273387940694367, 0.8180242634315424}, {"quadratic", 0.8442187860604662, 0.7127649903288201, 0.9315068493150684}} {
+		w := a.Weighted[i]
+		if w.Kind != want.kind || w.Value == nil || math.Abs(*w.Value-want.kappa) > 1e-12 || w.Interval == nil ||
+			math.Abs(w.Interval.Lo-want.lo) > 0.03 || math.Abs(w.Interval.Hi-want.hi) > 0.03 {
+			t.Errorf("weighted %d: %+v (interval %+v), want %s %v in about [%v, %v]", i, w, w.Interval, want.kind, want.kappa, want.lo, want.hi)
+		}
+	}
+	if a.KappaInterval == nil || !a.KappaInterval.Contains(*a.Kappa) {
+		t.Errorf("kappa %v, interval %+v", *a.Kappa, a.KappaInterval)
+	}
+	// Pass/fail and named categories are no ordinal scale.
+	for _, ps := range [][]gavel.Pair{concatPairs(pairs(3, "pass", "pass"), pairs(2, "fail", "pass")), concatPairs(pairs(3, "A", "B"), pairs(2, "tie", "A"), pairs(1, "B", "B"))} {
+		if a := gavel.Agree(ps); a.Ordinal || a.Weighted != nil {
+			t.Errorf("%v: ordinal %v, weighted %+v; want neither", a.Categories, a.Ordinal, a.Weighted)
+		}
+	}
+}
+
+// Each category's base rate and specific agreement, by hand, and the
+// kappa paradox: 90% agreement where "pass" is 90% of the ratings gives
+// kappa 0.44 (statsmodels' cohens_kappa([[85, 5], [5, 5]]) is
+// 0.44444444444444436), and Paradox names "pass".
+func TestAgreeBaseRates(t *testing.T) {
+	tests := []struct {
+		name    string
+		pairs   []gavel.Pair
+		rates   []gavel.BaseRate
+		kappa   float64
+		paradox string
+	}{
+		{
+			// first: fail 25, pass 25; second: fail 20, pass 30 (TestAgree's binary).
+			// Specific: fail 2·15/45, pass 2·20/55.
+			name:  "binary",
+			pairs: concatPairs(pairs(20, "pass", "pass"), pairs(5, "pass", "fail"), pairs(10, "fail", "pass"), pairs(15, "fail", "fail")),
+			rates: []gavel.BaseRate{{Category: "fail", First: 0.5, Second: 0.4, Both: 0.45, Specific: 30.0 / 45},
+				{Category: "pass", First: 0.5, Second: 0.6, Both: 0.55, Specific: 40.0 / 55}},
+			kappa: 0.4,
+		},
+		{
+			// fail: 10 of 100 each; specific 2·5/20. pass: 90, 2·85/180.
+			name:  "skewed",
+			pairs: concatPairs(pairs(85, "pass", "pass"), pairs(5, "pass", "fail"), pairs(5, "fail", "pass"), pairs(5, "fail", "fail")),
+			rates: []gavel.BaseRate{{Category: "fail", First: 0.1, Second: 0.1, Both: 0.1, Specific: 0.5},
+				{Category: "pass", First: 0.9, Second: 0.9, Both: 0.9, Specific: 170.0 / 180}},
+			kappa: 0.44444444444444436, paradox: "pass",
+		},
+		{
+			// skewed as much, but kappa is high: not misleading
+			name:  "skewed and agreeing",
+			pairs: concatPairs(pairs(89, "pass", "pass"), pairs(1, "pass", "fail"), pairs(1, "fail", "pass"), pairs(9, "fail", "fail")),
+			rates: []gavel.BaseRate{{Category: "fail", First: 0.1, Second: 0.1, Both: 0.1, Specific: 0.9},
+				{Category: "pass", First: 0.9, Second: 0.9, Both: 0.9, Specific: 178.0 / 180}},
+			kappa: 1 - 0.02/0.18,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := gavel.Agree(tt.pairs)
+			if diff := cmp.Diff(tt.rates, a.BaseRates, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+				t.Errorf("base rates (-want +got):\n%s", diff)
+			}
+			checkKappa(t, a.Kappa, tt.kappa)
+			r, ok := a.Paradox()
+			if ok != (tt.paradox != "") || r.Category != tt.paradox {
+				t.Errorf("paradox %q, %v; want %q", r.Category, ok, tt.paradox)
+			}
+		})
+	}
+}
+
+// Intervals resample items, not labels: two people who labelled 30
+// judgments alike against the judge give kappa the interval one of them
+// gives, not a narrower one as if there were 60 judgments.
+func TestAgreeIntervalOverItems(t *testing.T) {
+	judged := []string{"9", "7", "9", "6", "6", "5", "4", "4", "6", "10", "8", "6", "6", "6", "10", "10", "7", "5", "5", "5", "7", "10", "4", "9", "9", "8", "9", "4", "8", "10"}
+	person := []string{"9", "9", "9", "7", "3", "6", "4", "4", "3", "10", "10", "7", "6", "6", "9", "10", "7", "5", "6", "4", "8", "10", "4", "8", "6", "8", "10", "4", "9", "10"}
+	var one, two []gavel.Pair
+	for i := range judged {
+		p := gavel.Pair{First: judged[i], Second: person[i], Item: fmt.Sprint("q", i)}
+		one = append(one, p)
+		two = append(two, p, p)
+	}
+	a, b := gavel.Agree(one), gavel.Agree(two)
+	if a.KappaInterval == nil || b.KappaInterval == nil || *a.KappaInterval != *b.KappaInterval || *a.Weighted[1].Interval != *b.Weighted[1].Interval {
+		t.Errorf("one person: %+v, %+v; two alike: %+v, %+v; want the same", a.KappaInterval, a.Weighted[1].Interval, b.KappaInterval, b.Weighted[1].Interval)
+	}
 }

@@ -2,11 +2,14 @@ package gavel
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // Calibration: before a team trusts an LLM judge, people label some of
@@ -148,6 +151,17 @@ type Calibration struct {
 	// Raters are the agreements of every two people who labelled the
 	// same judgments (inter-annotator agreement), by their names.
 	Raters []RaterAgreement
+	// Alpha is Krippendorff's alpha of every rater at once, the judge and
+	// each person, over the judgments two of them or more rated (a rater
+	// who skipped one is missing there, not disagreeing): nominal, and on
+	// an ordinal scale of three categories or more (see
+	// Agreement.Ordinal) ordinal and interval too, each with its interval.
+	// It is measured when there are more than two raters (two people or
+	// more beside the judge); nil else, when Kappa says it all.
+	Alpha []Coefficient
+	// AlphaRaters is how many raters Alpha is of; AlphaUnits, how many
+	// judgments at least two of them rated.
+	AlphaRaters, AlphaUnits int
 	// Scored is how many counted labels carry a person's score, and
 	// ScoreError the mean absolute difference between it and the
 	// judge's score, among those where the judge gave one; nil when
@@ -162,6 +176,7 @@ type Calibration struct {
 // Calibrate measures a judge's agreement with people from their labels.
 func Calibrate(checks []LabelCheck) Calibration {
 	c := Calibration{Labels: len(checks), Raters: Raters(checks)}
+	c.Alpha, c.AlphaRaters, c.AlphaUnits = alpha(checks)
 	var pairs []Pair
 	var scoreDiffs float64
 	for _, ch := range checks {
@@ -175,7 +190,8 @@ func Calibrate(checks []LabelCheck) Calibration {
 			c.Disagreements = append(c.Disagreements, ch)
 		}
 		if h := ch.Human(); h != "" {
-			pairs = append(pairs, Pair{ch.Judged(), h})
+			item := ch.item()
+			pairs = append(pairs, Pair{First: ch.Judged(), Second: h, Item: strings.Join(item[:], "\x00")})
 		}
 		if ch.HumanScore != nil && ch.Score != nil {
 			c.Scored++
@@ -233,7 +249,7 @@ func Raters(checks []LabelCheck) []RaterAgreement {
 			var pairs []Pair
 			for item, ca := range said[a] {
 				if cb, ok := said[b][item]; ok {
-					pairs = append(pairs, Pair{ca, cb})
+					pairs = append(pairs, Pair{First: ca, Second: cb})
 				}
 			}
 			if len(pairs) > 0 {
@@ -261,4 +277,94 @@ func (c Calibration) Verdict() string {
 		return "calibrated"
 	}
 	return "not calibrated"
+}
+
+// alpha is Krippendorff's alpha of the judge and every person (see
+// Calibration.Alpha), with how many raters and pairable judgments it is
+// of; nil when there are two raters or fewer.
+func alpha(checks []LabelCheck) (coefficients []Coefficient, raters, units int) {
+	said := map[string]map[[4]string]string{} // by rater ("" the judge), by item
+	rate := func(rater string, item [4]string, category string) {
+		if said[rater] == nil {
+			said[rater] = map[[4]string]string{}
+		}
+		said[rater][item] = category
+	}
+	for _, ch := range checks {
+		if ch.Counts() {
+			rate("", ch.item(), ch.Judged())
+		}
+		if h := ch.Human(); h != "" && !ch.OffScale {
+			rate("person "+ch.Author, ch.item(), h)
+		}
+	}
+	if len(said) <= 2 {
+		return nil, 0, 0
+	}
+	var names []string
+	items := map[[4]string]bool{}
+	categories := map[string]bool{}
+	for name, by := range said {
+		names = append(names, name)
+		for item, c := range by {
+			items[item], categories[c] = true, true
+		}
+	}
+	sort.Strings(names) // the judge ("") first
+	order := make([][4]string, 0, len(items))
+	for item := range items {
+		order = append(order, item)
+	}
+	slices.SortFunc(order, func(a, b [4]string) int { return slices.Compare(a[:], b[:]) })
+	var cats []string
+	for c := range categories {
+		cats = append(cats, c)
+	}
+	sortCategories(cats)
+	numeric := len(cats) >= 3
+	rank := map[string]float64{}
+	value := map[string]float64{}
+	for i, c := range cats {
+		rank[c] = float64(i)
+		v, err := strconv.ParseFloat(c, 64)
+		value[c], numeric = v, numeric && err == nil
+	}
+	metrics := []stats.Metric{stats.MetricNominal}
+	if numeric {
+		metrics = append(metrics, stats.MetricOrdinal, stats.MetricInterval)
+	}
+	nominal, scaled := make([][]float64, len(order)), make([][]float64, len(order))
+	for u, item := range order {
+		nominal[u], scaled[u] = make([]float64, len(names)), make([]float64, len(names))
+		rated := 0
+		for r, name := range names {
+			c, ok := said[name][item]
+			if !ok {
+				nominal[u][r], scaled[u][r] = math.NaN(), math.NaN()
+				continue
+			}
+			nominal[u][r], scaled[u][r] = rank[c], value[c]
+			rated++
+		}
+		if rated >= 2 {
+			units++
+		}
+	}
+	for _, m := range metrics {
+		data := scaled
+		if m == stats.MetricNominal {
+			data = nominal
+		}
+		c := Coefficient{Kind: m.String()}
+		if v, err := stats.KrippendorffAlpha(data, m); err != nil {
+			c.Absent = reason(err)
+		} else {
+			c.Value = &v
+			c.Interval, c.NoInterval = agreementInterval(units, func() (stats.Interval, bool) {
+				return AgreementBootstrap.KrippendorffAlpha(data, m, AgreementLevel)
+			})
+		}
+		coefficients = append(coefficients, c)
+	}
+	return coefficients, len(names), units
 }

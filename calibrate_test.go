@@ -1,11 +1,13 @@
 package gavel_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // labels returns n label checks of verdicts with status, each correct or
@@ -122,4 +124,86 @@ func orNaN(p *float64) float64 {
 		return math.NaN()
 	}
 	return *p
+}
+
+// Krippendorff's alpha of the judge and the people at once: Krippendorff's
+// example C ("Computing Krippendorff's Alpha-Reliability", 2011), whose
+// coder A is the judge and B, C and D people, each skipping some units.
+// The paper gives nominal .743, ordinal .815 and interval .849 (the
+// digits beyond are stats' TestKrippendorffAlpha's). Unit 12 has one
+// value (B's): nobody to agree with, it counts nowhere.
+func TestCalibrateAlpha(t *testing.T) {
+	const na = 0
+	coders := map[string][]int{
+		"judge": {1, 2, 3, 3, 2, 1, 4, 1, 2, na, na, na},
+		"B":     {1, 2, 3, 3, 2, 2, 4, 1, 2, 5, na, 3},
+		"C":     {na, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, na},
+		"D":     {1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, na},
+	}
+	var checks []gavel.LabelCheck
+	for u, judged := range coders["judge"] {
+		for _, person := range []string{"B", "C", "D"} {
+			v := coders[person][u]
+			if v == na {
+				continue
+			}
+			c := gavel.LabelCheck{CaseID: fmt.Sprint("unit-", u+1), Trial: 1, Status: judge.StatusPass, ModelJudged: true,
+				JudgeCategory: fmt.Sprint(judged), HumanCategory: fmt.Sprint(v), Author: person}
+			if judged == na { // the judge abstained
+				c.Status, c.JudgeCategory = judge.StatusAbstain, ""
+			}
+			checks = append(checks, c)
+		}
+	}
+	c := gavel.Calibrate(checks)
+	if c.AlphaRaters != 4 || c.AlphaUnits != 11 || len(c.Alpha) != 3 {
+		t.Fatalf("alpha of %d raters, %d units: %+v; want 4, 11, nominal, ordinal and interval", c.AlphaRaters, c.AlphaUnits, c.Alpha)
+	}
+	for i, want := range []struct {
+		kind  string
+		alpha float64
+	}{{"nominal", 0.7434210526315791}, {"ordinal", 0.8153875037548814}, {"interval", 0.8491071428571428}} {
+		a := c.Alpha[i]
+		if a.Kind != want.kind || a.Value == nil || math.Abs(*a.Value-want.alpha) > 1e-12 {
+			t.Errorf("alpha %d: %+v, want %s %v", i, a, want.kind, want.alpha)
+		}
+		// 11 units are too few for a bootstrap interval
+		if a.Interval != nil || a.NoInterval != "fewer than 20 items, too few for an interval" {
+			t.Errorf("alpha %s: interval %+v, %q; want none, too few", a.Kind, a.Interval, a.NoInterval)
+		}
+	}
+	// Twice the units (the same data again) are enough, and the same
+	// labels give the same intervals.
+	twice := append([]gavel.LabelCheck(nil), checks...)
+	for _, ch := range checks {
+		ch.CaseID += "-again"
+		twice = append(twice, ch)
+	}
+	c = gavel.Calibrate(twice)
+	for _, a := range c.Alpha {
+		if a.Value == nil || a.Interval == nil || !a.Interval.Contains(*a.Value) || a.Interval.Level != gavel.AgreementLevel || a.NoInterval != "" {
+			t.Errorf("alpha %s of 22 units: %v, interval %+v (%s)", a.Kind, a.Value, a.Interval, a.NoInterval)
+		}
+	}
+	if again := gavel.Calibrate(twice); *again.Alpha[0].Interval != *c.Alpha[0].Interval {
+		t.Errorf("intervals %+v, then %+v", c.Alpha[0].Interval, again.Alpha[0].Interval)
+	}
+}
+
+// Alpha needs more than two raters, and something to agree on: with one
+// category only it is absent, and says why.
+func TestCalibrateAlphaAbsent(t *testing.T) {
+	one := append(cat(3, "pass", "pass"), cat(2, "fail", "pass")...)
+	if c := gavel.Calibrate(one); c.Alpha != nil {
+		t.Errorf("the judge and one person: alpha %+v, want none", c.Alpha)
+	}
+	same := cat(4, "pass", "pass")
+	for _, ch := range cat(4, "pass", "pass") {
+		ch.Author = "grace"
+		same = append(same, ch)
+	}
+	c := gavel.Calibrate(same)
+	if len(c.Alpha) != 1 || c.Alpha[0].Value != nil || c.Alpha[0].Absent != stats.ErrOneCategory.Error() || c.AlphaRaters != 3 {
+		t.Errorf("alpha %+v of %d raters; want nominal, absent: %s", c.Alpha, c.AlphaRaters, stats.ErrOneCategory)
+	}
 }

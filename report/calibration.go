@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // CalibrationSchemaVersion is the version of the JSON calibration's
@@ -42,8 +43,26 @@ type JSONCalibration struct {
 	// Agreement is null when no label counted.
 	Agreement *float64 `json:"agreement"`
 	// Kappa is null when chance explains every agreement.
-	Kappa  *float64 `json:"kappa"`
-	Scored int      `json:"scored"`
+	Kappa *float64 `json:"kappa"`
+	// KappaInterval is kappa's bootstrap interval over the labels; null
+	// without kappa, or when a resample has no kappa (table.kappa_interval).
+	KappaInterval   *stats.Interval `json:"kappa_interval"`
+	NoKappaInterval string          `json:"no_kappa_interval,omitempty"`
+	// KappaWarning says why kappa is misleading here (the kappa paradox:
+	// one category is most of the ratings); null when it is not.
+	KappaWarning *string `json:"kappa_warning"`
+	// WeightedKappa are the linear and quadratic weighted kappas of a
+	// numeric scale of three categories or more (table.weighted_kappa);
+	// empty on other scales.
+	WeightedKappa []JSONCoefficient `json:"weighted_kappa"`
+	// Alpha is Krippendorff's alpha of the judge and every person at once,
+	// nominal and, on a numeric scale, ordinal and interval; empty with
+	// two raters or fewer. AlphaRaters is how many raters it is of,
+	// AlphaUnits how many judgments two of them or more rated.
+	Alpha       []JSONCoefficient `json:"alpha"`
+	AlphaRaters int               `json:"alpha_raters"`
+	AlphaUnits  int               `json:"alpha_units"`
+	Scored      int               `json:"scored"`
 	// ScoreError is null when no counted label carries a person's score.
 	ScoreError    *float64         `json:"score_error"`
 	Disagreements []JSONLabelCheck `json:"disagreements"`
@@ -68,6 +87,66 @@ type JSONAgreement struct {
 	Chance   *float64 `json:"chance"`
 	// Kappa is null when chance explains every agreement.
 	Kappa *float64 `json:"kappa"`
+	// KappaInterval is kappa's percentile bootstrap interval over the
+	// items, at level 0.95 (seeded: the same labels give the same
+	// interval); null without kappa, or when kappa is undefined on a
+	// resample (too few items of a category).
+	KappaInterval *stats.Interval `json:"kappa_interval"`
+	// NoKappaInterval says why there is no interval beside a kappa: fewer
+	// than 20 items, or kappa undefined on a resample.
+	NoKappaInterval string `json:"no_kappa_interval,omitempty"`
+	// KappaWarning says why kappa is misleading (the kappa paradox: a
+	// category at 80% or more of the ratings, 80% agreement or more, and
+	// kappa under 0.6); null when it is not.
+	KappaWarning *string `json:"kappa_warning"`
+	// Ordinal is true when the categories are numbers.
+	Ordinal bool `json:"ordinal"`
+	// WeightedKappa are the linear and quadratic weighted kappas of an
+	// ordinal scale of three categories or more; empty otherwise.
+	WeightedKappa []JSONCoefficient `json:"weighted_kappa"`
+	// BaseRates are, for each category in the order of Categories, the
+	// share of the items each rater put in it and the agreement specific
+	// to it.
+	BaseRates []JSONBaseRate `json:"base_rates"`
+}
+
+// A JSONCoefficient is one measure of agreement (gavel.Coefficient): a
+// weighted kappa, or Krippendorff's alpha with a metric.
+type JSONCoefficient struct {
+	// Kind is "linear" or "quadratic" (a weighted kappa); "nominal",
+	// "ordinal" or "interval" (alpha's metric).
+	Kind string `json:"kind"`
+	// Value is null when the data give none; Absent then says why.
+	Value  *float64 `json:"value"`
+	Absent string   `json:"absent,omitempty"`
+	// Interval is the percentile bootstrap interval over the items, at
+	// 0.95; null without a value, and, NoInterval then saying why, with
+	// fewer than 20 items or when a resample has none.
+	Interval   *stats.Interval `json:"interval"`
+	NoInterval string          `json:"no_interval,omitempty"`
+}
+
+// A JSONBaseRate is how often two raters used a category
+// (gavel.BaseRate).
+type JSONBaseRate struct {
+	Category string `json:"category"`
+	// First and Second are the shares of the items each rater (the judge
+	// and the people, in a calibration's table) put in the category; Both,
+	// the share of all their ratings.
+	First  float64 `json:"first"`
+	Second float64 `json:"second"`
+	Both   float64 `json:"both"`
+	// Specific is the agreement specific to the category: 2·agreed /
+	// (row + column).
+	Specific float64 `json:"specific"`
+}
+
+func newJSONCoefficients(cs []gavel.Coefficient) []JSONCoefficient {
+	out := []JSONCoefficient{}
+	for _, c := range cs {
+		out = append(out, JSONCoefficient{Kind: c.Kind, Value: c.Value, Absent: c.Absent, Interval: c.Interval, NoInterval: c.NoInterval})
+	}
+	return out
 }
 
 // A JSONRaterAgreement is the agreement of two people.
@@ -78,7 +157,14 @@ type JSONRaterAgreement struct {
 }
 
 func newJSONAgreement(a gavel.Agreement) JSONAgreement {
-	out := JSONAgreement{Categories: a.Categories, Table: a.Table, Items: a.Items, Agreed: a.Agreed, Kappa: a.Kappa}
+	out := JSONAgreement{Categories: a.Categories, Table: a.Table, Items: a.Items, Agreed: a.Agreed, Kappa: a.Kappa,
+		KappaInterval: a.KappaInterval, NoKappaInterval: a.NoKappaInterval, Ordinal: a.Ordinal, WeightedKappa: newJSONCoefficients(a.Weighted), BaseRates: []JSONBaseRate{}}
+	for _, r := range a.BaseRates {
+		out.BaseRates = append(out.BaseRates, JSONBaseRate{Category: r.Category, First: r.First, Second: r.Second, Both: r.Both, Specific: r.Specific})
+	}
+	if w := KappaWarning(a); w != "" {
+		out.KappaWarning = &w
+	}
 	if a.Items > 0 {
 		out.Observed, out.Chance = &a.Observed, &a.Chance
 	}
@@ -114,7 +200,10 @@ func NewJSONCalibration(suite string, c gavel.Calibration) JSONCalibration {
 	out := JSONCalibration{SchemaVersion: CalibrationSchemaVersion, Kind: "calibration", Suite: suite,
 		Verdict: c.Verdict(), Calibrated: c.Calibrated(), Labels: c.Labels, Counted: c.Counted, Agreed: c.Agreed,
 		Agreement: c.Agreement, Kappa: c.Kappa, Scored: c.Scored, ScoreError: c.ScoreError,
-		Disagreements: make([]JSONLabelCheck, len(c.Disagreements)), Table: newJSONAgreement(c.Table), Raters: []JSONRaterAgreement{}}
+		Disagreements: make([]JSONLabelCheck, len(c.Disagreements)), Table: newJSONAgreement(c.Table), Raters: []JSONRaterAgreement{},
+		Alpha: newJSONCoefficients(c.Alpha), AlphaRaters: c.AlphaRaters, AlphaUnits: c.AlphaUnits}
+	out.KappaInterval, out.NoKappaInterval = out.Table.KappaInterval, out.Table.NoKappaInterval
+	out.KappaWarning, out.WeightedKappa = out.Table.KappaWarning, out.Table.WeightedKappa
 	for _, r := range c.Raters {
 		out.Raters = append(out.Raters, JSONRaterAgreement{First: r.First, Second: r.Second, JSONAgreement: newJSONAgreement(r.Agreement)})
 	}
@@ -176,12 +265,24 @@ func writeCalibrationText(b *bytes.Buffer, of string, c gavel.Calibration) {
 	if c.Counted == 0 {
 		b.WriteString("\nLabel results a model judged in the web app (gavel serve), or import labels (gavel labels import):\neach label is the judgment's category (pass or fail, a score), or says whether it was correct.\n")
 		writeRaters(b, c.Raters)
+		if len(c.Alpha) > 0 {
+			fmt.Fprintf(b, "\nAlpha:       %s\n", AlphaOf(c))
+		}
 		return
 	}
 	fmt.Fprintf(b, "Agreement:   %s\n", AgreementOf(c))
-	fmt.Fprintf(b, "Kappa:       %s\n", Kappa(c.Kappa))
+	fmt.Fprintf(b, "Kappa:       %s\n", KappaOf(c.Table))
+	if len(c.Table.Weighted) > 0 {
+		fmt.Fprintf(b, "Weighted:    %s: kappa with a near miss nearly agreement\n", Coefficients(c.Table.Weighted))
+	}
+	if len(c.Alpha) > 0 {
+		fmt.Fprintf(b, "Alpha:       %s\n", AlphaOf(c))
+	}
+	if w := KappaWarning(c.Table); w != "" {
+		fmt.Fprintf(b, "Warning:     %s\n", w)
+	}
 	if len(c.Table.Categories) > 1 {
-		b.WriteString("\nJudge (rows) against people (columns):\n")
+		b.WriteString("\nJudge (rows) against people (columns), with each category's base rate and the agreement on it:\n")
 		writeAgreement(b, c.Table)
 	}
 	if c.ScoreError != nil {
@@ -211,12 +312,15 @@ func writeAgreement(b *bytes.Buffer, a gavel.Agreement) {
 	for _, c := range a.Categories {
 		head = append(head, oneLine(c))
 	}
+	head = append(head, "judge", "people", "agreement on it")
 	rows := [][]string{head}
 	for i, c := range a.Categories {
 		row := []string{oneLine(c)}
 		for _, n := range a.Table[i] {
 			row = append(row, strconv.Itoa(n))
 		}
+		r := a.BaseRates[i]
+		row = append(row, percent(r.First), percent(r.Second), strconv.FormatFloat(r.Specific, 'f', 2, 64))
 		rows = append(rows, row)
 	}
 	writeTable(b, rows)
@@ -229,8 +333,85 @@ func writeRaters(b *bytes.Buffer, raters []gavel.RaterAgreement) {
 	}
 	b.WriteString("\nBetween people (on the judgments both labelled):\n")
 	for _, r := range raters {
-		fmt.Fprintf(b, "  %s and %s: %d of %d (%s), kappa %s\n", oneLine(r.First), oneLine(r.Second), r.Agreed, r.Items, percent(r.Observed), Kappa(r.Kappa))
+		fmt.Fprintf(b, "  %s\n", RaterLine(r))
 	}
+}
+
+// RaterLine says how far two people agree: "ada and grace: 11 of 12
+// (91.7%), kappa 0.80 (0.45 to 1.00)", and on a numeric scale their
+// weighted kappas.
+func RaterLine(r gavel.RaterAgreement) string {
+	s := fmt.Sprintf("%s and %s: %d of %d (%s), kappa %s", oneLine(r.First), oneLine(r.Second), r.Agreed, r.Items, percent(r.Observed), Kappa(r.Kappa))
+	if r.Kappa != nil && r.KappaInterval != nil {
+		s += " (" + interval(r.KappaInterval) + ")"
+	}
+	if len(r.Weighted) > 0 {
+		s += "; weighted " + Coefficients(r.Weighted)
+	}
+	return s
+}
+
+// KappaOf formats an agreement's kappa with its interval: "0.62 (95%
+// interval 0.35 to 0.83)"; the reason when there is no kappa or no
+// interval.
+func KappaOf(a gavel.Agreement) string {
+	switch {
+	case a.Items == 0:
+		return "- (no label gives a category: a bare \"wrong\" off a pass/fail scale says which category it is not)"
+	case a.Kappa == nil:
+		return Kappa(nil)
+	case a.KappaInterval == nil:
+		return Kappa(a.Kappa) + " (no interval: " + a.NoKappaInterval + ")"
+	}
+	return fmt.Sprintf("%s (%s interval %s)", Kappa(a.Kappa), percent(a.KappaInterval.Level), interval(a.KappaInterval))
+}
+
+// interval formats a coefficient's interval: "0.35 to 0.83".
+func interval(iv *stats.Interval) string {
+	return strconv.FormatFloat(iv.Lo, 'f', 2, 64) + " to " + strconv.FormatFloat(iv.Hi, 'f', 2, 64)
+}
+
+// Coefficients formats measures of agreement with their intervals:
+// "linear 0.69 (0.53 to 0.82), quadratic 0.84 (0.71 to 0.93)"; one
+// without a value says why ("nominal - (every rating was the same...)"),
+// one without an interval says "no interval".
+func Coefficients(cs []gavel.Coefficient) string {
+	var parts []string
+	for _, c := range cs {
+		switch {
+		case c.Value == nil:
+			parts = append(parts, fmt.Sprintf("%s - (%s)", c.Kind, c.Absent))
+		case c.Interval == nil:
+			parts = append(parts, fmt.Sprintf("%s %.2f (no interval: %s)", c.Kind, *c.Value, c.NoInterval))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %.2f (%s)", c.Kind, *c.Value, interval(c.Interval)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// AlphaOf formats a calibration's Krippendorff's alpha: "nominal 0.74
+// (0.55 to 0.90); Krippendorff's, of the judge and 3 people over 11
+// judgments".
+func AlphaOf(c gavel.Calibration) string {
+	people := c.AlphaRaters - 1
+	of := fmt.Sprintf("the judge and %d people", people)
+	if c.Counted == 0 { // the judge rated nothing
+		of = fmt.Sprintf("%d people", c.AlphaRaters)
+	}
+	return fmt.Sprintf("%s; Krippendorff's, of %s at once over %d judgments", Coefficients(c.Alpha), of, c.AlphaUnits)
+}
+
+// KappaWarning says why an agreement's kappa is misleading, when it is
+// (gavel.Agreement.Paradox): "kappa is misleading here: pass is 90% of
+// the ratings, ..."; "" when it is not.
+func KappaWarning(a gavel.Agreement) string {
+	r, ok := a.Paradox()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("kappa is misleading here: %s is %s of the ratings, so chance alone would agree on %s; %s agreed, yet kappa is %s. Read the agreement on each category (the rarer ones' above all) and the table.",
+		oneLine(r.Category), percent(r.Both), percent(a.Chance), percent(a.Observed), Kappa(a.Kappa))
 }
 
 // CalibrationVerdict says where a judge stands against the bar, in a

@@ -22,13 +22,14 @@ func ExampleWriteCalibration() {
 	// Judge calibration of suite support-desk: too few labels (66.7% agreement over 3 labels; the bar is 85% over 50)
 	// Labels:      3 labels on judgments, 3 counted (those on judgments a model made that gave a category)
 	// Agreement:   2 of 3 (66.7%)
-	// Kappa:       0.40
+	// Kappa:       0.40 (no interval: fewer than 20 items, too few for an interval)
+	// Alpha:       nominal 0.33 (no interval: fewer than 20 items, too few for an interval); Krippendorff's, of the judge and 2 people at once over 2 judgments
 	//
-	// Judge (rows) against people (columns):
-	//      | fail | pass
-	// ------------------
-	// fail | 1    | 1
-	// pass | 0    | 1
+	// Judge (rows) against people (columns), with each category's base rate and the agreement on it:
+	//      | fail | pass | judge | people | agreement on it
+	// -----------------------------------------------------
+	// fail | 1    | 1    | 66.7% | 33.3%  | 0.67
+	// pass | 0    | 1    | 33.3% | 66.7%  | 0.67
 	//
 	// Between people (on the judgments both labelled):
 	//   ada and grace: 0 of 1 (0%), kappa 0.00

@@ -47,6 +47,21 @@
 //     things at once (the criteria of a suite).
 //   - BinomialTest: the exact two-sided binomial test.
 //
+// # Agreement
+//
+//   - Kappa: Cohen's kappa of two raters' k×k table, Unweighted for
+//     categories without an order, Linear or Quadratic for an ordinal
+//     scale (a 1..10 criterion), where a near miss is nearly agreement.
+//   - KrippendorffAlpha: the agreement of any number of raters, any of
+//     whom may have skipped a unit, on a MetricNominal, MetricOrdinal or
+//     MetricInterval scale.
+//   - Bootstrap.Kappa and Bootstrap.KrippendorffAlpha: their percentile
+//     bootstrap intervals over items (units).
+//
+// Where there is nothing to agree on (nothing rated twice, or every
+// rating the same) they return an error wrapping ErrNoPairs or
+// ErrOneCategory, and no number.
+//
 // NormalCDF, NormalQuantile, TCDF and TQuantile are the distributions
 // these need, accurate to 1e-12 or better.
 //

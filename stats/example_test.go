@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gavelhq/gavel/stats"
 )
@@ -86,4 +87,48 @@ func ExampleRoganGladen() {
 	fmt.Printf("%v: raw 80%%, corrected %.1f%% (%.1f%% to %.1f%%)\n", ok, 100*c.Rate, 100*c.Interval.Lo, 100*c.Interval.Hi)
 	// Output:
 	// true: raw 80%, corrected 84.8% (68.5% to 100.0%)
+}
+
+// A judge and a person scored six answers 1..5. On an ordinal scale a
+// near miss is nearly agreement: the weighted kappas say so, Cohen's
+// does not.
+func ExampleKappa() {
+	// rows the judge's 1..5, columns the person's
+	table := [][]int{
+		{1, 0, 0, 0, 0},
+		{0, 0, 1, 0, 0},
+		{0, 0, 1, 0, 0},
+		{0, 0, 0, 0, 1},
+		{0, 0, 0, 0, 2},
+	}
+	scale := []float64{1, 2, 3, 4, 5}
+	for _, w := range []stats.Weights{stats.Unweighted, stats.Linear, stats.Quadratic} {
+		k, err := stats.Kappa(table, scale, w)
+		fmt.Printf("%s %.2f %v\n", w, k, err)
+	}
+	// Output:
+	// unweighted 0.56 <nil>
+	// linear 0.80 <nil>
+	// quadratic 0.93 <nil>
+}
+
+// Three people labelled five answers pass (1) or fail (0); one of them
+// skipped two. Krippendorff's alpha takes any number of raters, and a
+// missing label (NaN) is simply not there.
+func ExampleKrippendorffAlpha() {
+	na := math.NaN()
+	units := [][]float64{
+		{1, 1, 1},
+		{0, 0, na},
+		{1, 0, 1},
+		{0, 0, 0},
+		{1, 1, na},
+	}
+	a, err := stats.KrippendorffAlpha(units, stats.MetricNominal)
+	fmt.Printf("%.3f %v\n", a, err)
+	_, err = stats.KrippendorffAlpha([][]float64{{1, 1}, {1, na}}, stats.MetricNominal)
+	fmt.Println(err)
+	// Output:
+	// 0.714 <nil>
+	// krippendorff's alpha: every rating was the same, so chance explains all the agreement
 }

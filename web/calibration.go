@@ -21,7 +21,14 @@ type calibrationView struct {
 	Verdict, Class  string
 	Labels, Counted int
 	Agreement       string
-	Kappa           string
+	// Kappa is Cohen's kappa with its interval; Weighted, the weighted
+	// kappas of a numeric scale; Alpha, Krippendorff's alpha of more than
+	// two raters; "" when there are none. Warning says why kappa is
+	// misleading, when it is.
+	Kappa, Weighted, Alpha, Warning string
+	// Table is the judge against the people, with each category's base
+	// rates and specific agreement: nil with fewer than two categories.
+	Table *confusionView
 	// Scores says how far people's scores are from the judge's; "" when
 	// no label gave one.
 	Scores        string
@@ -30,6 +37,21 @@ type calibrationView struct {
 	// both labelled: "ada and grace: 11 of 12 (91.7%), kappa 0.80".
 	Raters []string
 	API    string
+}
+
+// confusionView is the judge's categories (rows) against the people's
+// (columns), each row ending in the category's base rates.
+type confusionView struct {
+	Categories []string
+	Rows       []confusionRow
+}
+
+type confusionRow struct {
+	Category string
+	Counts   []int
+	// Judge and People are the category's base rates; Specific, the
+	// agreement on it.
+	Judge, People, Specific string
 }
 
 // disagreementView is a verdict a person said was wrong.
@@ -49,7 +71,7 @@ func (s *Server) calibration(ctx context.Context, suite string) (gavel.Calibrati
 // newCalibrationView formats a suite's calibration for its trends page.
 func newCalibrationView(suite string, c gavel.Calibration) calibrationView {
 	v := calibrationView{Verdict: report.CalibrationVerdict(c), Class: "unmet", Labels: c.Labels, Counted: c.Counted,
-		Agreement: report.AgreementOf(c), Kappa: report.Kappa(c.Kappa),
+		Agreement: report.AgreementOf(c), Kappa: report.KappaOf(c.Table), Warning: report.KappaWarning(c.Table),
 		API: "/api/calibration?suite=" + url.QueryEscape(suite)}
 	if c.Calibrated() {
 		v.Class = "met"
@@ -57,9 +79,23 @@ func newCalibrationView(suite string, c gavel.Calibration) calibrationView {
 	if c.ScoreError != nil {
 		v.Scores = fmt.Sprintf("%d of them with a person's score, off the judge's by %s on average", c.Scored, score(*c.ScoreError))
 	}
+	if len(c.Table.Weighted) > 0 {
+		v.Weighted = report.Coefficients(c.Table.Weighted)
+	}
+	if len(c.Alpha) > 0 {
+		v.Alpha = report.AlphaOf(c)
+	}
+	if t := c.Table; len(t.Categories) > 1 {
+		v.Table = &confusionView{}
+		for i, cat := range t.Categories {
+			r := t.BaseRates[i]
+			v.Table.Categories = append(v.Table.Categories, oneLine(cat))
+			v.Table.Rows = append(v.Table.Rows, confusionRow{Category: oneLine(cat), Counts: t.Table[i],
+				Judge: percent(r.First), People: percent(r.Second), Specific: fmt.Sprintf("%.2f", r.Specific)})
+		}
+	}
 	for _, r := range c.Raters {
-		v.Raters = append(v.Raters, fmt.Sprintf("%s and %s: %d of %d (%s), kappa %s",
-			oneLine(r.First), oneLine(r.Second), r.Agreed, r.Items, percent(r.Observed), report.Kappa(r.Kappa)))
+		v.Raters = append(v.Raters, report.RaterLine(r))
 	}
 	for _, d := range c.Disagreements {
 		where := fmt.Sprintf("%s#%d", oneLine(d.CaseID), d.Trial)

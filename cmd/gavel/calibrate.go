@@ -28,10 +28,16 @@ judge's category or, on a pass/fail scale, the other one. Each person's
 current label counts once: relabelling replaces, it does not add.
 
 It prints the agreement, Cohen's kappa over the real categories (the
-judge's against the people's, a k×k table), how far people's scores are
-from the judge's, the agreement of every two people on the judgments both
-labelled (inter-annotator kappa), and each judgment people disagreed
-with. Only judgments a model made count (answered from Gavel's cache or
+judge's against the people's, a k×k table) with each category's base
+rate and the agreement on it, and a warning when a skewed base rate makes
+kappa misleading; on a numeric scale (1..5, 1..10) the linear and
+quadratic weighted kappas; with more than two raters (two people or more
+beside the judge) Krippendorff's alpha of them all at once; how far
+people's scores are from the judge's, the agreement of every two people
+on the judgments both labelled (inter-annotator kappa), and each judgment
+people disagreed with. Each kappa and alpha has its 95% bootstrap
+interval over the judgments (seeded: the same labels print the same
+intervals), from 20 judgments on. Only judgments a model made count (answered from Gavel's cache or
 not): rules alone need no calibration. A judge is calibrated when it agrees on at least 85% of at
 least 50 of them; until then, read its verdicts rather than trust them.
 
