@@ -3,6 +3,8 @@ package spec
 import (
 	"context"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/gavelhq/gavel/judge"
@@ -50,6 +52,12 @@ func (c *programJudge) build(b *builder) (judge.Judge, error) {
 	p, err := rule.NewProgram(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if name := cfg.Args[0]; filepath.Base(name) == name {
+		if _, err := exec.LookPath(name); err != nil {
+			b.out.Warnings = append(b.out.Warnings, b.problemAt(b.secrets.Redact(fmt.Sprintf(
+				"warning: program: %s is not in PATH: every trial the judge is given will be an ERROR until it is installed", name))))
+		}
 	}
 	b.out.closers = append(b.out.closers, p.Close)
 	b.programs++

@@ -158,3 +158,17 @@ func TestProgramProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestProgramNotInPath warns of a program judge whose program is not
+// installed: every trial it judges would be an ERROR.
+func TestProgramNotInPath(t *testing.T) {
+	b, err := openItem(t, "program: [gavel-no-such-judge, x.py]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	want := "case a: warning: program: gavel-no-such-judge is not in PATH"
+	if got := b.Warnings.Error(); !strings.Contains(got, want) {
+		t.Errorf("warnings %q lack %q", got, want)
+	}
+}
