@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,4 +136,52 @@ func TestProgramDocPromptfooWrapper(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestProgramDocInput holds the input shown in docs/program-judges.md to
+// what a program is given: the same fields, at every level.
+func TestProgramDocInput(t *testing.T) {
+	doc := docBlock(t, "## What the program reads (version 1)", "json", t.TempDir(), "input.json")
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown map[string]any
+	if err := json.Unmarshal(data, &shown); err != nil {
+		t.Fatalf("the documented input is not JSON: %v", err)
+	}
+	real, err := programInputOf(context.Background(), refundTranscript("Done.", 40), 0).marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var given map[string]any
+	if err := json.Unmarshal(real, &given); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := jsonKeys("", shown), jsonKeys("", given); !slices.Equal(got, want) {
+		t.Errorf("the documented input has the fields\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// jsonKeys lists the paths of the keys of v, lists read by their last
+// element.
+func jsonKeys(prefix string, v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if k == "arguments" || k == "metadata" {
+				out = append(out, prefix+"."+k) // free-form
+				continue
+			}
+			out = append(out, prefix+"."+k)
+			out = append(out, jsonKeys(prefix+"."+k, e)...)
+		}
+	case []any:
+		if len(v) > 0 {
+			out = jsonKeys(prefix+"[]", v[len(v)-1])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

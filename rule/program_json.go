@@ -49,8 +49,8 @@ type programInput struct {
 	Turns         []programTurn     `json:"turns"`
 	ToolCalls     []programToolCall `json:"tool_calls"`
 	FinalResponse string            `json:"final_response"`
-	Status        string            `json:"status"`
-	Error         string            `json:"error"`
+	ExecStatus    string            `json:"exec_status"`
+	ExecError     string            `json:"exec_error"`
 	Workspace     string            `json:"workspace"`
 	Findings      []string          `json:"findings"`
 }
@@ -92,7 +92,7 @@ func programInputOf(ctx context.Context, t *judge.Transcript, round int) program
 	in := programInput{
 		Version: ProgramInputVersion, Case: c, Trial: t.Trial, Round: round, Goal: t.Goal,
 		Context: programTurns(t.Context), Turns: programTurns(t.Turns), ToolCalls: programCalls(t.ToolCalls()),
-		FinalResponse: t.Response(), Status: string(t.Status), Error: t.Error, Workspace: t.Workspace,
+		FinalResponse: t.Response(), ExecStatus: string(t.Status), ExecError: t.Error, Workspace: t.Workspace,
 		Findings: []string{},
 	}
 	for _, f := range judge.FindingsFrom(ctx) {

@@ -212,7 +212,7 @@ func TestProgramInput(t *testing.T) {
 		"tool_calls": []any{
 			map[string]any{"id": "c1", "name": "cancel_order", "arguments": map[string]any{"order_id": "13579"}, "result": `{"cancelled":true}`, "is_error": false, "injected": ""},
 		},
-		"final_response": "Done: cancelled.", "status": "SUCCESS", "error": "", "workspace": "",
+		"final_response": "Done: cancelled.", "exec_status": "SUCCESS", "exec_error": "", "workspace": "",
 		"findings": []any{"tone: curt"},
 	}
 	if diff := cmp.Diff(want, in); diff != "" {
