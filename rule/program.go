@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gavelhq/gavel/judge"
@@ -79,8 +78,9 @@ type ProgramConfig struct {
 // In once mode each judgment runs the program afresh, in persistent mode
 // one process (started at the first judgment, restarted after it dies)
 // answers every judgment, one JSON object per line each way, matched by
-// an "id", several at once when trials are judged in parallel. Close
-// stops it.
+// an "id", several at once when trials are judged in parallel; With
+// makes judges of other rounds and thresholds that ask the same process.
+// Close stops it.
 //
 // An answer is trusted only when it is whole and consistent: stdout that
 // is not one JSON object, a field Gavel does not know, neither status nor
@@ -93,17 +93,10 @@ type ProgramConfig struct {
 // it could not judge, and is an ERROR with its reasoning.
 type Program struct {
 	name      string // program "python3 judges/x.py"
-	args      []string
-	dir       string
-	env       []string
-	timeout   time.Duration
 	threshold *float64
 	round     int
-	once      *command // once mode
-
-	mu     sync.Mutex
-	closed bool
-	proc   *programProc // persistent mode, once started
+	once      *command       // once mode
+	server    *programServer // persistent mode
 }
 
 // NewProgram returns the judge c describes. It starts nothing. It is an
@@ -114,42 +107,62 @@ func NewProgram(c ProgramConfig) (*Program, error) {
 	if len(c.Args) == 0 || c.Args[0] == "" {
 		return nil, errors.New("program: no program given")
 	}
-	p := &Program{
-		name:    "program " + quoteName(commandLine(c.Args)),
-		args:    slices.Clone(c.Args),
-		dir:     c.Dir,
-		env:     slices.Clone(c.Env),
-		timeout: c.Timeout,
-		round:   c.Round,
-	}
+	p := &Program{name: "program " + quoteName(commandLine(c.Args))}
 	for _, e := range c.Env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
 			return nil, fmt.Errorf("%s: env entry %q is not KEY=VALUE", p.name, e)
 		}
 	}
-	switch {
-	case c.Timeout < 0:
+	if c.Timeout < 0 {
 		return nil, fmt.Errorf("%s: negative timeout %v", p.name, c.Timeout)
-	case c.Round < 0:
-		return nil, fmt.Errorf("%s: negative round %d", p.name, c.Round)
-	case c.Threshold != nil && !(*c.Threshold >= 0 && *c.Threshold <= 1): // NaN too
-		return nil, fmt.Errorf("%s: threshold %v is not a score, 0..1", p.name, *c.Threshold)
 	}
-	if c.Threshold != nil {
-		t := *c.Threshold
-		p.threshold = &t
+	if err := p.set(c.Round, c.Threshold); err != nil {
+		return nil, err
 	}
-	if p.timeout == 0 {
-		p.timeout = defaultProgramTimeout
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = defaultProgramTimeout
 	}
+	args, env := slices.Clone(c.Args), slices.Clone(c.Env)
 	switch c.Mode {
 	case "", ProgramOnce:
-		p.once = &command{name: p.name, args: p.args, dir: p.dir, env: p.env, timeout: p.timeout, outputCap: maxProgramAnswer}
+		p.once = &command{name: p.name, args: args, dir: c.Dir, env: env, timeout: timeout, outputCap: maxProgramAnswer}
 	case ProgramPersistent:
+		p.server = &programServer{name: p.name, args: args, dir: c.Dir, env: env, timeout: timeout}
 	default:
 		return nil, fmt.Errorf("%s: unknown mode %q, want %q or %q", p.name, c.Mode, ProgramOnce, ProgramPersistent)
 	}
 	return p, nil
+}
+
+// With returns a judge that runs the same program as p, and in
+// persistent mode asks the same process, but judges round (0: the whole
+// conversation) and reads the score by threshold (nil: none): the items
+// of a suite that name one persistent program share its process. Closing
+// either closes both. It is an error for round to be negative or for
+// threshold to lie outside 0..1.
+func (p *Program) With(round int, threshold *float64) (*Program, error) {
+	q := &Program{name: p.name, once: p.once, server: p.server}
+	if err := q.set(round, threshold); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// set sets the round judged and the threshold, after checking them.
+func (p *Program) set(round int, threshold *float64) error {
+	switch {
+	case round < 0:
+		return fmt.Errorf("%s: negative round %d", p.name, round)
+	case threshold != nil && !(*threshold >= 0 && *threshold <= 1): // NaN too
+		return fmt.Errorf("%s: threshold %v is not a score, 0..1", p.name, *threshold)
+	}
+	p.round, p.threshold = round, nil
+	if threshold != nil {
+		t := *threshold
+		p.threshold = &t
+	}
+	return nil
 }
 
 // String names the judge by its command line.
@@ -161,8 +174,8 @@ func (p *Program) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgmen
 		return judge.Judgment{Name: p.name}, fmt.Errorf("%s: %w", p.name, err)
 	}
 	in := programInputOf(ctx, t, p.round)
-	if p.once == nil {
-		answer, err := p.ask(ctx, in)
+	if p.server != nil {
+		answer, err := p.server.ask(ctx, in)
 		if err != nil {
 			return fail(err)
 		}
@@ -176,7 +189,7 @@ func (p *Program) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgmen
 	if err != nil {
 		return fail(err)
 	}
-	dir := p.dir
+	dir := p.once.dir
 	if dir == "" {
 		dir = "."
 	}
@@ -203,13 +216,8 @@ func (p *Program) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgmen
 // when the process exited with a failure status once its stdin was
 // closed.
 func (p *Program) Close() error {
-	p.mu.Lock()
-	p.closed = true
-	proc := p.proc
-	p.proc = nil
-	p.mu.Unlock()
-	if proc == nil {
+	if p.server == nil {
 		return nil
 	}
-	return proc.stop()
+	return p.server.close()
 }

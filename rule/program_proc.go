@@ -25,9 +25,23 @@ import (
 // kept for the messages of a crash, and a line that breaks the protocol
 // kills the process.
 
+// programServer runs the process of a persistent program: one at a time,
+// started at the first judgment and again after it died.
+type programServer struct {
+	name    string
+	args    []string
+	dir     string
+	env     []string
+	timeout time.Duration
+
+	mu     sync.Mutex
+	closed bool
+	proc   *programProc // once started
+}
+
 // programProc is one running persistent program.
 type programProc struct {
-	p      *Program
+	p      *programServer
 	cmd    *exec.Cmd
 	cancel context.CancelFunc // kills the process group
 	stdin  io.WriteCloser
@@ -46,7 +60,7 @@ type programProc struct {
 
 // ask sends in to the persistent process, started if need be, and
 // returns its answer line.
-func (p *Program) ask(ctx context.Context, in programInput) ([]byte, error) {
+func (p *programServer) ask(ctx context.Context, in programInput) ([]byte, error) {
 	proc, err := p.process()
 	if err != nil {
 		return nil, err
@@ -56,7 +70,7 @@ func (p *Program) ask(ctx context.Context, in programInput) ([]byte, error) {
 
 // process returns the running process, starting one when there is none
 // or the last one died.
-func (p *Program) process() (*programProc, error) {
+func (p *programServer) process() (*programProc, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -74,7 +88,7 @@ func (p *Program) process() (*programProc, error) {
 }
 
 // start starts a process and the goroutines that read it and wait for it.
-func (p *Program) start() (*programProc, error) {
+func (p *programServer) start() (*programProc, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, p.args[0], p.args[1:]...)
 	cmd.Dir = p.dir
@@ -273,6 +287,19 @@ func (q *programProc) stop() error {
 		return fmt.Errorf("%s: the program failed once its stdin was closed (%s)%s", q.p.name, ps, q.stderr.tail())
 	}
 	return nil
+}
+
+// close stops the process, if one runs, and refuses judgments after.
+func (p *programServer) close() error {
+	p.mu.Lock()
+	p.closed = true
+	proc := p.proc
+	p.proc = nil
+	p.mu.Unlock()
+	if proc == nil {
+		return nil
+	}
+	return proc.stop()
 }
 
 // lockedTail keeps the end of a process's stderr, written and read at

@@ -424,3 +424,47 @@ func TestProgramPythonExample(t *testing.T) {
 		})
 	}
 }
+
+// TestProgramWith: a judge made With another round and threshold asks the
+// same persistent process, with its own round, and reads the score by
+// its own threshold.
+func TestProgramWith(t *testing.T) {
+	needShell(t)
+	starts := filepath.Join(t.TempDir(), "starts")
+	p, err := NewProgram(ProgramConfig{Mode: ProgramPersistent, Env: []string{"STARTS=" + starts}, Args: sh(`echo start >> "$STARTS"
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed 's/^{"id":"\([0-9]*\)".*/\1/')
+  round=$(printf '%s' "$line" | sed 's/.*"trial":[0-9]*,"round":\([0-9]*\).*/\1/')
+  printf '{"id":"%s","status":"pass","score":0.6,"reasoning":"round %s"}\n' "$id" "$round"
+done`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	strict, err := p.With(2, threshold(0.9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := judge.Run(context.Background(), p, programTranscript()); !got.Passed() || got.Reasoning != "round 0" {
+		t.Errorf("the first: %s %q, want PASS for round 0", got.Status, got.Reasoning)
+	}
+	if got := judge.Run(context.Background(), strict, programTranscript()); got.Status != judge.StatusError || !strings.Contains(got.Reasoning, "status pass with a score of 0.6, below the threshold 0.9") {
+		t.Errorf("With(2, 0.9): %s %q, want an ERROR: its threshold, not the first's", got.Status, got.Reasoning)
+	}
+	round2, err := p.With(2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := judge.Run(context.Background(), round2, programTranscript()); !got.Passed() || got.Reasoning != "round 2" {
+		t.Errorf("With(2, nil): %s %q, want PASS for round 2", got.Status, got.Reasoning)
+	}
+	if data, _ := os.ReadFile(starts); string(data) != "start\n" {
+		t.Errorf("the program started %q, want once", data)
+	}
+	if _, err := p.With(-1, nil); err == nil {
+		t.Error("With(-1, nil): no error")
+	}
+	if _, err := p.With(0, threshold(1.5)); err == nil {
+		t.Error("With(0, 1.5): no error")
+	}
+}

@@ -179,8 +179,11 @@ type builder struct {
 	// round is the round whose judges are being built: 0 for the case's,
 	// everyCaseRound for every_case's.
 	round int
-	// programs counts the program judges built.
-	programs int
+	// programs counts the program judges built; persistent are the
+	// persistent ones by command line, env, directory and timeout, whose
+	// process the items that name the same share.
+	programs   int
+	persistent map[string]*rule.Program
 }
 
 // fail records a problem at the current place.

@@ -22,7 +22,7 @@ type programJudge struct {
 	Dir       string   `yaml:"dir" doc:"Where it runs, relative to the suite. Defaults to the suite's directory. (The agent's workspace, if any, is in the trial's JSON.)"`
 	Env       []string `yaml:"env" doc:"Extra environment, NAME=value; ${VAR} reads the environment, and its values are hidden in what is written."`
 	Timeout   string   `yaml:"timeout" doc:"How long a judgment may take. Defaults to 1m."`
-	Mode      string   `yaml:"mode" enum:"once,persistent" doc:"once: a process per judgment. persistent: one process judges every trial, a JSON object per line each way, matched by id. Defaults to once."`
+	Mode      string   `yaml:"mode" enum:"once,persistent" doc:"once: a process per judgment. persistent: one process judges every trial, a JSON object per line each way, matched by id; the judges that name the same program, env, dir and timeout share it. Defaults to once."`
 	Threshold *float64 `yaml:"threshold" minimum:"0" maximum:"1" doc:"The passing score, 0..1: the program may answer a score alone, and a status it gives must agree with it. Without it the program answers a status."`
 }
 
@@ -49,9 +49,22 @@ func (c *programJudge) build(b *builder) (judge.Judge, error) {
 	default:
 		return nil, fmt.Errorf("mode %q: want once (a process per judgment) or persistent (one process for every trial)", c.Mode)
 	}
+	b.programs++
+	// The items that name one persistent program share its process.
+	key := fmt.Sprintf("%q", [][]string{cfg.Args, cfg.Env, {cfg.Dir, cfg.Timeout.String()}})
+	if first, ok := b.persistent[key]; ok && c.Mode == rule.ProgramPersistent {
+		return first.With(cfg.Round, cfg.Threshold)
+	}
 	p, err := rule.NewProgram(cfg)
 	if err != nil {
 		return nil, err
+	}
+	b.out.closers = append(b.out.closers, p.Close)
+	if c.Mode == rule.ProgramPersistent {
+		if b.persistent == nil {
+			b.persistent = map[string]*rule.Program{}
+		}
+		b.persistent[key] = p
 	}
 	if name := cfg.Args[0]; filepath.Base(name) == name {
 		if _, err := exec.LookPath(name); err != nil {
@@ -59,8 +72,6 @@ func (c *programJudge) build(b *builder) (judge.Judge, error) {
 				"warning: program: %s is not in PATH: every trial the judge is given will be an ERROR until it is installed", name))))
 		}
 	}
-	b.out.closers = append(b.out.closers, p.Close)
-	b.programs++
 	return p, nil
 }
 

@@ -14,7 +14,8 @@ import (
 
 // TestProgramJudges: a program judge of a case, of a round and of every
 // case, once and persistent, is told which case and which round it
-// judges, reads ${VAR} in its env, and runs in the first tier.
+// judges, reads ${VAR} in its env, and runs in the first tier; the items
+// that name one persistent program share its process.
 func TestProgramJudges(t *testing.T) {
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "saved")
@@ -25,7 +26,8 @@ func TestProgramJudges(t *testing.T) {
 		// once: saves its input, passes.
 		"once.sh": `f=$(mktemp "$SAVED/once.XXXXXX"); cat > "$f"; echo '{"status": "pass", "reasoning": "saved"}'`,
 		// persistent: saves each line, passes it, saying its token.
-		"persistent.sh": `while IFS= read -r line; do
+		"persistent.sh": `echo start >> starts
+while IFS= read -r line; do
   f=$(mktemp "$SAVED/persistent.XXXXXX"); printf '%s\n' "$line" > "$f"
   id=$(printf '%s' "$line" | sed 's/^{"id":"\([0-9]*\)".*/\1/')
   printf '{"id":"%s","score":0.9,"reasoning":"token %s"}\n' "$id" "$TOKEN"
@@ -49,6 +51,7 @@ cases:
     metadata: {team: orders}
     judges:
       - {program: [sh, once.sh], env: ["SAVED=saved"], soft: true}
+      - {program: [sh, persistent.sh], mode: persistent, env: ["SAVED=saved", "TOKEN=${JUDGE_TOKEN}"], threshold: 0.5}
   - id: b
     rounds:
       - prompt: first
@@ -95,6 +98,9 @@ cases:
 		t.Fatal(err)
 	}
 
+	if starts, _ := os.ReadFile(filepath.Join(dir, "starts")); string(starts) != "start\n" {
+		t.Errorf("the persistent program started %q, want once: its two items share the process", starts)
+	}
 	files, err := filepath.Glob(filepath.Join(saved, "*"))
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +129,7 @@ cases:
 	want := []string{
 		"once a Case A orders 0 hello",
 		"once b   2 second",
+		"persistent a Case A orders 0 hello",
 		"persistent a Case A orders 0 hello",
 		"persistent b   0 first",
 	}
