@@ -1,6 +1,7 @@
 package rule
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -143,7 +144,7 @@ func (c *command) Judge(ctx context.Context, t *judge.Transcript) (judge.Judgmen
 	if !ok {
 		return verdict(c.name, false, noWorkspace), nil
 	}
-	res, err := c.run(ctx, dir)
+	res, err := c.run(ctx, dir, nil)
 	if err != nil {
 		return judge.Judgment{Name: c.name}, err
 	}
@@ -200,10 +201,11 @@ type procResult struct {
 	stdout, stderr *tailBuffer
 }
 
-// run runs the command in dir and waits for it to end. It returns an error
-// when the command could not be started, did not end by itself before its
-// timeout, or ctx ended.
-func (c *command) run(ctx context.Context, dir string) (procResult, error) {
+// run runs the command in dir, with stdin as its standard input (none
+// when nil), and waits for it to end. It returns an error when the command
+// could not be started, did not end by itself before its timeout, or ctx
+// ended.
+func (c *command) run(ctx context.Context, dir string, stdin []byte) (procResult, error) {
 	switch info, err := os.Stat(dir); {
 	case notExist(err):
 		return procResult{}, fmt.Errorf("cannot run %q: directory %s does not exist", c.args[0], dir)
@@ -230,6 +232,9 @@ func (c *command) run(ctx context.Context, dir string) (procResult, error) {
 		cmd.Env = append(os.Environ(), c.env...)
 	}
 	cmd.Stdout, cmd.Stderr = res.stdout, res.stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
 	cmd.WaitDelay = commandWaitDelay
 	procgroup.Set(cmd)
 	procgroup.KillOnCancel(cmd)

@@ -76,6 +76,18 @@
 // project's build (Go, make, Maven, Gradle, npm) and runs it. Database
 // state is judged by package rule/dbstate.
 //
+// # Programs
+//
+// NewProgram makes a judge of a program in any language: it reads the
+// trial as JSON on its stdin (version ProgramInputVersion: the case, told
+// by WithProgramCase, the round, the turns with their tool calls, the
+// final response) and answers a status or a score, reasoning and checks
+// as JSON on its stdout, a process per judgment or one persistent
+// process speaking JSON Lines as the exec agents do. Its verdict is the
+// program's, not a rule's own, but it asks no model, so it runs in the
+// first tier. An answer that is malformed or contradicts itself is an
+// error, never a verdict (docs/program-judges.md).
+//
 // # Empty transcripts
 //
 // A rule that reads the conversation fails an empty transcript (no turns,

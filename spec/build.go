@@ -18,6 +18,7 @@ import (
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llmjudge"
 	"github.com/gavelhq/gavel/mock"
+	"github.com/gavelhq/gavel/rule"
 	"github.com/gavelhq/gavel/secret"
 	"github.com/gavelhq/gavel/sim"
 	"github.com/gavelhq/gavel/stats"
@@ -175,6 +176,7 @@ type builder struct {
 		hard, llm []judge.Judge
 		words     []string
 		bad       int // items that could not be built
+		programs  int // program judges among them
 	}
 
 	// seen are the ids of the cases built, with where each was written.
@@ -188,6 +190,14 @@ type builder struct {
 	// badItems counts the judges of the case being built that could not
 	// be read: a case with one has something to judge.
 	badItems int
+	// round is the round whose judges are being built: 0 for the case's,
+	// everyCaseRound for every_case's.
+	round int
+	// programs counts the program judges built; persistent are the
+	// persistent ones by command line, env, directory and timeout, whose
+	// process the items that name the same share.
+	programs   int
+	persistent map[string]*rule.Program
 }
 
 // fail records a problem at the current place.
@@ -311,6 +321,7 @@ func (b *builder) suiteHead() *gavel.Suite {
 	}
 	b.every.hard, b.every.llm, b.every.words = b.everyCase()
 	b.every.bad, b.badItems = b.badItems, 0
+	b.every.programs = b.programs
 	if len(b.l.Suite.Cases) == 0 { // entries that load no case are reported by Load
 		b.fail("the suite has no cases: list them under cases:, inline or as files")
 	}
@@ -497,6 +508,7 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 
 	var hard, soft []judge.Judge
 	var expected []string
+	programs := b.programs
 	add := func(round int, e Expectations) {
 		h, s, words := b.expectations(e, round)
 		if round > 0 && len(h) > 0 {
@@ -526,6 +538,9 @@ func (b *builder) buildCase(lc LoadedCase) *gavel.Case {
 		c.Judge = allOf(soft)
 	default:
 		c.Judge = judge.Tiered(allOf(hard), allOf(soft))
+	}
+	if c.Judge != nil && (b.programs > programs || b.every.programs > 0) {
+		c.Judge = withCase(rule.ProgramCase{ID: c.ID, Name: c.Name, Description: c.Description, Input: c.Input(), Tags: c.Tags, Metadata: c.Metadata}, c.Judge)
 	}
 	c.Expected = strings.Join(expected, "; ")
 	if err := c.Script.Validate(); err != nil && len(c.Script.Rounds) > 0 {

@@ -22,6 +22,8 @@ const everyCaseRound = -1
 // and says in words what they expect, for reports.
 func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Judge, words []string) {
 	where := "the case"
+	b.round = round
+	defer func() { b.round = 0 }()
 	switch {
 	case round > 0:
 		where = fmt.Sprintf("round %d", round)

@@ -59,7 +59,7 @@ type kind struct {
 }
 
 // The groups of kinds, in the reference's order.
-var groups = []string{"Text", "Style", "JSON", "Tool calls", "Limits", "Files and the world", "LLM judges", "Composition"}
+var groups = []string{"Text", "Style", "JSON", "Tool calls", "Limits", "Files and the world", "Programs", "LLM judges", "Composition"}
 
 // A judgeConfig is a kind's settings, decoded from an item. build makes
 // the judge, or says what is wrong with the settings (the builder adds

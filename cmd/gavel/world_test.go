@@ -96,3 +96,32 @@ func TestRunAgentsJS(t *testing.T) {
 		t.Errorf("the agent's model calls are not counted (10 calls of agents-js-script, no unreported tokens):\n%s", out)
 	}
 }
+
+// The mocked support-desk suite with its cancellation policy judged by a
+// program in Python (python-judge.yaml): the judge's verdicts, its checks
+// and its abstentions are in the report. It needs python3: it skips
+// without, unless GAVEL_REQUIRE_INTEGRATION=1.
+func TestRunSupportDeskPythonJudge(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("GAVEL_REQUIRE_INTEGRATION") == "1" {
+			t.Fatalf("python3 is required: %v", err)
+		}
+		t.Skipf("python3 not found: %v", err)
+	}
+	code, out, errs := gavelCmd(t, "run", "--no-cache", "--verbose", filepath.Join(example(t), "python-judge.yaml"))
+	if code != eval.ExitPassed {
+		t.Fatalf("exit %d, want 0\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"Pass rate: 83.3% over 6 cases",
+		"PASS cancellation policy (Python) (score 1/1): order 13579: cancelled after the customer confirmed; the reply says cancelled",
+		"FAIL cancellation policy (Python) (score 0.5/1): order 67890: cancelled without the customer's confirmation",
+		"- confirmation: order 67890: cancelled without the customer's confirmation",
+		"PASS cancellation policy (Python) (score 1/1): order 67890: cancelled after the customer confirmed",
+		"ABSTAIN cancellation policy (Python): no cancellation in this trial: nothing to judge",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+}
