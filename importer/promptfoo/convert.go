@@ -375,6 +375,10 @@ func (c *converter) oneCase(id string, p prompt, tagPrompt bool, test map[string
 	if suf, ok := opts["suffix"].(string); ok {
 		user += suf
 	}
+	if strings.TrimSpace(user) == "" {
+		n.add(suitefile.NotConverted, "the case", "its prompt renders empty (the test sets none of its vars), and a case needs a message for the agent")
+		return cs, "", false, false
+	}
 	for _, key := range []string{"transform", "postprocess"} {
 		if _, ok := opts[key]; ok {
 			n.add(suitefile.NotConverted, "options."+key, "its JavaScript changes the output before the assertions, and Gavel runs no promptfoo JavaScript: the judges read the reply as it is")
