@@ -367,7 +367,7 @@ func (c *converter) llmJudge(typ string, value any, a map[string]any, grader str
 		}
 		n.add(suitefile.Approximated, what, "a rubric judge scores relevance 0..1, where answer-relevance compares embeddings of questions a model infers from the reply")
 	case "select-best":
-		n.add(suitefile.Approximated, what, "a rubric judge scores each reply on its own, where select-best picks the best of the prompts' and providers' replies; gavel compare --replies sets two runs' replies side by side")
+		n.add(suitefile.Approximated, what, "a rubric judge scores each reply on its own, where select-best picks the best of the prompts' and providers' replies; gavel compare --pairwise CRITERIA has a model pick the better of two runs' replies")
 	case "trajectory:goal-success":
 		key = "correctness"
 	}
