@@ -311,7 +311,7 @@ func (c *converter) cases(prompts []prompt, tests []map[string]any, defaultTest 
 					opts[k] = v
 				}
 			}
-			combos := [](map[string]any){vars}
+			combos := []map[string]any{vars}
 			if opts["disableVarExpansion"] != true {
 				combos = expand(vars)
 			}
