@@ -34,19 +34,9 @@ const schemaURL = "gavel:///schema.json"
 // judging. References ($ref) must point inside the schema: Gavel loads no
 // schema from files or the network while judging.
 func JSONSchema(schema []byte, scope Scope) (judge.Judge, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	compiled, err := compileSchema("json_schema", schema)
 	if err != nil {
-		return nil, fmt.Errorf("json_schema: the schema is not JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noSchemaLoading{})
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, fmt.Errorf("json_schema: %w", err)
-	}
-	compiled, err := c.Compile(schemaURL)
-	if err != nil {
-		return nil, fmt.Errorf("json_schema: invalid schema: %s", schemaErrorText(err))
+		return nil, err
 	}
 	return passageRule("json_schema", scope, func(p passage) (bool, string) {
 		value, err := jsonschema.UnmarshalJSON(strings.NewReader(p.text))
@@ -63,6 +53,86 @@ func JSONSchema(schema []byte, scope Scope) (judge.Judge, error) {
 			return false, fmt.Sprintf("%s does not match the schema: %s", p.where, schemaErrorText(err))
 		}
 		return true, fmt.Sprintf("%s matches the schema", p.where)
+	})
+}
+
+// compileSchema compiles a JSON Schema for the rule name. A schema that
+// is not JSON or not a valid schema is an error.
+func compileSchema(name string, schema []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, fmt.Errorf("%s: the schema is not JSON: %w", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noSchemaLoading{})
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	compiled, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid schema: %s", name, schemaErrorText(err))
+	}
+	return compiled, nil
+}
+
+// maxJSONStarts bounds how many places ContainsJSON tries to read JSON
+// from, so that a long text full of braces costs a bounded time.
+const maxJSONStarts = 200
+
+// ContainsJSON passes when the text holds a JSON object or array
+// somewhere: alone, in prose or in a Markdown fence (promptfoo's
+// contains-json). With a schema (nil for none) one of the values found
+// must be valid against it. The schema is checked now, as JSONSchema's.
+func ContainsJSON(schema []byte, scope Scope) (judge.Judge, error) {
+	var compiled *jsonschema.Schema
+	if schema != nil {
+		var err error
+		if compiled, err = compileSchema("contains_json", schema); err != nil {
+			return nil, err
+		}
+	}
+	return passageRule("contains_json", scope, func(p passage) (bool, string) {
+		found, why := 0, ""
+		tried := 0
+		for i := 0; i < len(p.text) && tried < maxJSONStarts; i++ {
+			if p.text[i] != '{' && p.text[i] != '[' {
+				continue
+			}
+			tried++
+			dec := json.NewDecoder(strings.NewReader(p.text[i:]))
+			dec.UseNumber()
+			var v any
+			if dec.Decode(&v) != nil {
+				continue
+			}
+			raw := p.text[i : i+int(dec.InputOffset())]
+			i += len(raw) - 1 // the values inside it are part of it
+			found++
+			if compiled == nil {
+				return true, fmt.Sprintf("%s holds JSON: %s", p.where, excerpt(raw, 120))
+			}
+			value, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
+			if err != nil {
+				continue
+			}
+			if n := uncheckableNumber(value); n != "" {
+				if len(n) > 40 { // a JSON number is ASCII
+					n = n[:40] + "…"
+				}
+				why = fmt.Sprintf("holds the number %s, beyond what a schema can be checked against", n)
+				continue
+			}
+			if err := compiled.Validate(value); err != nil {
+				why = "does not match the schema: " + schemaErrorText(err)
+				continue
+			}
+			return true, fmt.Sprintf("%s holds JSON that matches the schema: %s", p.where, excerpt(raw, 120))
+		}
+		if found == 0 {
+			return false, fmt.Sprintf("%s holds no JSON object or array (got %s)", p.where, excerpt(p.text, 120))
+		}
+		return false, fmt.Sprintf("%s holds JSON, but none that matches the schema: the last one %s", p.where, why)
 	})
 }
 

@@ -47,3 +47,24 @@ func TestJSONSchemaRefusesBadSchemasWhenBuilt(t *testing.T) {
 		}, WantErr: "loads no schema from files or the network"},
 	})
 }
+
+// ContainsJSON finds JSON in prose or a Markdown fence, as promptfoo's
+// contains-json does, and with a schema wants one value that matches it.
+func TestContainsJSON(t *testing.T) {
+	pass, fail := judge.StatusPass, judge.StatusFail
+	anyJSON := func() (judge.Judge, error) { return rule.ContainsJSON(nil, rule.Final) }
+	schema := func() (judge.Judge, error) { return rule.ContainsJSON([]byte(orderSchema), rule.Final) }
+	judgetest.RunCases(t, []judgetest.Case{
+		{Name: "JSON alone", Build: anyJSON, Transcript: conversation(`{"ok": true}`), WantStatus: pass, WantIn: []string{"holds JSON"}},
+		{Name: "JSON in prose", Build: anyJSON, Transcript: conversation(`Sure! Here it is: {"ok": true}. Anything else?`), WantStatus: pass},
+		{Name: "fenced JSON", Build: anyJSON, Transcript: conversation("```json\n[1, 2]\n```"), WantStatus: pass},
+		{Name: "no JSON", Build: anyJSON, Transcript: conversation(`Order {12345} shipped [today].`), WantStatus: fail, WantIn: []string{"holds no JSON object or array"}},
+		{Name: "a bare number is not an object or array", Build: anyJSON, Transcript: conversation(`42`), WantStatus: fail},
+		{Name: "the second value matches", Build: schema, Transcript: conversation(`Draft: {"order_id": "x"} Final: {"order_id": "12345", "status": "shipped"}`), WantStatus: pass, WantIn: []string{"matches the schema"}},
+		{Name: "none matches", Build: schema, Transcript: conversation(`Here: {"order_id": "12345"}`), WantStatus: fail, WantIn: []string{"missing property 'status'"}},
+		{Name: "a number too large for the validator fails instead of crashing it", Build: func() (judge.Judge, error) { return rule.ContainsJSON([]byte(`{"maximum": 0}`), rule.Final) }, Transcript: conversation(`x {"n": 1e1000001}`), WantStatus: fail, WantIn: []string{"holds the number 1e1000001"}},
+	})
+	if _, err := rule.ContainsJSON([]byte(`{"type": 3}`), rule.Final); err == nil {
+		t.Error("an invalid schema was accepted")
+	}
+}

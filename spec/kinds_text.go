@@ -234,6 +234,43 @@ func (c *jsonSchemaRule) build(b *builder) (judge.Judge, error) {
 
 func (c *jsonSchemaRule) words() string { return "JSON valid against a schema" }
 
+type containsJSONRule struct {
+	ContainsJSON any `yaml:"contains_json" doc:"true: the text holds a JSON object or array somewhere, alone, in prose or in a Markdown fence; or a JSON Schema one of them must be valid against: the schema itself, as a mapping, or the path of a JSON file holding it, relative to the suite."`
+	scopeOption  `yaml:",inline"`
+}
+
+func (c *containsJSONRule) build(b *builder) (judge.Judge, error) {
+	var schema []byte
+	switch v := c.ContainsJSON.(type) {
+	case bool:
+		if !v {
+			return nil, errors.New("contains_json: false checks nothing: give true, or a JSON Schema")
+		}
+	case string:
+		data, err := os.ReadFile(b.abs(v))
+		if err != nil {
+			return nil, fmt.Errorf("contains_json: reading the schema: %w", err)
+		}
+		schema = data
+	case map[string]any:
+		data, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("contains_json: %w", err)
+		}
+		schema = data
+	default:
+		return nil, errors.New("contains_json: give true, a schema as a mapping, or the path of a JSON file")
+	}
+	return rule.ContainsJSON(schema, c.scope())
+}
+
+func (c *containsJSONRule) words() string {
+	if c.ContainsJSON == true {
+		return "holds JSON"
+	}
+	return "holds JSON valid against a schema"
+}
+
 type maxTurnsRule struct {
 	MaxTurns *int `yaml:"max_turns" minimum:"1" doc:"The most agent turns the conversation may take."`
 }
@@ -335,6 +372,10 @@ var (
 	_ = register[jsonSchemaRule](kind{name: "json_schema", group: "JSON", library: []string{"rule.JSONSchema"},
 		doc:     "The response is JSON valid against a JSON Schema.",
 		example: "json_schema:\n  type: object\n  required: [order_id]\n  properties:\n    order_id: {type: string}"})
+
+	_ = register[containsJSONRule](kind{name: "contains_json", group: "JSON", library: []string{"rule.ContainsJSON"},
+		doc:     "The response holds JSON (an object or array) somewhere, alone, in prose or in a Markdown fence; with a schema, one such value is valid against it.",
+		example: "contains_json:\n  type: object\n  required: [latitude, longitude]"})
 
 	_ = register[maxTurnsRule](kind{name: "max_turns", group: "Limits", library: []string{"rule.MaxTurns"},
 		doc:     "The conversation takes at most so many agent turns.",
