@@ -1,6 +1,8 @@
 package gavel_test
 
 import (
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -275,6 +277,23 @@ func TestDocsShell(t *testing.T) {
 		cmd.Stdin = strings.NewReader(b.Text)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("%s: the shell block is not shell: %v\n%s", b.Where(), err, out)
+		}
+	}
+}
+
+// Every Go block of the docs is Go: a file, declarations, or statements,
+// as a reader would paste it. Names it uses are not resolved: a snippet
+// leaves out what its page says around it.
+func TestDocsGo(t *testing.T) {
+	for _, b := range docBlocks(t, "go") {
+		var err error
+		for _, src := range []string{b.Text, "package doc\n" + b.Text, "package doc\nfunc _() {\n" + b.Text + "\n}"} {
+			if _, err = parser.ParseFile(token.NewFileSet(), b.Where(), src, 0); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			t.Errorf("%s: the Go block is not Go: %v", b.Where(), err)
 		}
 	}
 }
