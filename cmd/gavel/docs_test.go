@@ -104,3 +104,62 @@ func TestDocsCommands(t *testing.T) {
 		}
 	}
 }
+
+// subcommands are the commands whose first argument names what they do
+// (gavel users add), each with a -h of its own.
+var subcommands = []string{"quarantine", "labels", "cases", "users"}
+
+// flagName matches a flag a prose mention names: --tag, --out=x.json.
+var flagName = regexp.MustCompile(`^--[a-z][a-z0-9-]*`)
+
+// Every gavel command the docs mention in prose (`gavel run --tag`) is a
+// command gavel has, and every flag the mention names is one of its
+// flags. Mentions name flags without values, and placeholders in capitals,
+// so they are checked against the command's -h rather than parsed.
+func TestDocsMentions(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := doccheck.Files(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	helps := map[string]string{}
+	checked := 0
+	for _, f := range files {
+		spans, err := doccheck.Spans(root, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range spans {
+			words := strings.Fields(s.Text)
+			if len(words) < 2 || words[0] != "gavel" || strings.ToUpper(words[1]) == words[1] {
+				continue // not a command, or gavel COMMAND
+			}
+			cmd := words[1:2]
+			if slices.Contains(subcommands, words[1]) && len(words) > 2 && !strings.HasPrefix(words[2], "-") && !strings.Contains(words[2], "|") {
+				cmd = words[1:3]
+			}
+			key := strings.Join(cmd, " ")
+			help, ok := helps[key]
+			if !ok {
+				code, out, errs := gavelCmd(t, append(slices.Clone(cmd), "-h")...)
+				if code != eval.ExitPassed {
+					t.Errorf("%s:%d: `%s`: gavel has no command %q (exit %d)\n%s", s.File, s.Line, s.Text, key, code, errs)
+				}
+				help = out + errs
+				helps[key] = help
+			}
+			for _, w := range words[2:] {
+				if flag := flagName.FindString(w); flag != "" && !regexp.MustCompile(regexp.QuoteMeta(flag)+`([^a-z0-9-]|$)`).MatchString(help) {
+					t.Errorf("%s:%d: `%s`: gavel %s has no flag %s", s.File, s.Line, s.Text, key, flag)
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked %d mentions of gavel commands: is the reading of code spans broken?", checked)
+	}
+}

@@ -293,6 +293,38 @@ func Links(root, file string) ([]Link, error) {
 	return links, nil
 }
 
+// A Span is a code span of prose: `gavel run --tag policy`.
+type Span struct {
+	File string
+	Line int
+	// Text is what is between the backticks.
+	Text string
+}
+
+// Spans returns the code spans of the Markdown file at root/file, outside
+// code blocks. A span broken over two lines is not found.
+func Spans(root, file string) ([]Span, error) {
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		return nil, err
+	}
+	var spans []Span
+	inCode := false
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "```") {
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			continue
+		}
+		for _, m := range codeSpan.FindAllString(l, -1) {
+			spans = append(spans, Span{File: file, Line: i + 1, Text: strings.Trim(m, "`")})
+		}
+	}
+	return spans, nil
+}
+
 // proseLines returns the lines of a Markdown text with code blocks and
 // code spans blanked, so that what they show is not read as links or
 // headings.
