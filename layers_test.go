@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"llm":                  0,
 	"internal/procgroup":   0,
 	"internal/suggest":     0,
+	"internal/doccheck":    0,
 	"secret":               0,
 	"stats":                0,
 	"internal/pgtest":      1,

@@ -15,5 +15,5 @@
 // runs queued trials, and Launcher starts runs for the web app.
 //
 // A command is then flags, one call, and printing: the exit codes (Exit*)
-// are the gavel command's, documented in README.
+// are the gavel command's, documented in docs/ci.md.
 package eval

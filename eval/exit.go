@@ -8,8 +8,8 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// The exit codes a run earns, as gavel documents them (README, gavel run
-// -h).
+// The exit codes a run earns, as gavel documents them (docs/ci.md, gavel
+// run -h).
 const (
 	ExitPassed     = 0 // every run complete and its threshold met
 	ExitFailed     = 1 // a threshold was not met, or fail-fast stopped a run

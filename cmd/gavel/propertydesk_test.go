@@ -57,7 +57,7 @@ func propertyDesk(t *testing.T) string {
 	return suite
 }
 
-// README's property-desk example: seed 000's agent passes its 80%
+// The property-desk example of docs/examples.md: seed 000's agent passes its 80%
 // threshold, with its two deliberate failures caught by rules that ask no
 // model, and its thread survives a restart of the agent's process.
 func TestRunPropertyDesk(t *testing.T) {

@@ -51,7 +51,7 @@ a run yet, it says so and gates on the threshold alone.
 
 With OTEL_EXPORTER_OTLP_ENDPOINT set (and the other standard OTEL_*
 variables), every run is traced to that OpenTelemetry endpoint: the run,
-each trial, turn, model call, tool call and judge (README: Traces).
+each trial, turn, model call, tool call and judge (docs/traces.md).
 
 Examples:
   gavel run examples/support-desk

@@ -19,7 +19,7 @@ import (
 	"github.com/gavelhq/gavel/eval"
 )
 
-// The support-desk example, copied out of the repository, runs as README
+// The support-desk example, copied out of the repository, runs as docs/examples.md
 // says: its helpers (the orders MCP server, the agent behind HTTP) are
 // named by import path and built from the Gavel checkout its go.work
 // names, on ports the environment picks (free ones here), and what a run
@@ -49,7 +49,7 @@ func TestExampleTravels(t *testing.T) {
 		}
 		return string(out)
 	}
-	in("go", "work", "init", repo) // README: go work init /path/to/gavel
+	in("go", "work", "init", repo) // docs/examples.md: go work init /path/to/gavel
 	t.Chdir(dir)
 	gavelHere := func(args ...string) (int, string, string) {
 		t.Helper()
@@ -68,7 +68,7 @@ func TestExampleTravels(t *testing.T) {
 	agentAddr, toolsAddr := freeAddr(t), freeAddr(t)
 	t.Setenv("DESK_AGENT_URL", "http://"+agentAddr)
 	t.Setenv("DESK_TOOLS_ADDR", toolsAddr)
-	agentLine, gavelLine := readmeHTTPCommands(t, repo)
+	agentLine, gavelLine := docHTTPCommands(t, repo)
 	agent := exec.Command(agentLine[0], agentLine[1:]...)
 	agent.Dir = dir
 	var agentErr bytes.Buffer
@@ -115,15 +115,15 @@ func TestExampleTravels(t *testing.T) {
 	}
 }
 
-// readmeHTTPCommands returns README's commands that run http.yaml, after
+// docHTTPCommands returns docs/examples.md's commands that run http.yaml, after
 // its cd examples/support-desk: the agent's (without its &) and gavel's.
-func readmeHTTPCommands(t *testing.T, repo string) (agent, gavel []string) {
+func docHTTPCommands(t *testing.T, repo string) (agent, gavel []string) {
 	t.Helper()
-	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	page, err := os.ReadFile(filepath.Join(repo, "docs", "examples.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), "```sh\ncd examples/support-desk\n")
+	_, block, ok := strings.Cut(string(page), "```sh\ncd examples/support-desk\n")
 	block, _, _ = strings.Cut(block, "```")
 	var lines [][]string
 	for _, line := range strings.Split(block, "\n") {
@@ -133,7 +133,7 @@ func readmeHTTPCommands(t *testing.T, repo string) (agent, gavel []string) {
 		}
 	}
 	if !ok || len(lines) != 2 || !strings.HasSuffix(lines[1][len(lines[1])-1], "http.yaml") {
-		t.Fatalf("README has no block cd examples/support-desk, the agent's command, gavel run http.yaml:\n%s", block)
+		t.Fatalf("docs/examples.md has no block cd examples/support-desk, the agent's command, gavel run http.yaml:\n%s", block)
 	}
 	return lines[0], lines[1]
 }

@@ -39,7 +39,7 @@ checkout of its own when a suite writes files.
 
 With OTEL_EXPORTER_OTLP_ENDPOINT set (and the other standard OTEL_*
 variables), the trials a worker runs are traced to that endpoint, in the
-trace of their run when gavel run --queue traced it too (README: Traces).
+trace of their run when gavel run --queue traced it too (docs/traces.md).
 
 SIGINT or SIGTERM stops taking trials and lets those in flight finish and
 be saved; a second one cancels them (they go back to the queue).
