@@ -77,6 +77,12 @@ type QueueFilter struct {
 	Limit int `json:"limit,omitempty"`
 }
 
+// IsZero reports whether f is the zero filter, which chooses everything.
+func (f QueueFilter) IsZero() bool {
+	return f.Suite == "" && f.Run == "" && f.Since.IsZero() && f.Until.IsZero() && len(f.Verdicts) == 0 &&
+		f.Judge == "" && !f.Unsure && !f.Disagreeing && f.Limit == 0
+}
+
 // ReadsVerdicts reports whether the filter chooses by what is inside a
 // verdict (Judge, Unsure, Disagreeing), which a store reads by opening
 // the verdict, not by its columns.
