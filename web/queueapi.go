@@ -158,8 +158,11 @@ func (s *Server) apiQueueItems(r *http.Request) (any, error) {
 // is none.
 func (s *Server) apiNextItem(r *http.Request) (any, error) {
 	q, it, ok, err := s.next(r)
-	if err != nil || !ok {
-		return NextItem{Done: err == nil}, err
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return NextItem{Done: true}, nil
 	}
 	item := newQueueItem(q.ID, it)
 	return NextItem{Item: &item}, nil

@@ -475,20 +475,20 @@ func splitNames(s string) []string {
 
 // queueData is queue.tmpl's data.
 type queueData struct {
-	ID                       int64
-	Name, Description        string
-	Selects, CreatedBy       string
-	Created                  string
-	LabelsPerItem            int
-	Progress                 progressView
-	NextHref, Done           string
-	Assigned                 bool
-	Agreement                agreementView
-	Items                    []itemRow
-	Edit                     *queueForm
-	RefreshAction, DeleteAct string
-	CSRF                     string
-	API                      string
+	ID                          int64
+	Name, Description           string
+	Selects, CreatedBy          string
+	Created                     string
+	LabelsPerItem               int
+	Progress                    progressView
+	NextHref, Done              string
+	Assigned                    bool
+	Agreement                   agreementView
+	Items                       []itemRow
+	Edit                        *queueForm
+	RefreshAction, DeleteAction string
+	CSRF                        string
+	API                         string
 }
 
 // agreementView is how far a queue's labellers agree, in words.
@@ -539,7 +539,7 @@ func (s *Server) queuePage(r *http.Request) (view, error) {
 	}
 	if canEdit(r) {
 		d.CSRF = csrfOf(r)
-		d.RefreshAction, d.DeleteAct = queueHref(q.ID)+"/refresh", queueHref(q.ID)+"/delete"
+		d.RefreshAction, d.DeleteAction = queueHref(q.ID)+"/refresh", queueHref(q.ID)+"/delete"
 		d.Edit = &queueForm{Action: queueHref(q.ID), CSRF: d.CSRF, Name: q.Name, Desc: q.Description,
 			Assignees: strings.Join(q.Assignees, ", "), LabelsPerItem: strconv.Itoa(q.LabelsPerItem)}
 	}
@@ -567,6 +567,9 @@ func (s *Server) updateQueue(r *http.Request) (string, view, error) {
 	_, q, err := s.loadQueue(r)
 	if err != nil {
 		return "", view{}, err
+	}
+	if err := r.ParseForm(); err != nil {
+		return "", view{}, errorf(http.StatusBadRequest, "the form could not be read: %v", err)
 	}
 	changed, err := queueFromForm(r.PostForm)
 	if err != nil {
@@ -715,7 +718,7 @@ func (s *Server) reviewPage(r *http.Request) (view, error) {
 		}
 	}
 	d.Trial = newTrialView(*tr, len(sc.Result.Trials))
-	d.Trial.N, d.Trial.Open = tr.N, true
+	d.Trial.N = tr.N
 	d.Trial.Verdict.withLabels(mine)
 	if canEdit(r) {
 		forms := labelForms(d.Trial.Verdict, labelForm{Action: itemHref(q.ID, position) + "/labels", CSRF: csrfOf(r), Trial: tr.N}, me)

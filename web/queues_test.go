@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/auth"
 	"github.com/gavelhq/gavel/store"
 )
@@ -232,3 +234,46 @@ func TestAPIDocumented(t *testing.T) {
 		}
 	}
 }
+
+// An editor changes a queue in its page's form, adds what its filter
+// chooses since, and deletes it; its labels stay.
+func TestQueueChangeRefreshDelete(t *testing.T) {
+	f := newFixture(t, Config{})
+	if res, _ := f.post("/queues", queueOfFails()); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("POST /queues: %d", res.StatusCode)
+	}
+	if res, _ := f.post("/queues/1/items/1/labels", url.Values{"category": {"fail"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a label: %d", res.StatusCode)
+	}
+	res, body := f.post("/queues/1", url.Values{"name": {"Fails, twice"}, "assignees": {"local, grace"}, "labels_per_item": {"2"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("POST /queues/1: %d\n%s", res.StatusCode, shortBody(body))
+	}
+	_, body = f.get("/queues/1")
+	mustContain(t, "the queue changed", body, "<h1>Fails, twice</h1>", "<dd>2</dd>", "0 of 7 items done · 1 of 14 labels", "<td>grace</td>")
+	res, body = f.post("/queues/1", url.Values{"name": {"x"}, "assignees": {"local"}, "labels_per_item": {"2"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "2 labels per item need at least 2 people assigned") {
+		t.Errorf("more labels than people: %d\n%s", res.StatusCode, shortBody(body))
+	}
+
+	c := testCase("case_002", "cancel my order")
+	f.save(runInfo(&gavelSuite, base.Add(6*time.Hour)), &gavel.Run{Suite: &gavelSuite, Cases: []gavel.CaseResult{result(c, failing("case_002", 1))}}, store.Failed)
+	if res, _ := f.post("/queues/1/refresh", url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("refresh: %d", res.StatusCode)
+	}
+	_, body = f.get("/queues/1")
+	mustContain(t, "the queue refreshed", body, "0 of 8 items done")
+
+	if res, _ := f.post("/queues/1/delete", url.Values{}); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/queues" {
+		t.Fatalf("delete: %d to %s", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ := f.get("/queues/1"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("the deleted queue: %d, want 404", res.StatusCode)
+	}
+	if labels, err := f.store.Labels(context.Background(), f.latest); err != nil || len(labels) != 1 {
+		t.Errorf("the labels after the queue's deletion: %d (%v), want 1", len(labels), err)
+	}
+}
+
+// gavelSuite is the fixture's suite, for runs stored by a test.
+var gavelSuite = gavel.Suite{Name: "support-desk", File: "examples/support-desk/gavel.yaml", Threshold: 0.8}
