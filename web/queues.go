@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/auth"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
@@ -238,7 +239,7 @@ func (s *Server) saveQueue(r *http.Request, q store.Queue) (store.Queue, error) 
 	if err := store.CheckQueue(&q); err != nil {
 		return store.Queue{}, errorf(http.StatusUnprocessableEntity, "%s", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	if err := s.checkAssignees(r.Context(), q); err != nil {
+	if err := s.checkAssignees(r, q); err != nil {
 		return store.Queue{}, err
 	}
 	var saved store.Queue
@@ -261,9 +262,10 @@ func (s *Server) saveQueue(r *http.Request, q store.Queue) (store.Queue, error) 
 
 // checkAssignees refuses a queue whose assignees cannot label it, when
 // the app knows its users: each must be a user whose role labels (an
-// editor or an admin), not disabled. It also refuses more labels per item
-// than there are people assigned.
-func (s *Server) checkAssignees(ctx context.Context, q store.Queue) error {
+// editor or an admin), not disabled, or, when the visitor is the local
+// user of an app on loopback, that user ("local"). It also refuses more
+// labels per item than there are people assigned.
+func (s *Server) checkAssignees(r *http.Request, q store.Queue) error {
 	if len(q.Assignees) > 0 && q.LabelsPerItem > len(q.Assignees) {
 		return errorf(http.StatusUnprocessableEntity, "%d labels per item need at least %d people assigned, and %d are: assign more people, or ask for fewer labels",
 			q.LabelsPerItem, q.LabelsPerItem, len(q.Assignees))
@@ -272,11 +274,14 @@ func (s *Server) checkAssignees(ctx context.Context, q store.Queue) error {
 	if s.cfg.Auth == nil || !ok || len(q.Assignees) == 0 {
 		return nil
 	}
-	users, err := accounts.Users(ctx)
+	users, err := accounts.Users(r.Context())
 	if err != nil {
 		return err
 	}
 	var labellers []string
+	if v, ok := auth.VisitorFrom(r.Context()); ok && v.Local {
+		labellers = append(labellers, v.User.Name)
+	}
 	for _, u := range users {
 		if !u.Disabled && u.Role.AtLeast(store.Editor) {
 			labellers = append(labellers, u.Name)

@@ -277,3 +277,15 @@ func TestQueueChangeRefreshDelete(t *testing.T) {
 
 // gavelSuite is the fixture's suite, for runs stored by a test.
 var gavelSuite = gavel.Suite{Name: "support-desk", File: "examples/support-desk/gavel.yaml", Threshold: 0.8}
+
+// On loopback, where the app's visitor may be its local user, a queue
+// may be assigned to them; a name that is no user is refused.
+func TestQueueAssignedToTheLocalUser(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.srv = New(f.store, Config{Auth: auth.New(auth.Config{Accounts: f.store.(store.Accounts)})})
+	f.sendJSON("POST", "/api/queues", `{"name": "mine", "assignees": ["local"]}`, http.StatusCreated, nil)
+	res, body := f.send("POST", "/api/queues", `{"name": "theirs", "assignees": ["nobody"]}`, "Content-Type", "application/json")
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "nobody cannot label: assign users whose role is editor or admin (local)") {
+		t.Errorf("a queue assigned to no user: %d %s", res.StatusCode, body)
+	}
+}
