@@ -91,12 +91,12 @@
 // place strings. Path parts (run and case ids) are escaped with
 // url.PathEscape: a case id may hold a slash.
 //
-// Annotation queues (queues.go) are filters of judgments for people to
-// label: /queues lists them and makes them, a queue's page shows its
-// progress by person and its labellers' agreement (gavel.AmongPeople),
-// and its review page shows one item (a trial) with one label form, the
-// judges' on demand, none chosen, and keyboard shortcuts (static/review.js)
-// over plain forms and links.
+// Annotation queues (queues.go, queuepages.go, review.go) are filters of
+// judgments for people to label: /queues lists them and makes them, a
+// queue's page shows its progress by person and its labellers' agreement
+// (gavel.AmongPeople), and its review page shows one item (a trial) with
+// one label form, the judges' on demand, none chosen, and keyboard
+// shortcuts (static/review.js) over plain forms and links.
 //
 // Every page works without JavaScript. Two small scripts are vendored in
 // static/, embedded, and served from /static/ with their licenses: htmx
