@@ -298,6 +298,13 @@ func alpha(checks []LabelCheck) (coefficients []Coefficient, raters, units int) 
 			rate("person "+ch.Author, ch.item(), h)
 		}
 	}
+	return alphaOf(said)
+}
+
+// alphaOf is Krippendorff's alpha of raters (what each said, by item),
+// with how many raters and pairable items it is of; nil when there are
+// two raters or fewer.
+func alphaOf(said map[string]map[[4]string]string) (coefficients []Coefficient, raters, units int) {
 	if len(said) <= 2 {
 		return nil, 0, 0
 	}
@@ -310,7 +317,7 @@ func alpha(checks []LabelCheck) (coefficients []Coefficient, raters, units int) 
 			items[item], categories[c] = true, true
 		}
 	}
-	sort.Strings(names) // the judge ("") first
+	sort.Strings(names)
 	order := make([][4]string, 0, len(items))
 	for item := range items {
 		order = append(order, item)
@@ -367,4 +374,53 @@ func alpha(checks []LabelCheck) (coefficients []Coefficient, raters, units int) 
 		coefficients = append(coefficients, c)
 	}
 	return coefficients, len(names), units
+}
+
+// A PeopleAgreement is how far people agree with each other on the
+// judgments they labelled, the judge left out: what an annotation queue
+// that asks several people to label the same items measures.
+type PeopleAgreement struct {
+	// People is how many people labelled a judgment with a known category
+	// (see LabelCheck.Human); Items, how many judgments two of them or
+	// more labelled.
+	People, Items int
+	// Pairs are the agreements of every two people (see Raters): Cohen's
+	// kappa with its interval, which says it all when two people label.
+	Pairs []RaterAgreement
+	// Alpha is Krippendorff's alpha of every person at once over the
+	// Items (a person who skipped a judgment is missing there, not
+	// disagreeing), as Calibration.Alpha is of the judge and them: with
+	// three people or more; nil else.
+	Alpha []Coefficient
+}
+
+// AmongPeople measures how far people agree with each other on the
+// judgments labelled in checks, whatever the judge said: every two
+// people's Cohen's kappa, and with three or more, Krippendorff's alpha of
+// them all. A person's later check of one judgment stands for their
+// earlier ones.
+func AmongPeople(checks []LabelCheck) PeopleAgreement {
+	said := map[string]map[[4]string]string{}
+	for _, ch := range checks {
+		if h := ch.Human(); h != "" && !ch.OffScale {
+			if said[ch.Author] == nil {
+				said[ch.Author] = map[[4]string]string{}
+			}
+			said[ch.Author][ch.item()] = h
+		}
+	}
+	out := PeopleAgreement{People: len(said), Pairs: Raters(checks)}
+	rated := map[[4]string]int{}
+	for _, by := range said {
+		for item := range by {
+			rated[item]++
+		}
+	}
+	for _, n := range rated {
+		if n >= 2 {
+			out.Items++
+		}
+	}
+	out.Alpha, _, _ = alphaOf(said)
+	return out
 }

@@ -476,3 +476,27 @@ func Disagreement(d gavel.LabelCheck) string {
 	}
 	return s
 }
+
+// A JSONPeopleAgreement is how far people agree with each other on the
+// judgments they labelled, the judge left out (gavel.AmongPeople): an
+// annotation queue's agreement.
+type JSONPeopleAgreement struct {
+	// People is how many people labelled; Items, how many judgments two
+	// of them or more labelled.
+	People int `json:"people"`
+	Items  int `json:"items"`
+	// Pairs are every two people's agreement and Cohen's kappa.
+	Pairs []JSONRaterAgreement `json:"pairs"`
+	// Alpha is Krippendorff's alpha of them all, with three people or
+	// more; empty else.
+	Alpha []JSONCoefficient `json:"alpha"`
+}
+
+// NewJSONPeopleAgreement is the JSON of a.
+func NewJSONPeopleAgreement(a gavel.PeopleAgreement) JSONPeopleAgreement {
+	out := JSONPeopleAgreement{People: a.People, Items: a.Items, Pairs: []JSONRaterAgreement{}, Alpha: newJSONCoefficients(a.Alpha)}
+	for _, r := range a.Pairs {
+		out.Pairs = append(out.Pairs, JSONRaterAgreement{First: r.First, Second: r.Second, JSONAgreement: newJSONAgreement(r.Agreement)})
+	}
+	return out
+}

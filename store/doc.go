@@ -25,6 +25,7 @@
 // that run (RunInfo.Rejudges).
 //
 // Stores may do more, found by type assertion: Migrator (schema versions,
-// for gavel migrate) and Accounts (the web app's users, sessions and API
-// tokens), which sqlstore both implements.
+// for gavel migrate), Accounts (the web app's users, sessions and API
+// tokens) and Queues (annotation queues: trials a filter chose, for
+// people to label), which sqlstore all implements.
 package store

@@ -401,6 +401,9 @@ type LabelFilter struct {
 	// (judge.Judgment.Prompt, of the labelled judgment or one of its
 	// parts) starts with it.
 	Prompt string
+	// Queue keeps the labels of the trials of one annotation queue (see
+	// Queues), by its id.
+	Queue int64
 }
 
 // SettingImported is the setting (RunInfo.Settings) of a run gavel import

@@ -231,7 +231,7 @@ func TestCaseFormCSRF(t *testing.T) {
 	_, body = f.get("/cases/support-desk/refund_late/edit", "Cookie", cookie.String())
 	mustContain(t, "edit form", body, `name="csrf" value="`+cookie.Value+`"`)
 	_, body = f.get("/runs/"+f.latest+"/cases/case_002", "Cookie", cookie.String())
-	mustContain(t, "label form", body, `class="label-form"`, `name="csrf" value="`+cookie.Value+`"`)
+	mustContain(t, "label form", body, `class="label-form`, `name="csrf" value="`+cookie.Value+`"`)
 }
 
 // login starts a session of a new user with a role, and returns its
@@ -267,7 +267,7 @@ func TestCaseFormRoles(t *testing.T) {
 	_, body := f.get("/cases?suite=support-desk", "Cookie", vera.String())
 	mustNotContain(t, "viewer's cases", body, "/cases/new")
 	_, body = f.get("/runs/"+f.latest+"/cases/case_002", "Cookie", vera.String())
-	mustNotContain(t, "viewer's case result", body, `class="label-form"`)
+	mustNotContain(t, "viewer's case result", body, `class="label-form`)
 	if res, _ := f.get("/cases/new", "Cookie", vera.String()); res.StatusCode != http.StatusForbidden {
 		t.Errorf("viewer GET /cases/new: %d, want 403", res.StatusCode)
 	}

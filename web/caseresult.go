@@ -65,6 +65,11 @@ type trialView struct {
 	Verdict                  judgmentView
 	N                        int
 	Labels                   []labelView
+	// Label is the trial's label form, on its verdict; Judges, the forms
+	// of the judgments below it, shown on demand. Both nil when the
+	// visitor may not label.
+	Label  *labelForm
+	Judges []labelForm
 }
 
 // turnView is one turn of a conversation, marked when the case did not
@@ -112,16 +117,24 @@ type judgmentView struct {
 	// whole numbers).
 	Path       string
 	Categories []string
-	// Labels are the current labels on this judgment; Label is its label
-	// form, nil when the visitor may not label.
+	// Labels are the current labels on this judgment.
 	Labels []labelView
-	Label  *labelForm
 }
 
-// labelForm is what a judgment's label form posts with.
+// labelForm is a label form of one judgment of a trial: the verdict's
+// (Path ""), or a judge's below it. It offers the judgment's categories
+// as radio buttons, none chosen: the person chooses.
 type labelForm struct {
 	Action, CSRF string
 	Trial        int
+	// Path is the judgment's path in the verdict's tree; Name, Status and
+	// Class say which judgment it is, and Depth how deep in the tree.
+	Path, Name    string
+	Status, Class string
+	Depth         int
+	Categories    []string
+	// Mine is the visitor's current label on it, if any: what they said.
+	Mine string
 }
 
 // checkView is one check of a judgment.
@@ -168,11 +181,11 @@ func (s *Server) caseResultPage(r *http.Request) (view, error) {
 		tv := newTrialView(t, len(cr.Trials))
 		tv.N, tv.Labels = t.N, labels[t.N]
 		tv.TraceID, tv.TraceHref = oneLine(t.TraceID), s.traceHref(t.TraceID)
-		var form *labelForm
+		tv.Verdict.withLabels(tv.Labels)
 		if d.LabelAction != "" {
-			form = &labelForm{Action: d.LabelAction, CSRF: d.CSRF, Trial: t.N}
+			forms := labelForms(tv.Verdict, labelForm{Action: d.LabelAction, CSRF: d.CSRF, Trial: t.N}, visitorName(r))
+			tv.Label, tv.Judges = &forms[0], forms[1:]
 		}
-		tv.Verdict.withLabels(tv.Labels, form)
 		d.Trials = append(d.Trials, tv)
 	}
 	return view{template: "case_result.tmpl", title: d.ID + " in run " + d.RunID, nav: "runs", data: d}, nil
@@ -333,18 +346,40 @@ func newJudgmentView(j judge.Judgment, path string) judgmentView {
 	return out
 }
 
-// withLabels gives each judgment of a tree its labels and, when form is
-// set, its label form.
-func (v *judgmentView) withLabels(labels []labelView, form *labelForm) {
-	v.Label = form
+// withLabels gives each judgment of a tree its labels.
+func (v *judgmentView) withLabels(labels []labelView) {
 	for _, l := range labels {
 		if l.Judgment == v.Path {
 			v.Labels = append(v.Labels, l)
 		}
 	}
 	for i := range v.Parts {
-		v.Parts[i].withLabels(labels, form)
+		v.Parts[i].withLabels(labels)
 	}
+}
+
+// labelForms returns a label form for each judgment of a verdict's tree
+// (given its labels), the verdict's first, then its parts' depth first,
+// each like form with its judgment's path, name and categories, and
+// what person said of it.
+func labelForms(v judgmentView, form labelForm, person string) []labelForm {
+	var out []labelForm
+	var walk func(j judgmentView, depth int)
+	walk = func(j judgmentView, depth int) {
+		f := form
+		f.Path, f.Name, f.Status, f.Class, f.Depth, f.Categories = j.Path, j.Name, j.Status, j.Class, depth, j.Categories
+		for _, l := range j.Labels {
+			if l.Author == person {
+				f.Mine = l.What()
+			}
+		}
+		out = append(out, f)
+		for _, p := range j.Parts {
+			walk(p, depth+1)
+		}
+	}
+	walk(v, 0)
+	return out
 }
 
 // apiCaseResult returns a case of a run as the JSON report has it

@@ -91,6 +91,13 @@
 // place strings. Path parts (run and case ids) are escaped with
 // url.PathEscape: a case id may hold a slash.
 //
+// Annotation queues (queues.go, queuepages.go, review.go) are filters of
+// judgments for people to label: /queues lists them and makes them, a
+// queue's page shows its progress by person and its labellers' agreement
+// (gavel.AmongPeople), and its review page shows one item (a trial) with
+// one label form, the judges' on demand, none chosen, and keyboard
+// shortcuts (static/review.js) over plain forms and links.
+//
 // Every page works without JavaScript. Two small scripts are vendored in
 // static/, embedded, and served from /static/ with their licenses: htmx
 // 2.0.11 (htmx.min.js, LICENSE-htmx), which swaps the runs list and the
@@ -121,6 +128,10 @@
 //	GET /api/compare?a=BASE&b=HEAD                        a comparison (report.JSONComparison)
 //	GET /api/cases?suite=&tag=&q=                         cases (CaseList)
 //	GET /api/cases/{suite}/{case}                         a case's versions (CaseHistory)
+//	GET /api/queues                                       the annotation queues (QueueSummary)
+//	GET /api/queues/{id}                                  a queue, its progress and agreement (QueueDetail)
+//	GET /api/queues/{id}/items                            its items and their labels (QueueItemList)
+//	GET /api/queues/{id}/next?after=N                     the visitor's next item (NextItem)
 //
 // Editors write what the forms write, with a JSON body and the same
 // checks (apiwrite.go):
@@ -130,6 +141,10 @@
 //	POST /api/runs                                        starts a run (LaunchRequest)
 //	POST /api/runs/{id}/cases/{case}/labels               labels a judgment of a trial (LabelInput)
 //	DELETE /api/runs/{id}/labels/{label}                  deletes the visitor's own label
+//	POST /api/queues                                      a new queue, filled (QueueInput)
+//	PUT  /api/queues/{id}                                 its name, assignees, labels per item (QueueInput)
+//	POST /api/queues/{id}/refresh                         adds what its filter chooses now
+//	DELETE /api/queues/{id}                               deletes it (its labels stay)
 //
 // A run's report is the same document `gavel run` writes to
 // reports/latest.json (docs/report-json.md), written by package report.

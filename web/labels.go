@@ -19,8 +19,9 @@ import (
 // They are kept for calibrating judges. A person has one current label
 // per judgment: labelling again replaces it (the earlier one is kept in
 // the history), and they may delete it. The page of a case of a run lists
-// each trial's labels, and each judgment of its verdict's tree has a
-// small form that labels it.
+// each trial's labels, and has one label form per trial, on its verdict,
+// and, behind "Show the judges", one for each judgment below it (a judge
+// of a jury, a tier). No form chooses a category for the person.
 
 // labelView is a label as a trial shows it.
 type labelView struct {

@@ -84,10 +84,25 @@ func TestLabelJudgments(t *testing.T) {
 	path := "/runs/" + f.latest + "/cases/case_002"
 	_, body := f.get(path)
 	mustContain(t, "the tree", body,
-		`name="judgment" value=""`, `name="judgment" value="tiered/jury/tone"`, `name="judgment" value="tiered/jury/helpfulness"`,
-		`<option>cold</option><option>warm</option>`, // tone's categories
-		`<option>pass</option><option>fail</option><option>1</option><option>2</option><option>3</option><option>4</option><option>5</option></select>`, // helpfulness, 1..5
-		`<option>pass</option><option>fail</option></select>`) // the jury's 0..1 aggregate: no numbers
+		`name="judgment" value=""`, `name="judgment" value="tiered/jury/tone"`, `name="judgment" value="tiered/jury/helpfulness"`)
+	// Each judge's form offers its scale: tone its categories, helpfulness
+	// 1..5, the jury's 0..1 aggregate no numbers.
+	for path, want := range map[string][]string{
+		"tiered/jury/tone":        {"pass", "fail", "cold", "warm"},
+		"tiered/jury/helpfulness": {"pass", "fail", "1", "2", "3", "4", "5"},
+		"tiered/jury":             {"pass", "fail"},
+	} {
+		_, form, _ := strings.Cut(body, `name="judgment" value="`+path+`"`)
+		form, _, _ = strings.Cut(form, "</form>")
+		var got []string
+		for _, radio := range strings.Split(form, `type="radio" name="category" value="`)[1:] {
+			value, _, _ := strings.Cut(radio, `"`)
+			got = append(got, value)
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("the form of %s offers %v, want %v", path, got, want)
+		}
+	}
 
 	label := func(form url.Values, status int) {
 		t.Helper()
@@ -225,4 +240,39 @@ func TestLabelsOnTheJudgmentsScale(t *testing.T) {
 	if c.Labels != 2 || c.Counted != 2 || c.Agreed != 1 {
 		t.Errorf("labels on judgments the cache answered: %d labels, %d counted, %d agreed; want 2, 2, 1", c.Labels, c.Counted, c.Agreed)
 	}
+}
+
+// A trial has one label form, for its verdict; the judges of its jury
+// and tiers have theirs behind "Show the judges", and the verdict's
+// tree has none (issue 28: every node of the tree had its own form).
+func TestOneLabelFormPerTrial(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, body := f.get("/runs/" + f.latest + "/cases/case_002")
+	trials := strings.Split(body, `<section class="trial"`)[1:]
+	if len(trials) != 2 {
+		t.Fatalf("%d trials on the page, want 2", len(trials))
+	}
+	for i, trial := range trials {
+		mine, judges, ok := strings.Cut(trial, `<details class="label-judges">`)
+		if !ok {
+			t.Errorf("trial %d: no disclosure of the judges' label forms:\n%s", i+1, shortBody(trial))
+			continue
+		}
+		if n := strings.Count(mine, "<form"); n != 1 {
+			t.Errorf("trial %d: %d forms outside the judges' disclosure, want 1: the trial's own", i+1, n)
+		}
+		mustContain(t, fmt.Sprintf("trial %d's judges", i+1), judges, "<summary>Show the judges</summary>",
+			`name="judgment" value="tiered/jury/tone"`, `name="judgment" value="tiered/jury/helpfulness"`)
+	}
+}
+
+// No label form chooses for the person: on a FAIL result no radio is
+// checked and no select offers "pass" as its first, chosen option (issue
+// 28: "pass" was preselected on FAIL results).
+func TestNoLabelPreselected(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, body := f.get("/runs/" + f.latest + "/cases/case_002") // both trials FAIL
+	mustContain(t, "a FAIL result's label forms", body, `<input type="radio" name="category" value="pass" required>`,
+		`<input type="radio" name="category" value="fail">`)
+	mustNotContain(t, "a FAIL result's label forms", body, "checked", "<select")
 }

@@ -96,7 +96,7 @@ func New(st store.Store, cfg Config) *Server {
 	if cfg.Auth != nil {
 		s.cfg.Guard = requireRole
 	}
-	routes := append(append(s.routes(), s.launchRoutes()...), s.writeRoutes()...)
+	routes := append(append(append(s.routes(), s.launchRoutes()...), s.writeRoutes()...), s.queueRoutes()...)
 	if cfg.Auth != nil {
 		routes = append(routes, s.loginRoutes()...)
 	}

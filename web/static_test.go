@@ -13,6 +13,7 @@ func TestStatic(t *testing.T) {
 		"gavel.css":         "text/css; charset=utf-8",
 		"trends.js":         "text/javascript; charset=utf-8",
 		"caseform.js":       "text/javascript; charset=utf-8",
+		"review.js":         "text/javascript; charset=utf-8",
 		"htmx.min.js":       "text/javascript; charset=utf-8",
 		"uPlot.iife.min.js": "text/javascript; charset=utf-8",
 		"uPlot.min.css":     "text/css; charset=utf-8",

@@ -37,6 +37,13 @@
 //   - run_criteria: the same per run, written by FinishRun, so that a
 //     trend reads one row per criterion and run, never trials.
 //   - labels: people's labels on judgments, for calibrating judges.
+//   - queues, queue_assignees, queue_items: annotation queues (see
+//     store.Queues): a queue's name, filter (JSON) and labels per item,
+//     the people assigned, and the trials its filter chose, in order. A
+//     person's next item is found by one query over queue_items and the
+//     current labels (labels_current's index); the filter is applied as
+//     the queue is filled, opening verdicts only when it chooses by what
+//     is inside them.
 //   - users, sessions, api_tokens: the web app's accounts (see
 //     store.Accounts). Users have a role and a password hash, and are
 //     disabled, never deleted; their names are unique regardless of case

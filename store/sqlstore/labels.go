@@ -229,7 +229,9 @@ func (db *DB) LabelChecks(ctx context.Context, f store.LabelFilter) ([]gavel.Lab
 		JOIN runs r ON r.id = l.run_id
 		WHERE l.replaced_us = 0 AND (? = '' OR r.suite = ?) AND r.started_us >= ? AND l.created_us >= ?
 			AND (? = '' OR l.judgment = ?)
-		ORDER BY l.created_us, l.id`), f.Suite, f.Suite, runsSince, labelsSince, f.Judgment, judgment)
+			AND (? = 0 OR EXISTS (SELECT 1 FROM queue_items qi
+				WHERE qi.queue_id = ? AND qi.run_id = l.run_id AND qi.case_id = l.case_id AND qi.trial = l.trial))
+		ORDER BY l.created_us, l.id`), f.Suite, f.Suite, runsSince, labelsSince, f.Judgment, judgment, f.Queue, f.Queue)
 	if err != nil {
 		return nil, fmt.Errorf("store: label checks of suite %q: %w", f.Suite, err)
 	}

@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RunVerdicts", testRunVerdicts},
 		{"Comparable", testComparable},
 		{"Quarantine", testQuarantine},
+		{"Queues", testQueues},
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"GitDirty", testGitDirty},
