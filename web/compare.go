@@ -40,7 +40,7 @@ func (s *Server) apiCompare(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Version: s.cfg.Version,
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Caption(), HeadLabel: head.Info.Caption(), Version: s.cfg.Version,
 		AllReplies: q.Get("replies") == "all"}
 	if err := report.WriteComparison(&b, report.JSON, c, opts); err != nil {
 		return nil, err
@@ -140,8 +140,8 @@ func (s *Server) comparePage(r *http.Request) (view, error) {
 func newCompareData(base, head *store.StoredRun, c gavel.Comparison, allReplies bool) compareData {
 	d := compareData{
 		A: oneLine(base.Info.ID), B: oneLine(head.Info.ID), Compared: true,
-		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(base.Info.Label()), Href: runHref(base.Info.ID)},
-		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(head.Info.Label()), Href: runHref(head.Info.ID)},
+		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(base.Info.Caption()), Href: runHref(base.Info.ID)},
+		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(head.Info.Caption()), Href: runHref(head.Info.ID)},
 		Regressed: c.Failed(),
 		Verdict:   report.ComparisonVerdict(c),
 		PassRate:  report.PassRateChange(c.PassRate, "→"),
