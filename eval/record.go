@@ -304,6 +304,9 @@ func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 	if n := b.Suite.Flaky.QuarantineAfter; n > 0 {
 		info.Settings[store.SettingQuarantineAfter] = strconv.Itoa(n)
 	}
+	if f.Baseline != "" {
+		info.Settings[store.SettingBaseline] = f.Baseline
+	}
 	if f.MaxCostUSD > 0 {
 		info.Settings["max_cost_usd"] = strconv.FormatFloat(f.MaxCostUSD, 'f', -1, 64)
 	}

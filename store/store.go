@@ -440,6 +440,11 @@ const (
 	SettingConfidence   = "confidence"
 )
 
+// SettingBaseline is the setting of a run gated on a baseline too (gavel
+// run --baseline): what named the baseline, a run id, a run label or a
+// git branch.
+const SettingBaseline = "baseline"
+
 // SettingQuarantineAfter is the setting of a run whose suite quarantines
 // its unstable cases (gavel.FlakyConfig.QuarantineAfter).
 const SettingQuarantineAfter = "quarantine_after"
