@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -263,5 +264,21 @@ func TestEveryPageRenders(t *testing.T) {
 	}
 	if len(seen) < 20 {
 		t.Errorf("only %d pages reached", len(seen))
+	}
+}
+
+// A run's page leads with its verdict and its cases; what it spent comes
+// after them.
+func TestRunPageLeadsWithVerdictAndCases(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, body := f.get("/runs/" + f.latest)
+	order := []string{`<p class="headline">`, "<h2>Cases</h2>", "<h2>Spent by role</h2>", "<h2>Spent by model</h2>", "<h2>Criteria</h2>", "<h2>Settings</h2>"}
+	last := -1
+	for _, s := range order {
+		i := strings.Index(body, s)
+		if i < 0 || i < last {
+			t.Errorf("the run's page: %q at %d, want it after %q (at %d): in the order %q", s, i, order[max(0, slices.Index(order, s)-1)], last, order)
+		}
+		last = i
 	}
 }
