@@ -3,10 +3,13 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/store/sqlite"
 )
 
 func TestPages(t *testing.T) {
@@ -167,12 +170,70 @@ func TestCompareOrder(t *testing.T) {
 	}
 }
 
-func TestRedirectsHome(t *testing.T) {
+// The app opens on the team's home: what runs now, each suite's latest
+// verdict with its interval and sparklines, the newest regressions and
+// the flaky cases; the runs list is a click away.
+func TestHomePage(t *testing.T) {
 	f := newFixture(t, Config{})
-	res, _ := f.get("/")
-	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/runs" {
-		t.Errorf("GET /: %d to %q, want 302 to /runs", res.StatusCode, res.Header.Get("Location"))
+	res, body := f.get("/")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /: %d, want 200\n%s", res.StatusCode, shortBody(body))
 	}
+	section := func(id string) string {
+		start := strings.Index(body, `<section id="`+id+`"`)
+		if start < 0 {
+			start = strings.Index(body, `<section class="`+id+`"`)
+		}
+		if start < 0 {
+			t.Fatalf("the home page has no section %s:\n%s", id, body)
+		}
+		end := strings.Index(body[start:], "</section>")
+		return body[start : start+end]
+	}
+	mustContain(t, "the home page", body, "<title>Home · Gavel</title>", `<a href="/" aria-current="page">Home</a>`, `<a href="/runs">Runs</a>`)
+	mustContain(t, "running now", section("running"), `hx-get="/running" hx-trigger="every 3s"`,
+		`>prompt v3 · fix/refunds@a0b1c2d3 · by eddie</a>`, `<td class="num">1 (1 trial so far)</td>`)
+	mustNotContain(t, "running now", section("running"), f.latest, "37.5%")
+	suites := section("suites")
+	mustContain(t, "the suites", suites,
+		// support-desk's latest run fails its gate, with its interval.
+		`<a href="/trends?suite=support-desk" title="Trends of this suite">support-desk</a>`,
+		`<span class="badge fail">FAIL</span> <span class="unmet">37.5%</span> / 80%<br><small class="muted">95% interval 0–75%</small>`,
+		`>shorter system prompt · fix/refunds@9c1e4f2a · by grace</a>`,
+		// Its sparklines, in words too: the pass rate of its 3 finished runs against 80%, and their cost.
+		`aria-label="Pass rate of the last 3 runs, oldest first: 80%, 80%, 37.5%; threshold 80%"`,
+		`<line class="spark-threshold" x1="0" x2="120" y1="6.8" y2="6.8"/><polyline class="spark-line" points="2,6.8 60,6.8 118,17"/>`,
+		`aria-label="Cost of the last 3 runs, oldest first: $0.0840, $0.0840, $0.1008"`,
+		// The hostile suite's name and label are text.
+		`hostile&lt;u&gt;suite&lt;/u&gt;`, `&lt;img src=x onerror=alert(8)&gt;`,
+	)
+	mustNotContain(t, "the suites", suites, `<img src=x`)
+	regressions := section("regressions")
+	mustContain(t, "the regressions", regressions,
+		`<a href="/runs/`+f.latest+`/cases/case_002"><code>case_002</code></a> Case case_002`,
+		`<a href="/runs/`+f.latest+`/cases/case_003"><code>case_003</code></a>`,
+		`>nightly · main@5d7e765a · by ada</a>`, // passed in its baseline
+		`href="/compare?a=`+f.old+`&amp;b=`+f.latest+`">compare</a>`)
+	mustContain(t, "the flaky cases", section("flaky"), `<code>case_003</code>`, `<a href="/flaky">Every flaky case</a>`)
+
+	_, running := f.get("/running", "HX-Request", "true")
+	mustContain(t, "GET /running, from htmx", running, `<section id="running"`, `1 (1 trial so far)`)
+	mustNotContain(t, "GET /running, from htmx", running, "<!DOCTYPE html>", `class="suites"`)
+}
+
+// An empty store's home says how to store a run.
+func TestHomePageEmpty(t *testing.T) {
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "gavel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, store: st, srv: New(st, Config{})}
+	t.Cleanup(func() { st.Close() })
+	res, body := f.get("/")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /: %d", res.StatusCode)
+	}
+	mustContain(t, "the empty home page", body, "Nothing is running.", "No runs stored yet", "No regressions", "No case flipped")
 }
 
 func TestMethodNotAllowed(t *testing.T) {
