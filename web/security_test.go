@@ -31,7 +31,7 @@ func TestEscaping(t *testing.T) {
 			"suites/&lt;b&gt;hostile&lt;/b&gt;.yaml",
 			"&lt;i&gt;criterion&lt;/i&gt;",
 		},
-		"/runs":                         {"&lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a"},
+		"/runs": {"&lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a"},
 		"/": { // the home page: the hostile suite's card
 			`<a href="/trends?suite=` + hostileQuery + `" title="Trends of this suite">hostile&lt;u&gt;suite&lt;/u&gt;</a>`,
 			"&lt;img src=x onerror=alert(8)&gt; · &lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a · by ada", // its latest run's name
