@@ -81,7 +81,7 @@ func gateOnBaseline(ctx context.Context, st store.Store, o *Options, suite, id s
 		return ExitInfra
 	}
 	c := gavel.CompareWith(base.Run, head.Run, o.Compare)
-	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label()}
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Caption(), HeadLabel: head.Info.Caption()}
 	fmt.Fprintln(w)
 	if err := report.WriteComparison(w, report.Text, c, opts); err != nil {
 		fmt.Fprintf(stderr, "gavel run: --baseline: %v\n", err)

@@ -142,7 +142,7 @@ func (l *Launcher) Launch(ctx context.Context, r web.LaunchRequest) (string, err
 		l.mu.Unlock()
 	}
 	d := NewDrain()
-	f := &Options{Tags: r.Tags, IDs: r.IDs, Trials: r.Trials, MaxCostUSD: lim.MaxCostUSD}
+	f := &Options{Tags: r.Tags, IDs: r.IDs, Trials: r.Trials, MaxCostUSD: lim.MaxCostUSD, Label: r.Label}
 	info := NewRunInfo(b, f, b.Suite.Threshold)
 	info.StartedBy = r.By
 	rec, err := Record(ctx, l.st, b, info, d.Stop, l.log)

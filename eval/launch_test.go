@@ -38,7 +38,7 @@ func TestLaunchWithWrittenCases(t *testing.T) {
 	if got := l.Suites(); len(got) != 1 || got[0] != "my-agent" {
 		t.Fatalf("suites %v", got)
 	}
-	id, err := l.Launch(ctx, web.LaunchRequest{Suite: "my-agent", Trials: 1, By: "edna"})
+	id, err := l.Launch(ctx, web.LaunchRequest{Suite: "my-agent", Trials: 1, By: "edna", Label: "greets first"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +51,8 @@ func TestLaunchWithWrittenCases(t *testing.T) {
 	for _, cr := range run.Run.Cases {
 		ids = append(ids, cr.ID())
 	}
-	if len(ids) != 3 || ids[2] != "written" || run.Info.StartedBy != "edna" || run.Info.Status == store.Running {
-		t.Errorf("run %s: cases %v, started by %q, status %s", id, ids, run.Info.StartedBy, run.Info.Status)
+	if len(ids) != 3 || ids[2] != "written" || run.Info.StartedBy != "edna" || run.Info.Label != "greets first" || run.Info.Status == store.Running {
+		t.Errorf("run %s: cases %v, started by %q, label %q, status %s", id, ids, run.Info.StartedBy, run.Info.Label, run.Info.Status)
 	}
 	// The written case stays the app's: a second run runs it again.
 	written, err := st.CaseHistory(ctx, "my-agent", "written")

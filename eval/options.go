@@ -80,6 +80,10 @@ type Options struct {
 	// Quiet prints only the summary (and nothing exec agents write to
 	// their stderr); Verbose prints every case in detail.
 	Quiet, Verbose bool
+	// Label is what the person starting the run calls it ("prompt v2"):
+	// words for people that lead its name in the web app and gavel runs
+	// (store.RunInfo.Label). Defaults to none.
+	Label string
 	// Shard runs one part of the selected trials (the zero Shard runs
 	// them all), and RunLabel names the run the shards join in a shared
 	// database.

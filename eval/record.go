@@ -289,6 +289,8 @@ func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 	info.Host, _ = os.Hostname()
 	info.PID, info.Machine = os.Getpid(), store.ThisMachine()
 	info.GitCommit, info.GitBranch, info.GitDirty = gitInfo(dir, f.writes())
+	info.GitCommit, info.GitBranch = fillGit(info.GitCommit, info.GitBranch, OriginOf(os.Getenv))
+	info.Label = strings.TrimSpace(f.Label)
 	for _, tag := range f.Tags {
 		info.Filters = append(info.Filters, "--tag "+tag)
 	}
@@ -301,6 +303,9 @@ func NewRunInfo(b *spec.Built, f *Options, threshold float64) store.RunInfo {
 	gateSettings(info.Settings, b.Suite.Gate)
 	if n := b.Suite.Flaky.QuarantineAfter; n > 0 {
 		info.Settings[store.SettingQuarantineAfter] = strconv.Itoa(n)
+	}
+	if f.Baseline != "" {
+		info.Settings[store.SettingBaseline] = f.Baseline
 	}
 	if f.MaxCostUSD > 0 {
 		info.Settings["max_cost_usd"] = strconv.FormatFloat(f.MaxCostUSD, 'f', -1, 64)
@@ -426,15 +431,4 @@ func gitInfo(dir string, own func(path string) bool) (commit, branch string, dir
 		return commit, branch, true
 	}
 	return commit, branch, false
-}
-
-// StartedBy names who starts a run, for the store: $GAVEL_USER, else the
-// user's login name ($USER, or $USERNAME on Windows).
-func StartedBy() string {
-	for _, n := range []string{"GAVEL_USER", "USER", "USERNAME"} {
-		if v := os.Getenv(n); v != "" {
-			return v
-		}
-	}
-	return ""
 }

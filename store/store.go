@@ -201,7 +201,14 @@ type RunInfo struct {
 	ID        string
 	Suite     string
 	SuiteFile string
-	// Who and what started the run.
+	// Label is what the person who started the run called it (gavel run
+	// --label "prompt v2", the web app's Start a run form): words for
+	// people, not unique, "" when none was given. It leads the run's Name.
+	// It is not the run label of shards (--run-label), which is a key.
+	Label string
+	// Who and what started the run: a person (or a CI actor), the
+	// machine, and where the code came from (git, else the CI's
+	// variables).
 	StartedBy string
 	Host      string
 	GitCommit string
@@ -328,6 +335,11 @@ type RunFilter struct {
 type TrendPoint struct {
 	RunID   string
 	Started time.Time
+	// Label, GitBranch, GitCommit, GitDirty and StartedBy are the run's
+	// (RunInfo's), to name it (Name).
+	Label, GitBranch, GitCommit string
+	GitDirty                    bool
+	StartedBy                   string
 	// Threshold is the pass rate the run had to reach, as it was stored
 	// (RunInfo.Threshold): each run's own, since a suite's threshold
 	// changes over its history.
@@ -343,6 +355,13 @@ type TrendPoint struct {
 	CostUnpriced, CostUnreported bool
 	// Criteria are the run's per-criterion means, by name.
 	Criteria map[string]float64
+}
+
+// Info is the run of the point, as far as the point knows it: its id,
+// start, threshold and what names it.
+func (p TrendPoint) Info() RunInfo {
+	return RunInfo{ID: p.RunID, Started: p.Started, Threshold: p.Threshold, Label: p.Label,
+		GitBranch: p.GitBranch, GitCommit: p.GitCommit, GitDirty: p.GitDirty, StartedBy: p.StartedBy}
 }
 
 // A Label is a person's word on a judgment: the category they put it in
@@ -424,6 +443,11 @@ const (
 	SettingConfidence   = "confidence"
 )
 
+// SettingBaseline is the setting of a run gated on a baseline too (gavel
+// run --baseline): what named the baseline, a run id, a run label or a
+// git branch.
+const SettingBaseline = "baseline"
+
 // SettingQuarantineAfter is the setting of a run whose suite quarantines
 // its unstable cases (gavel.FlakyConfig.QuarantineAfter).
 const SettingQuarantineAfter = "quarantine_after"
@@ -458,13 +482,37 @@ func (r RunInfo) Git() string {
 	return g
 }
 
-// Label names the run in comparisons: its id, and where it ran when that
-// is known: "20261121-101500-a1b2 (main@4f2a9c1e)".
-func (r RunInfo) Label() string {
-	if g := r.Git(); g != "" {
-		return r.ID + " (" + g + ")"
+// Name is how a person tells the run from others: its label, where it
+// ran (Git) and who started it, as many as are known, joined by " · ":
+// "prompt v2 · main@4f2a9c1e · by ada". Without a label and git, the id
+// leads: "20261121-101500-a1b2 · by ada", or the id alone.
+func (r RunInfo) Name() string {
+	var parts []string
+	for _, p := range []string{r.Label, r.Git()} {
+		if p != "" {
+			parts = append(parts, p)
+		}
 	}
-	return r.ID
+	if len(parts) == 0 {
+		parts = append(parts, r.ID)
+	}
+	if r.StartedBy != "" {
+		parts = append(parts, "by "+r.StartedBy)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// NamedByID reports whether the run's Name starts with its id: nothing
+// better is known of it, and a page need not show the id twice.
+func (r RunInfo) NamedByID() bool { return r.Label == "" && r.Git() == "" }
+
+// Caption names the run in comparisons: its id, and its Name when that
+// says more: "20261121-101500-a1b2 (prompt v2 · main@4f2a9c1e · by ada)".
+func (r RunInfo) Caption() string {
+	if r.NamedByID() {
+		return r.Name()
+	}
+	return r.ID + " (" + r.Name() + ")"
 }
 
 // Abandoned reports whether a run stored as running is abandoned at now:

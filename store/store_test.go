@@ -21,3 +21,30 @@ func TestRunInfoGit(t *testing.T) {
 		})
 	}
 }
+
+func TestRunInfoName(t *testing.T) {
+	const id = "20261121-101500-a1b2"
+	for _, tc := range []struct {
+		name          string
+		info          RunInfo
+		want, caption string
+	}{
+		{"everything", RunInfo{ID: id, Label: "prompt v2", GitBranch: "main", GitCommit: "4f2a9c1eabc", StartedBy: "ada"},
+			"prompt v2 · main@4f2a9c1e · by ada", id + " (prompt v2 · main@4f2a9c1e · by ada)"},
+		{"no label", RunInfo{ID: id, GitBranch: "main", GitCommit: "4f2a9c1eabc", StartedBy: "ada"},
+			"main@4f2a9c1e · by ada", id + " (main@4f2a9c1e · by ada)"},
+		{"a label alone", RunInfo{ID: id, Label: "nightly"}, "nightly", id + " (nightly)"},
+		{"nobody known", RunInfo{ID: id, GitBranch: "fix/refunds"}, "fix/refunds", id + " (fix/refunds)"},
+		{"a person alone", RunInfo{ID: id, StartedBy: "ada"}, id + " · by ada", id + " · by ada"},
+		{"nothing known", RunInfo{ID: id}, id, id},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.info.Name(); got != tc.want {
+				t.Errorf("Name() = %q, want %q", got, tc.want)
+			}
+			if got := tc.info.Caption(); got != tc.caption {
+				t.Errorf("Caption() = %q, want %q", got, tc.caption)
+			}
+		})
+	}
+}

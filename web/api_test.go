@@ -46,7 +46,8 @@ func TestAPIRuns(t *testing.T) {
 	}
 	latest := list.Runs[2]
 	if latest.Suite != "support-desk" || latest.Status != store.Failed || latest.Threshold != 0.8 || latest.Cases != 5 ||
-		rateOf(latest.PassRate) != 0.375 || latest.Ended == nil || latest.GitBranch != "main" || latest.Models["agent"] != "openai:gpt-5-mini" ||
+		rateOf(latest.PassRate) != 0.375 || latest.Ended == nil || latest.GitBranch != "fix/refunds" ||
+		latest.Label != "shorter system prompt" || latest.Name != "shorter system prompt · fix/refunds@9c1e4f2a · by grace" || latest.Models["agent"] != "openai:gpt-5-mini" ||
 		latest.Stats.Cases[gavel.Flaky] != 1 || latest.Links.Page != "/runs/"+f.latest || latest.Links.Report != "/api/runs/"+f.latest {
 		t.Errorf("latest run: %+v", latest)
 	}
@@ -168,7 +169,7 @@ func TestAPICompare(t *testing.T) {
 	var c report.JSONComparison
 	f.getJSON("/api/compare?a="+f.old+"&b="+f.latest, http.StatusOK, &c)
 	if c.Kind != "comparison" || !c.HasRegressions || c.Counts.Regressions != 2 || c.Regressions[0].ID != "case_002" ||
-		c.Base.Label != f.old+" (main@5d7e765a)" || rateOf(c.Head.PassRate) != 0.375 {
+		c.Base.Label != f.old+" (nightly · main@5d7e765a · by ada)" || rateOf(c.Head.PassRate) != 0.375 {
 		t.Errorf("comparison: %+v", c)
 	}
 }

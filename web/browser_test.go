@@ -192,7 +192,7 @@ func (l *deskLauncher) Launch(ctx context.Context, r LaunchRequest) (string, err
 		return "", err
 	}
 	defer b.Close()
-	created, err := l.store.CreateRun(ctx, store.RunInfo{Suite: b.Suite.Name, SuiteFile: b.Suite.File, StartedBy: r.By,
+	created, err := l.store.CreateRun(ctx, store.RunInfo{Suite: b.Suite.Name, SuiteFile: b.Suite.File, StartedBy: r.By, Label: r.Label,
 		Models: b.Suite.Models, Threshold: b.Suite.Threshold, Started: time.Now()})
 	if err != nil {
 		return "", err

@@ -103,9 +103,9 @@ func TestBrowserVersionDifference(t *testing.T) {
 }
 
 // The trends are drawn by run order: ten runs a second apart and an
-// eleventh an hour later sit evenly along the x axis, numbered 1 to 11
-// (not times of day), a run's start in its label; and the cost chart's y
-// axis is wide enough for its labels.
+// eleventh an hour later sit evenly along the x axis, named (not
+// numbered, nor times of day), a run's name and start in its label; and
+// the cost chart's y axis is wide enough for its labels.
 func TestBrowserTrendsByRunOrder(t *testing.T) {
 	tab := newBrowser(t)
 	app := newBrowserApp(t)
@@ -116,7 +116,8 @@ func TestBrowserTrendsByRunOrder(t *testing.T) {
 		if i == 10 {
 			started = base.Add(time.Hour)
 		}
-		info, err := app.store.CreateRun(ctx, store.RunInfo{Suite: suite.Name, SuiteFile: suite.File, Threshold: 0.8, Started: started})
+		info, err := app.store.CreateRun(ctx, store.RunInfo{Suite: suite.Name, SuiteFile: suite.File, Threshold: 0.8, Started: started,
+			Label: fmt.Sprintf("try %d", i+1), StartedBy: "ada"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,10 +170,17 @@ func TestBrowserTrendsByRunOrder(t *testing.T) {
 	if fmt.Sprint(pass.X) != "[1 2 3 4 5 6 7 8 9 10 11]" {
 		t.Errorf("the pass rate's x values are %v, want the runs 1 to 11", pass.X)
 	}
+	named := 0
 	for _, tick := range pass.XTicks {
-		if tick != "" && strings.ContainsAny(tick, ":.") {
-			t.Errorf("an x tick reads %q, want a run's number", tick)
+		if tick != "" && !strings.HasPrefix(tick, "try ") {
+			t.Errorf("an x tick reads %q, want a run's label", tick)
 		}
+		if tick != "" {
+			named++
+		}
+	}
+	if named < 2 {
+		t.Errorf("the x ticks are %q: want runs' labels", pass.XTicks)
 	}
 	if len(pass.XPositions) == 11 {
 		// Evenly spaced: run 10 is as far from run 11 as run 1 from run 2.
@@ -181,14 +189,49 @@ func TestBrowserTrendsByRunOrder(t *testing.T) {
 			t.Errorf("the runs' x positions are %v in a width of %v: want them evenly spread", pass.XPositions, pass.Width)
 		}
 	}
-	if !strings.Contains(pass.Legend, "run 11") || !strings.Contains(pass.Legend, "-11-21 ") {
-		t.Errorf("the label of run 11 reads %q, want its number and its date", pass.Legend)
+	if !strings.HasPrefix(pass.Legend, "try 11 · by ada · ") || !strings.Contains(pass.Legend, "-11-21 ") {
+		t.Errorf("the label of run 11 reads %q, want its name and its date", pass.Legend)
 	}
 	cost := read("cost")
 	if len(cost.YTicks) == 0 || cost.YSize < cost.YWidest+10 {
 		t.Errorf("the cost's y axis is %vpx wide for labels %v up to %vpx: they are clipped", cost.YSize, cost.YTicks, cost.YWidest)
 	}
-	mustContain(t, "the trend's table", tab.html("#trend-table"), `<th class="num">#</th>`, `<td class="num">11</td>`)
+	mustContain(t, "the trend's table", tab.html("#trend-table"), `<th>Run</th>`, `>try 11 · by ada</a>`)
+	mustNotContain(t, "the trend's table", tab.html("#trend-table"), `<th class="num">#</th>`)
+}
+
+// Runs that cost nothing (a local model, a cache) draw the cost chart at
+// $0 on an axis near it, not one running to $100.
+func TestBrowserTrendsCostOfFreeRuns(t *testing.T) {
+	tab := newBrowser(t)
+	app := newBrowserApp(t)
+	c := testCase("case_001", "Where is order 12345?")
+	for i := range 3 {
+		started := base.Add(time.Duration(i) * time.Minute)
+		tr := passing("case_001", 1, 4)
+		tr.Usage = gavel.RoleUsage{} // nothing spent
+		run := &gavel.Run{Suite: &gavel.Suite{Name: "free", Threshold: 0.8}, Started: started, Cases: []gavel.CaseResult{result(c, tr)}}
+		info := store.RunInfo{Suite: "free", Threshold: 0.8, Started: started}
+		if _, err := app.store.ImportRun(t.Context(), info, store.RunEnd{Status: store.Passed, Ended: started, Run: run}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tab.login(app.url, "vera")
+	tab.do("open the trends",
+		chromedp.Navigate(app.url+"/trends?suite=free"),
+		chromedp.WaitVisible(chromedp.CSS(`.chart[data-chart="cost"] canvas`)),
+	)
+	type scale struct {
+		Min, Max float64
+		Ticks    []string
+	}
+	got := readPage(tab, "the cost chart's y scale", chromedp.Evaluate[scale](`(() => {
+		const u = document.querySelector('.chart[data-chart="cost"]').uplot;
+		return {Min: u.scales.y.min, Max: u.scales.y.max, Ticks: (u.axes[1]._values || []).map(String)};
+	})()`))
+	if got.Min != 0 || got.Max > 1 {
+		t.Errorf("the cost axis of runs that cost $0 runs from %v to %v (ticks %q): want $0 to at most $1", got.Min, got.Max, got.Ticks)
+	}
 }
 
 // A person reading a failed case sees the verdict in words: which judge

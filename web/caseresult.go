@@ -37,6 +37,8 @@ func (s *Server) loadCase(ctx context.Context, runID, caseID string) (*store.Sto
 // caseResultData is case_result.tmpl's data.
 type caseResultData struct {
 	RunID, RunHref, Suite string
+	// RunName names the run (store.RunInfo.Name).
+	RunName               string
 	ID, Name, Description string
 	Tags, Source, Input   string
 	Expected, SkipReason  string
@@ -153,7 +155,7 @@ func (s *Server) caseResultPage(r *http.Request) (view, error) {
 	info, cr := sc.Info, &sc.Result
 	id := cr.ID()
 	d := caseResultData{
-		RunID: oneLine(info.ID), RunHref: runHref(info.ID), Suite: oneLine(info.Suite),
+		RunID: oneLine(info.ID), RunHref: runHref(info.ID), Suite: oneLine(info.Suite), RunName: oneLine(info.Name()),
 		ID: oneLine(id), Outcome: string(cr.Outcome), Class: statusClass(string(cr.Outcome)),
 		JSONHref: "/api" + caseResultHref(info.ID, id),
 	}
@@ -188,7 +190,7 @@ func (s *Server) caseResultPage(r *http.Request) (view, error) {
 		}
 		d.Trials = append(d.Trials, tv)
 	}
-	return view{template: "case_result.tmpl", title: d.ID + " in run " + d.RunID, nav: "runs", data: d}, nil
+	return view{template: "case_result.tmpl", title: d.ID + " in " + d.RunName, nav: "runs", data: d}, nil
 }
 
 // newTrialView formats one trial of n.

@@ -12,12 +12,15 @@ import (
 	"github.com/gavelhq/gavel/store"
 )
 
-// compareRuns reads the runs a and b of the query, without their
-// transcripts (a comparison shows none), and compares b (the head) with a
-// (the base).
+// compareRuns reads the runs a and b of the query and compares b (the
+// head) with a (the base). a may also be baseline or previous: the run
+// that finds against b (resolveBase).
 func (s *Server) compareRuns(ctx context.Context, a, b string) (base, head *store.StoredRun, c gavel.Comparison, err error) {
 	if a == "" || b == "" {
-		return nil, nil, c, errorf(http.StatusBadRequest, "a and b: name the two runs to compare, as in ?a=BASE_RUN&b=HEAD_RUN")
+		return nil, nil, c, errorf(http.StatusBadRequest, "a and b: name the two runs to compare, as in ?a=BASE_RUN&b=HEAD_RUN (a may be baseline or previous)")
+	}
+	if a, err = s.resolveBase(ctx, a, b); err != nil {
+		return nil, nil, c, err
 	}
 	// Whole runs: the replies are in the transcripts.
 	if base, err = s.loadRun(ctx, a); err != nil {
@@ -40,7 +43,7 @@ func (s *Server) apiCompare(r *http.Request) (any, error) {
 		return nil, err
 	}
 	var b bytes.Buffer
-	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Version: s.cfg.Version,
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Caption(), HeadLabel: head.Info.Caption(), Version: s.cfg.Version,
 		AllReplies: q.Get("replies") == "all"}
 	if err := report.WriteComparison(&b, report.JSON, c, opts); err != nil {
 		return nil, err
@@ -51,10 +54,15 @@ func (s *Server) apiCompare(r *http.Request) (any, error) {
 // compareData is compare.tmpl's data.
 type compareData struct {
 	// A and B are the runs asked for; Recent are the latest runs, to
-	// offer in the form.
-	A, B     string
-	Recent   []runOption
-	Compared bool
+	// offer as the head, and BaseChoices the base: the head's baseline,
+	// the run before it, or any of Recent.
+	A, B        string
+	Recent      []runOption
+	BaseChoices []runOption
+	Compared    bool
+	// WithBaselineHref and WithPreviousHref compare the head with its
+	// baseline and with the run before it.
+	WithBaselineHref, WithPreviousHref string
 
 	Base, Head runOption
 	Verdict    string
@@ -81,7 +89,25 @@ type compareData struct {
 // runOption is a run to compare, as the form offers it and the page
 // names it.
 type runOption struct {
-	ID, Label, Href string
+	// Label is what the form's option says, or the run's Caption on the
+	// page; Name and ByID are as runRow's.
+	ID, Name, Label, Href string
+	ByID, Selected        bool
+}
+
+// newRunOption is a run as the comparison names it.
+func newRunOption(info store.RunInfo) runOption {
+	return runOption{ID: oneLine(info.ID), Name: oneLine(info.Name()), ByID: info.NamedByID(),
+		Label: oneLine(info.Caption()), Href: runHref(info.ID)}
+}
+
+// newRunChoice is a run as a picker offers it: its name, suite, status
+// and start.
+func newRunChoice(info store.RunInfo, selected string) runOption {
+	o := newRunOption(info)
+	o.Label = oneLine(info.Name() + " · " + info.Suite + " · " + string(info.Status) + " · " + stamp(info.Started))
+	o.Selected = info.ID == selected
+	return o
 }
 
 // compareSection is a group of cases of a comparison.
@@ -123,7 +149,14 @@ func (s *Server) comparePage(r *http.Request) (view, error) {
 			return view{}, err
 		}
 		for _, info := range recent {
-			d.Recent = append(d.Recent, runOption{ID: oneLine(info.ID), Label: oneLine(info.Suite + " · " + string(info.Status) + " · " + stamp(info.Started) + " · " + info.Git())})
+			d.Recent = append(d.Recent, newRunChoice(info, d.B))
+		}
+		d.BaseChoices = []runOption{
+			{ID: compareBaseline, Label: "its baseline (the newest finished run on its --baseline, else on main)", Selected: d.A == compareBaseline || d.A == ""},
+			{ID: comparePrevious, Label: "the run before it", Selected: d.A == comparePrevious},
+		}
+		for _, info := range recent {
+			d.BaseChoices = append(d.BaseChoices, newRunChoice(info, d.A))
 		}
 		d.A, d.B = oneLine(d.A), oneLine(d.B)
 		return view{template: "compare.tmpl", title: "Compare runs", nav: "compare", data: d}, nil
@@ -133,20 +166,22 @@ func (s *Server) comparePage(r *http.Request) (view, error) {
 		return view{}, err
 	}
 	d = newCompareData(base, head, c, q.Get("replies") == "all")
-	return view{template: "compare.tmpl", title: "Compare " + d.Base.ID + " → " + d.Head.ID, nav: "compare", data: d}, nil
+	return view{template: "compare.tmpl", title: "Compare " + d.Base.Name + " → " + d.Head.Name, nav: "compare", data: d}, nil
 }
 
 // newCompareData formats a comparison for its page.
 func newCompareData(base, head *store.StoredRun, c gavel.Comparison, allReplies bool) compareData {
 	d := compareData{
 		A: oneLine(base.Info.ID), B: oneLine(head.Info.ID), Compared: true,
-		Base:      runOption{ID: oneLine(base.Info.ID), Label: oneLine(base.Info.Label()), Href: runHref(base.Info.ID)},
-		Head:      runOption{ID: oneLine(head.Info.ID), Label: oneLine(head.Info.Label()), Href: runHref(head.Info.ID)},
-		Regressed: c.Failed(),
-		Verdict:   report.ComparisonVerdict(c),
-		PassRate:  report.PassRateChange(c.PassRate, "→"),
-		Cost:      report.CostChange(c.CostUSD, c.CostUnpriced, "→"),
-		JSONHref:  "/api" + compareHref(base.Info.ID, head.Info.ID),
+		Base:             newRunOption(base.Info),
+		Head:             newRunOption(head.Info),
+		WithBaselineHref: compareHref(compareBaseline, head.Info.ID),
+		WithPreviousHref: compareHref(comparePrevious, head.Info.ID),
+		Regressed:        c.Failed(),
+		Verdict:          report.ComparisonVerdict(c),
+		PassRate:         report.PassRateChange(c.PassRate, "→"),
+		Cost:             report.CostChange(c.CostUSD, c.CostUnpriced, "→"),
+		JSONHref:         "/api" + compareHref(base.Info.ID, head.Info.ID),
 	}
 	for _, line := range report.ComparisonTest(c.Test) {
 		d.Test = append(d.Test, strings.ReplaceAll(line, "->", "→"))

@@ -14,13 +14,20 @@
 //
 // # Pages
 //
-//	/                            redirects to /runs
+//	/                            the team's home: the runs under way (followed every 3
+//	                             seconds through /running), each of the latest suites' latest
+//	                             verdict with its interval and sparklines of its pass rate and
+//	                             cost (inline SVG), the newest regressions against each suite's
+//	                             baseline, and the flaky cases
+//	/running                     the runs under way
 //	/runs                        the runs, newest first, 50 a page: ?suite= &status= &branch=
 //	                             filter, ?before= (a run's start, RFC 3339) pages
-//	/runs/{id}                   a run: pass rate against threshold, calls (those the cache
-//	                             answered too), tokens and cost by role
-//	                             and by model, each criterion's mean, a row per case (tools,
-//	                             response, outcome, trials passed, score, cost, why it failed)
+//	/runs/{id}                   a run: its verdict (pass rate against threshold, interval,
+//	                             gate), a row per case (tools, response, outcome, trials
+//	                             passed, score, cost, why it failed), a picker to compare it
+//	                             with its baseline, the run before it or any run, then calls
+//	                             (those the cache answered too), tokens and cost by role and
+//	                             by model, and each criterion's mean
 //	/runs/{id}/cases/{case}      a case of a run: each trial's conversation turn by turn
 //	                             (tool calls with arguments and results, automatic follow-ups,
 //	                             simulated users, events, revivals and turns the cache
@@ -32,9 +39,15 @@
 //	                             table of the numbers, and its judges' calibration against
 //	                             people's labels
 //	/compare?a=BASE&b=HEAD       two runs side by side: regressions, fixes, score deltas, then
-//	                             the other changes (gavel.Compare)
+//	                             the other changes (gavel.Compare); BASE may be baseline or
+//	                             previous (see baseline.go); without both, a picker of runs
+//	                             by name
 //	/cases?suite=&tag=&q=        the latest version of every case
 //	/cases/{suite}/{case}        a case's versions with their definitions
+//
+// A run is shown by its name (store.RunInfo.Name: its label, git branch
+// and commit, and who started it) wherever it appears, its id in small
+// print and in the link's title.
 //
 // And for editors (Editor), forms that post back to the app:
 //

@@ -26,10 +26,14 @@ import (
 //   - three finished runs of suite support-desk (older, old, latest: the
 //     latest fails its threshold), with passing, failing, flaky,
 //     errored and skipped cases, tool calls, a revival, an automatic
-//     follow-up, a simulated user turn and an event, and a jury;
+//     follow-up, a simulated user turn and an event, and a jury; the
+//     older two on main (older without a label, old labelled
+//     "nightly"), the latest labelled "shorter system prompt" on branch
+//     fix/refunds, started by grace;
 //   - a run of suite hostile whose agent, tools, judges and suite file
 //     write markup, and whose model reference carries a password;
-//   - a run of support-desk still running;
+//   - a run of support-desk still running, labelled "prompt v3", on
+//     fix/refunds, started by eddie;
 //   - the cases' definitions.
 
 // base is when the fixture's runs start.
@@ -118,7 +122,11 @@ func newFixtureOn(t *testing.T, cfg Config, st store.Store) *fixture {
 			result(cases[3], passing("orders/cancel 4", 1, 3)),
 			result(cases[4], failing("case_005", 1)),
 		}}
-		*id = f.save(runInfo(suite, base.Add(time.Duration(i)*time.Hour)), run, store.Passed)
+		info := runInfo(suite, base.Add(time.Duration(i)*time.Hour))
+		if i == 1 {
+			info.Label = "nightly"
+		}
+		*id = f.save(info, run, store.Passed)
 	}
 	// The latest regresses case_002, is flaky on case_003, errs on case 4
 	// and skips case_005.
@@ -129,7 +137,9 @@ func newFixtureOn(t *testing.T, cfg Config, st store.Store) *fixture {
 		result(cases[3], errored("orders/cancel 4", 1), errored("orders/cancel 4", 2)),
 		{Case: cases[4], Outcome: gavel.Skipped, SkipReason: "the budget ran out"},
 	}, Models: map[string]judge.Usage{"openai:gpt-5-mini": {InputTokens: 5000, OutputTokens: 300, CostUSD: 0.05}}}
-	f.latest = f.save(runInfo(suite, base.Add(2*time.Hour)), latest, store.Failed)
+	info := runInfo(suite, base.Add(2*time.Hour))
+	info.Label, info.GitBranch, info.GitCommit, info.StartedBy = "shorter system prompt", "fix/refunds", "9c1e4f2a77d0b3e1", "grace"
+	f.latest = f.save(info, latest, store.Failed)
 
 	// The hostile run: markup everywhere, and a model reference with a
 	// password and a key.
@@ -148,12 +158,14 @@ func newFixtureOn(t *testing.T, cfg Config, st store.Store) *fixture {
 	ht.Usage.Agent = judge.Usage{InputTokens: 10, Unpriced: true}
 	hostileRun := &gavel.Run{Suite: hostileSuite, Cases: []gavel.CaseResult{result(hc, ht)},
 		Models: map[string]judge.Usage{"openai:qwen@https://ada:s3cret@gateway.example/v1?api_key=k3y-value": {InputTokens: 10, Unpriced: true}}}
-	info := runInfo(hostileSuite, base.Add(3*time.Hour))
-	info.GitBranch = `<script>alert(7)</script>`
+	info = runInfo(hostileSuite, base.Add(3*time.Hour))
+	info.GitBranch, info.Label = `<script>alert(7)</script>`, `<img src=x onerror=alert(8)>`
 	f.hostile = f.save(info, hostileRun, store.Passed)
 
 	// A run still going.
-	created, err := st.CreateRun(ctx, runInfo(suite, base.Add(4*time.Hour)))
+	info = runInfo(suite, base.Add(4*time.Hour))
+	info.Label, info.GitBranch, info.GitCommit, info.StartedBy = "prompt v3", "fix/refunds", "a0b1c2d3e4f5", "eddie"
+	created, err := st.CreateRun(ctx, info)
 	if err != nil {
 		t.Fatal(err)
 	}

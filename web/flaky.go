@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/gavelhq/gavel/store"
@@ -40,15 +39,7 @@ func (s *Server) flakyPage(r *http.Request) (view, error) {
 	}
 	d := flakyData{Runs: runs}
 	for _, c := range list {
-		row := flakyRow{
-			Suite: oneLine(c.Suite), SuiteHref: "/trends?" + url.Values{"suite": {c.Suite}}.Encode(),
-			ID: oneLine(c.CaseID), Href: "/cases/" + url.PathEscape(c.Suite) + "/" + url.PathEscape(c.CaseID),
-			FlipRate: percent(c.FlipRate), Quarantined: oneLine(c.Quarantined),
-		}
-		for _, o := range c.Outcomes {
-			row.Outcomes = append(row.Outcomes, sideView{Outcome: string(o), Class: statusClass(string(o))})
-		}
-		d.Cases = append(d.Cases, row)
+		d.Cases = append(d.Cases, newFlakyRow(c))
 	}
 	return view{template: "flaky.tmpl", title: "Flaky cases", nav: "flaky", data: d}, nil
 }

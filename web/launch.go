@@ -28,9 +28,15 @@ type LaunchRequest struct {
 	IDs  []string `json:"ids,omitempty"`
 	// Trials, when positive, overrides the suite's.
 	Trials int `json:"trials,omitempty"`
+	// Label is what the person starting the run calls it (gavel run
+	// --label): it leads the run's name. Optional.
+	Label string `json:"label,omitempty"`
 	// By is who started the run (the app sets it).
 	By string `json:"-"`
 }
+
+// maxLabel is the longest label a run started from the app may have.
+const maxLabel = 200
 
 // MaxTrials is the most trials of each case a run started from the app
 // may ask for.
@@ -56,6 +62,7 @@ func (s *Server) launchRoutes() []route {
 type launchData struct {
 	Suites           []string
 	Suite, Tags, IDs string
+	Label            string
 	Trials           string
 	CSRF, Problem    string
 	CanLaunch        bool
@@ -73,7 +80,7 @@ func (s *Server) newRunPage(r *http.Request) (view, error) {
 // form again with the problem.
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	d := launchData{CSRF: csrfOf(r), Suite: r.PostFormValue("suite"), Tags: r.PostFormValue("tags"),
-		IDs: r.PostFormValue("ids"), Trials: r.PostFormValue("trials")}
+		IDs: r.PostFormValue("ids"), Trials: r.PostFormValue("trials"), Label: r.PostFormValue("label")}
 	if s.cfg.Launcher != nil {
 		d.Suites, d.CanLaunch = s.cfg.Launcher.Suites(), true
 	}
@@ -82,7 +89,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if err != nil || trials < 1 {
 		err = badTrials() // the form asks for a number; 0 would mean the suite's
 	} else {
-		id, err = s.launch(r, LaunchRequest{Suite: d.Suite, Tags: splitList(d.Tags), IDs: splitList(d.IDs), Trials: trials})
+		id, err = s.launch(r, LaunchRequest{Suite: d.Suite, Tags: splitList(d.Tags), IDs: splitList(d.IDs), Trials: trials, Label: d.Label})
 	}
 	if err != nil {
 		status, message := statusOf(err)
@@ -103,6 +110,10 @@ func (s *Server) launch(r *http.Request, lr LaunchRequest) (string, error) {
 		return "", badTrials()
 	}
 	lr.By = visitorName(r)
+	if len(lr.Label) > maxLabel {
+		return "", Refused("label: at most %d characters, a name for people", maxLabel)
+	}
+	lr.Label = strings.TrimSpace(lr.Label)
 	return s.cfg.Launcher.Launch(r.Context(), lr)
 }
 

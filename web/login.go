@@ -83,7 +83,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 // slashes in a row, as written or percent-decoded, is refused, and so is
 // one that does not parse as a path.
 func safeNext(next string) string {
-	const home = "/runs"
+	const home = "/" // the home page
 	decoded, err := url.PathUnescape(next)
 	if err != nil || !strings.HasPrefix(next, "/") {
 		return home

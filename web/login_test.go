@@ -83,10 +83,10 @@ func TestLogin(t *testing.T) {
 func TestSafeNext(t *testing.T) {
 	for next, want := range map[string]string{
 		"/runs/abc":            "/runs/abc",
-		"":                     "/runs",
-		"https://evil.example": "/runs",
-		"//evil.example":       "/runs",
-		`/\evil.example`:       "/runs",
+		"":                     "/",
+		"https://evil.example": "/",
+		"//evil.example":       "/",
+		`/\evil.example`:       "/",
 	} {
 		if got := safeNext(next); got != want {
 			t.Errorf("safeNext(%q) = %q, want %q", next, got, want)

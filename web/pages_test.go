@@ -3,9 +3,13 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/store/sqlite"
 )
 
 func TestPages(t *testing.T) {
@@ -31,6 +35,9 @@ func testPages(t *testing.T, f *fixture) {
 			`<title>Runs · Gavel</title>`, `aria-current="page">Runs`, f.latest, f.older, f.running,
 			`<span class="badge fail">failed</span>`, `<span class="badge running">running</span>`,
 			`<span class="unmet">37.5%</span> / 80%`, `<span class="met">80%</span> / 80%`, `<td class="num">- / 80%</td>`, `<td class="num">1 (1 trial so far)</td>`, "main@5d7e765a", "Gavel 1.2.3",
+			// Runs are named by label, git and who started them, their ids in small print.
+			`<a class="run-name" href="/runs/` + f.latest + `" title="run ` + f.latest + `">shorter system prompt · fix/refunds@9c1e4f2a · by grace</a><br><small class="muted run-id"><code>` + f.latest + `</code></small>`,
+			`>nightly · main@5d7e765a · by ada</a>`, `>main@5d7e765a · by ada</a>`, `>prompt v3 · fix/refunds@a0b1c2d3 · by eddie</a>`,
 		}, nil},
 		{"runs of a suite", "/runs?suite=" + hostileQuery, 200, []string{f.hostile}, []string{f.latest}},
 		{"runs by status", "/runs?status=running", 200, []string{f.running}, []string{f.latest}},
@@ -39,7 +46,9 @@ func testPages(t *testing.T, f *fixture) {
 		{"runs, bad before", "/runs?before=yesterday", 400, []string{"want a time in RFC 3339"}, nil},
 
 		{"run", run(f.latest), 200, []string{
-			"Run <code>" + f.latest + "</code>", "Pass rate 37.5%</strong> against a threshold of 80%",
+			"<title>Run shorter system prompt · fix/refunds@9c1e4f2a · by grace · Gavel</title>",
+			`<span class="run-name" title="run ` + f.latest + `">shorter system prompt · fix/refunds@9c1e4f2a · by grace</span>`, "Run <code>" + f.latest + "</code>",
+			"Pass rate 37.5%</strong> against a threshold of 80%",
 			"5 cases (1 PASS · 1 FAIL · 1 FLAKY · 1 ERROR · 1 SKIPPED)", "8 trials", "Spent by role", "<td>agent</td>", "<td>judge</td>", "<td>simulated user</td>", "<td>follow-up</td>", "Spent by model", "openai:gpt-5-mini",
 			"<h2>Criteria</h2>", "<td>helpfulness</td>", "<td>tone</td>",
 			`href="/runs/` + f.latest + `/cases/case_002"`, `href="/runs/` + f.latest + `/cases/orders%2Fcancel%204"`,
@@ -47,7 +56,11 @@ func testPages(t *testing.T, f *fixture) {
 			"forbidden_tools cancel_order: called forbidden tool cancel_order (call 2)",
 			"the budget ran out", "conversation failed: agent did not answer within 30s",
 			"pass^k: k=2", "Flaky: case_003 (1 of 2 trials passed)",
-			`href="/compare?a=` + f.old + `&amp;b=` + f.latest + `"`, "Compare with the previous run",
+			// The picker compares it with its baseline (the newest finished run on main), the run before it, or any before it.
+			`<input type="hidden" name="b" value="` + f.latest + `">`,
+			`<option value="baseline">its baseline: nightly · main@5d7e765a · by ada · 2026-11-21 05:45:12 UTC</option>`,
+			`<option value="previous">the run before it: nightly · main@5d7e765a · by ada · 2026-11-21 05:45:12 UTC</option>`,
+			`<option value="` + f.older + `">main@5d7e765a · by ada · support-desk · passed · 2026-11-21 04:45:12 UTC</option>`,
 			`href="/api/runs/` + f.latest + `"`,
 		}, []string{"hx-trigger=\"every"}},
 		{"run with an unpriced model", run(f.hostile), 200, []string{
@@ -100,7 +113,18 @@ func testPages(t *testing.T, f *fixture) {
 		{"trends of an unknown suite", "/trends?suite=nope", 200, []string{"Suite nope has no finished runs."}, nil},
 		{"trends, bad n", "/trends?n=0", 400, []string{"want a number of runs from 1 to 1000"}, nil},
 
-		{"compare form", "/compare", 200, []string{"<h1>Compare runs</h1>", `<option value="` + f.latest + `">support-desk · failed`}, nil},
+		{"compare form", "/compare", 200, []string{"<h1>Compare runs</h1>", `<option value="` + f.latest + `">shorter system prompt · fix/refunds@9c1e4f2a · by grace · support-desk · failed`,
+			`<option value="baseline" selected>its baseline`, `<option value="previous">the run before it</option>`}, nil},
+		{"compare with the baseline", "/compare?a=baseline&b=" + f.running, 200, []string{
+			"<title>Compare nightly · main@5d7e765a · by ada → prompt v3 · fix/refunds@a0b1c2d3 · by eddie · Gavel</title>",
+			`<a href="/runs/` + f.old + `" title="run ` + f.old + `">nightly · main@5d7e765a · by ada</a> <small class="muted"><code>` + f.old + `</code></small>`,
+		}, nil},
+		{"compare with the run before", "/compare?a=previous&b=" + f.running, 200, []string{
+			"<title>Compare shorter system prompt · fix/refunds@9c1e4f2a · by grace → prompt v3",
+			`href="/compare?a=baseline&amp;b=` + f.running + `">its baseline</a>`,
+		}, nil},
+		{"compare with no run before", "/compare?a=previous&b=" + f.older, 404, []string{"no run of suite support-desk started before run " + f.older}, nil},
+		{"compare with no baseline", "/compare?a=baseline&b=" + f.hostile, 404, []string{"no baseline"}, nil},
 		{"compare", "/compare?a=" + f.old + "&b=" + f.latest, 200, []string{
 			"Compare: NO SIGNIFICANT CHANGE", "3 cases both runs judged alike: 2 worse, 0 better, p = 0.18", "Pass rate 80% → 37.5% (-42.5 points)",
 			"<h2>Regressions (2)</h2>", "<code>case_002</code>", "called forbidden tool cancel_order (call 2)",
@@ -146,12 +170,70 @@ func TestCompareOrder(t *testing.T) {
 	}
 }
 
-func TestRedirectsHome(t *testing.T) {
+// The app opens on the team's home: what runs now, each suite's latest
+// verdict with its interval and sparklines, the newest regressions and
+// the flaky cases; the runs list is a click away.
+func TestHomePage(t *testing.T) {
 	f := newFixture(t, Config{})
-	res, _ := f.get("/")
-	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/runs" {
-		t.Errorf("GET /: %d to %q, want 302 to /runs", res.StatusCode, res.Header.Get("Location"))
+	res, body := f.get("/")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /: %d, want 200\n%s", res.StatusCode, shortBody(body))
 	}
+	section := func(id string) string {
+		start := strings.Index(body, `<section id="`+id+`"`)
+		if start < 0 {
+			start = strings.Index(body, `<section class="`+id+`"`)
+		}
+		if start < 0 {
+			t.Fatalf("the home page has no section %s:\n%s", id, body)
+		}
+		end := strings.Index(body[start:], "</section>")
+		return body[start : start+end]
+	}
+	mustContain(t, "the home page", body, "<title>Home · Gavel</title>", `<a href="/" aria-current="page">Home</a>`, `<a href="/runs">Runs</a>`)
+	mustContain(t, "running now", section("running"), `hx-get="/running" hx-trigger="every 3s"`,
+		`>prompt v3 · fix/refunds@a0b1c2d3 · by eddie</a>`, `<td class="num">1 (1 trial so far)</td>`)
+	mustNotContain(t, "running now", section("running"), f.latest, "37.5%")
+	suites := section("suites")
+	mustContain(t, "the suites", suites,
+		// support-desk's latest run fails its gate, with its interval.
+		`<a href="/trends?suite=support-desk" title="Trends of this suite">support-desk</a>`,
+		`<span class="badge fail">FAIL</span> <span class="unmet">37.5%</span> / 80%<br><small class="muted">95% interval 0–75%</small>`,
+		`>shorter system prompt · fix/refunds@9c1e4f2a · by grace</a>`,
+		// Its sparklines, in words too: the pass rate of its 3 finished runs against 80%, and their cost.
+		`aria-label="Pass rate of the last 3 runs, oldest first: 80%, 80%, 37.5%; threshold 80%"`,
+		`<line class="spark-threshold" x1="0" x2="120" y1="6.8" y2="6.8"/><polyline class="spark-line" points="2,6.8 60,6.8 118,17"/>`,
+		`aria-label="Cost of the last 3 runs, oldest first: $0.0840, $0.0840, $0.1008"`,
+		// The hostile suite's name and label are text.
+		`hostile&lt;u&gt;suite&lt;/u&gt;`, `&lt;img src=x onerror=alert(8)&gt;`,
+	)
+	mustNotContain(t, "the suites", suites, `<img src=x`)
+	regressions := section("regressions")
+	mustContain(t, "the regressions", regressions,
+		`<a href="/runs/`+f.latest+`/cases/case_002"><code>case_002</code></a> Case case_002`,
+		`<a href="/runs/`+f.latest+`/cases/case_003"><code>case_003</code></a>`,
+		`>nightly · main@5d7e765a · by ada</a>`, // passed in its baseline
+		`href="/compare?a=`+f.old+`&amp;b=`+f.latest+`">compare</a>`)
+	mustContain(t, "the flaky cases", section("flaky"), `<code>case_003</code>`, `<a href="/flaky">Every flaky case</a>`)
+
+	_, running := f.get("/running", "HX-Request", "true")
+	mustContain(t, "GET /running, from htmx", running, `<section id="running"`, `1 (1 trial so far)`)
+	mustNotContain(t, "GET /running, from htmx", running, "<!DOCTYPE html>", `class="suites"`)
+}
+
+// An empty store's home says how to store a run.
+func TestHomePageEmpty(t *testing.T) {
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "gavel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, store: st, srv: New(st, Config{})}
+	t.Cleanup(func() { st.Close() })
+	res, body := f.get("/")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /: %d", res.StatusCode)
+	}
+	mustContain(t, "the empty home page", body, "Nothing is running.", "No runs stored yet", "No regressions", "No case flipped")
 }
 
 func TestMethodNotAllowed(t *testing.T) {
@@ -171,7 +253,7 @@ func TestPaging(t *testing.T) {
 	f := newFixture(t, Config{PageSize: 2})
 	want := []string{f.running, f.hostile, f.latest, f.old, f.older}
 	link := regexp.MustCompile(`<a href="(/runs\?[^"]*)" hx-get="[^"]*" hx-target="#main" hx-push-url="true">Older runs`)
-	runID := regexp.MustCompile(`<td><a href="/runs/([^"]+)"><code>`)
+	runID := regexp.MustCompile(`<td><a class="run-name" href="/runs/([^"]+)"`)
 	var got []string
 	path := "/runs"
 	for pages := 0; path != ""; pages++ {
@@ -243,5 +325,21 @@ func TestEveryPageRenders(t *testing.T) {
 	}
 	if len(seen) < 20 {
 		t.Errorf("only %d pages reached", len(seen))
+	}
+}
+
+// A run's page leads with its verdict and its cases; what it spent comes
+// after them.
+func TestRunPageLeadsWithVerdictAndCases(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, body := f.get("/runs/" + f.latest)
+	order := []string{`<p class="headline">`, "<h2>Cases</h2>", "<h2>Spent by role</h2>", "<h2>Spent by model</h2>", "<h2>Criteria</h2>", "<h2>Settings</h2>"}
+	last := -1
+	for _, s := range order {
+		i := strings.Index(body, s)
+		if i < 0 || i < last {
+			t.Errorf("the run's page: %q at %d, want it after %q (at %d): in the order %q", s, i, order[max(0, slices.Index(order, s)-1)], last, order)
+		}
+		last = i
 	}
 }

@@ -45,9 +45,13 @@ func readRun(ctx context.Context, id string, read func(context.Context, string) 
 // runData is run.tmpl's data.
 type runData struct {
 	ID, Href, Suite, SuiteFile string
-	TrendsHref                 string
-	Status, Class              string
-	Finished, Met              bool
+	// Name is the run's (store.RunInfo.Name), Label its label; ByID says
+	// the name starts with the id.
+	Name, Label   string
+	ByID          bool
+	TrendsHref    string
+	Status, Class string
+	Finished, Met bool
 	// Running is true while the run runs: the page shows its progress,
 	// SoFar ("3 trials so far"), and no verdict.
 	Running               bool
@@ -80,10 +84,10 @@ type runData struct {
 	Roles, ModelUsage             []usageRow
 	Criteria                      []criterionRow
 	Rows                          []caseRow
-	// CompareHref compares the run with the suite's run before it, if
-	// there is one.
-	CompareHref, Previous string
-	ReportHref            string
+	// CompareWith are the runs to compare the run with (its baseline,
+	// the run before it, the suite's other recent runs), for the picker.
+	CompareWith []runOption
+	ReportHref  string
 }
 
 // A pair is a name and a value, a row of a small table.
@@ -117,15 +121,41 @@ func (s *Server) runPage(r *http.Request) (view, error) {
 	}
 	sr.Run.JudgeAccuracy = store.JudgeAccuracy(r.Context(), s.store, sr.Info.Suite)
 	d := newRunData(sr)
-	prev, err := s.store.Runs(r.Context(), store.RunFilter{Suite: sr.Info.Suite, Before: sr.Info.Started, Limit: 1})
-	if err != nil {
+	if d.CompareWith, err = s.compareChoices(r.Context(), sr.Info); err != nil {
 		return view{}, err
 	}
-	if len(prev) == 1 {
-		d.Previous = oneLine(prev[0].ID)
-		d.CompareHref = compareHref(prev[0].ID, sr.Info.ID)
+	return view{template: "run.tmpl", title: "Run " + d.Name, nav: "runs", data: d}, nil
+}
+
+// compareChoices are the runs a run's page offers to compare it with:
+// its baseline and the run before it, when there are, then the suite's
+// other runs before it (recentRuns of them), by name. An option's ID is
+// what ?a= of /compare takes.
+func (s *Server) compareChoices(ctx context.Context, head store.RunInfo) ([]runOption, error) {
+	var out []runOption
+	for _, c := range []struct {
+		ref, what string
+		find      func(context.Context, store.RunInfo) (store.RunInfo, bool, error)
+	}{
+		{compareBaseline, "its baseline", s.baselineRun},
+		{comparePrevious, "the run before it", s.previousRun},
+	} {
+		info, ok, err := c.find(ctx, head)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, runOption{ID: c.ref, Label: oneLine(c.what + ": " + info.Name() + " · " + stamp(info.Started))})
+		}
 	}
-	return view{template: "run.tmpl", title: "Run " + d.ID, nav: "runs", data: d}, nil
+	older, err := s.store.Runs(ctx, store.RunFilter{Suite: head.Suite, Before: head.Started, Limit: recentRuns})
+	if err != nil {
+		return nil, err
+	}
+	for _, info := range older {
+		out = append(out, newRunChoice(info, ""))
+	}
+	return out, nil
 }
 
 // compareHref is the URL of the comparison of head with base.
@@ -145,6 +175,9 @@ func newRunData(sr *store.StoredRun) runData {
 	gate := stats.Gate(threshold, info.GateConfig())
 	d := runData{
 		ID:         oneLine(info.ID),
+		Name:       oneLine(info.Name()),
+		Label:      oneLine(info.Label),
+		ByID:       info.NamedByID(),
 		Href:       runHref(info.ID),
 		Suite:      oneLine(info.Suite),
 		SuiteFile:  oneLine(info.SuiteFile),

@@ -92,13 +92,17 @@ type runsData struct {
 // runRow is a run in the list.
 type runRow struct {
 	ID, Href, Suite, TrendsHref string
-	Status, Class               string
-	PassRate, Threshold         string
-	Decision                    string // the gate's (gavel.Gate)
-	Finished, Met               bool
-	Cases, Cost                 string
-	Started, StartedISO         string
-	Git                         string
+	// Name is the run's (store.RunInfo.Name); ByID says it starts with
+	// the id, which is then not shown again.
+	Name                string
+	ByID                bool
+	Status, Class       string
+	PassRate, Threshold string
+	Decision            string // the gate's (gavel.Gate)
+	Finished, Met       bool
+	Cases, Cost         string
+	Started, StartedISO string
+	Git                 string
 }
 
 // runsPage is the runs list, newest first, filtered and paged.
@@ -143,6 +147,8 @@ func newRunRow(info store.RunInfo) runRow {
 	finished := info.Status != store.Running && info.Status != store.Abandoned
 	row := runRow{
 		ID:         oneLine(info.ID),
+		Name:       oneLine(info.Name()),
+		ByID:       info.NamedByID(),
 		Href:       runHref(info.ID),
 		Suite:      oneLine(info.Suite),
 		TrendsHref: "/trends?" + url.Values{"suite": {info.Suite}}.Encode(),
@@ -188,7 +194,12 @@ type RunList struct {
 // and GET /api/runs/{id}/info returns. Model references are redacted
 // (a base URL loses its user info and query).
 type RunSummary struct {
-	ID        string       `json:"id"`
+	ID string `json:"id"`
+	// Label is what the person who started the run called it (gavel run
+	// --label); Name names it for people: its label, git branch and
+	// commit and who started it (store.RunInfo.Name).
+	Label     string       `json:"label"`
+	Name      string       `json:"name"`
 	Suite     string       `json:"suite"`
 	SuiteFile string       `json:"suite_file"`
 	Status    store.Status `json:"status"`
@@ -249,7 +260,7 @@ type RunLinks struct {
 // newRunSummary converts a run's info, already redacted.
 func newRunSummary(info store.RunInfo) RunSummary {
 	out := RunSummary{
-		ID: info.ID, Suite: info.Suite, SuiteFile: info.SuiteFile, Status: info.Status,
+		ID: info.ID, Label: info.Label, Name: info.Name(), Suite: info.Suite, SuiteFile: info.SuiteFile, Status: info.Status,
 		Started:      info.Started,
 		StopReason:   info.StopReason,
 		Continues:    info.Continues,

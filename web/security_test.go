@@ -31,7 +31,11 @@ func TestEscaping(t *testing.T) {
 			"suites/&lt;b&gt;hostile&lt;/b&gt;.yaml",
 			"&lt;i&gt;criterion&lt;/i&gt;",
 		},
-		"/runs":                         {"&lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a"},
+		"/runs": {"&lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a"},
+		"/": { // the home page: the hostile suite's card
+			`<a href="/trends?suite=` + hostileQuery + `" title="Trends of this suite">hostile&lt;u&gt;suite&lt;/u&gt;</a>`,
+			"&lt;img src=x onerror=alert(8)&gt; · &lt;script&gt;alert(7)&lt;/script&gt;@5d7e765a · by ada", // its latest run's name
+		},
 		"/trends?suite=" + hostileQuery: {"&lt;i&gt;criterion&lt;/i&gt;", `data-api="/api/trends?n=100&amp;suite=` + hostileQuery + `"`, "Trends of hostile&lt;u&gt;suite&lt;/u&gt;"},
 		"/trends?suite=support-desk&tag=" + hostileTagQuery: {
 			"Trends of support-desk, tag &#34;&gt;&lt;b&gt;tag&lt;/b&gt;</h1>",
@@ -120,7 +124,7 @@ func TestNoSecrets(t *testing.T) {
 	f := newFixture(t, Config{})
 	run := "/runs/" + f.hostile
 	for _, path := range []string{
-		"/runs", run, run + "/cases/case_x", "/trends?suite=" + hostileQuery, "/compare?a=" + f.latest + "&b=" + f.hostile,
+		"/", "/runs", run, run + "/cases/case_x", "/trends?suite=" + hostileQuery, "/compare?a=" + f.latest + "&b=" + f.hostile,
 		"/api/runs", "/api" + run, "/api" + run + "/info", "/api" + run + "/cases/case_x",
 		"/api/trends?suite=" + hostileQuery, "/api/compare?a=" + f.latest + "&b=" + f.hostile,
 	} {

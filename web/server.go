@@ -135,7 +135,8 @@ func (s *Server) routes() []route {
 	return []route{
 		{"GET /static/{file}", Anyone, http.HandlerFunc(serveStatic)},
 
-		{"GET /{$}", Viewer, http.RedirectHandler("/runs", http.StatusFound)},
+		{"GET /{$}", Viewer, s.page(s.homePage)},
+		{"GET /running", Viewer, s.page(s.runningPage)},
 		{"GET /runs", Viewer, s.page(s.runsPage)},
 		{"GET /runs/{id}", Viewer, s.page(s.runPage)},
 		{"GET /runs/{id}/cases/{case}", Viewer, s.page(s.caseResultPage)},

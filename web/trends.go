@@ -32,7 +32,13 @@ type Trend struct {
 // A TrendPoint is one finished run of a trend (passed, failed or
 // incomplete: a run that errored measured nothing).
 type TrendPoint struct {
-	RunID   string    `json:"run_id"`
+	RunID string `json:"run_id"`
+	// Name names the run for people (store.RunInfo.Name); Label is its
+	// label and Git its branch and commit ("main@4f2a9c1e"), "" when
+	// not known: the charts' ticks show the first there is.
+	Name    string    `json:"name"`
+	Label   string    `json:"label"`
+	Git     string    `json:"git"`
 	Started time.Time `json:"started"`
 	// Threshold is the pass rate the run had to reach, 1 when it set
 	// none.
@@ -69,7 +75,8 @@ func (s *Server) trend(ctx context.Context, suite, tag string, n int) (Trend, er
 	out := Trend{Suite: suite, Tag: tag, Criteria: []string{}, Points: make([]TrendPoint, len(points))}
 	names := map[string]bool{}
 	for i, p := range points {
-		out.Points[i] = TrendPoint{RunID: p.RunID, Started: p.Started, Threshold: thresholdOf(p.Threshold), PassRate: p.PassRate,
+		info := p.Info()
+		out.Points[i] = TrendPoint{RunID: p.RunID, Name: info.Name(), Label: info.Label, Git: info.Git(), Started: p.Started, Threshold: thresholdOf(p.Threshold), PassRate: p.PassRate,
 			CostUSD: p.CostUSD, CostUnpriced: p.CostUnpriced, CostUnreported: p.CostUnreported, Criteria: map[string]float64{}}
 		for name, mean := range p.Criteria {
 			out.Points[i].Criteria[name] = mean
@@ -140,9 +147,9 @@ type option struct {
 
 // trendRow is a run of the trend, a row of the table the charts draw.
 type trendRow struct {
-	// N is the run's place in the trend, 1 for the oldest: the charts'
-	// x axis.
-	N                                int
+	// Name and ByID are as runRow's.
+	Name                             string
+	ByID                             bool
 	RunID, Href, Started, StartedISO string
 	// PassRate is "unknown" when nothing was judged in the run; Threshold
 	// is the run's own.
@@ -221,9 +228,9 @@ func (s *Server) trendsPage(r *http.Request) (view, error) {
 	for _, name := range t.Criteria {
 		d.Criteria = append(d.Criteria, oneLine(name))
 	}
-	for i, p := range t.Points {
+	for _, p := range t.Points {
 		row := trendRow{
-			N:     i + 1,
+			Name: oneLine(p.Name), ByID: p.Label == "" && p.Git == "",
 			RunID: oneLine(p.RunID), Href: runHref(p.RunID),
 			Started: stamp(p.Started), StartedISO: machineTime(p.Started),
 			PassRate: passRate(p.PassRate), Threshold: percent(p.Threshold),

@@ -62,7 +62,7 @@ func TestUnjudgedRunHasNoPassRate(t *testing.T) {
 			t.Errorf("the import's point: cost_unreported %s, want true", tr.Points[3]["cost_unreported"])
 		}
 		_, page := f.get("/trends?suite=support-desk")
-		if !strings.Contains(page, `<code>`+id+`</code></a></td><td><time`) || strings.Contains(page, `<td class="num">0%</td>`) {
+		if !strings.Contains(page, `title="run `+id+`">`+id+` · by ada</a></td><td><time`) || strings.Contains(page, `<td class="num">0%</td>`) {
 			t.Errorf("the trends page shows the import at 0%% or not at all:\n%s", page)
 		}
 	})

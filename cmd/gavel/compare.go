@@ -103,7 +103,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	opts := report.ComparisonOptions{BaseLabel: base.Info.Label(), HeadLabel: head.Info.Label(), Verbose: *verbose,
+	opts := report.ComparisonOptions{BaseLabel: base.Info.Caption(), HeadLabel: head.Info.Caption(), Verbose: *verbose,
 		AllReplies: *allReplies, Version: version}
 	if err := report.WriteComparison(stdout, format, c, opts); err != nil {
 		fmt.Fprintln(stderr, "gavel compare:", err)

@@ -57,6 +57,7 @@ Examples:
   gavel run examples/support-desk
   OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 gavel run examples/support-desk
   gavel run --tag policy --trials 5 suite.yaml
+  gavel run --label "shorter system prompt" --db "$GAVEL_DB"   # named so in the web app
   gavel run --out report.xml --out summary.md --max-cost-usd 2
   gavel run --changed-since origin/main --gate "go test ./..."
   gavel run --baseline main --db "$GAVEL_DB"               # and no worse than main
@@ -90,6 +91,7 @@ func runFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Options) {
 	fs.StringVar(&o.RetryErrors, "retry-errors", "", "run again, in a new run, the trials of `run` (its id) that ended in ERROR (and those that never ran), asking the models again rather than the cache, and copy the others; that run, with its ERRORs, is left as it was")
 	fs.Var(&o.Shard, "shard", "run shard K of N of the selected trials (1/4 .. 4/4): the trials whose index in suite order is K-1 modulo N; the gate is decided on the whole run (gavel merge, or --run-label)")
 	fs.StringVar(&o.RunLabel, "run-label", "", "with --shard: the `label` of the run every shard joins in the results database (--db; PostgreSQL for shards on several machines), such as the CI run's id: the first shard creates the run, the last to end finishes it and decides its gate; a shard started again with the same label completes its part")
+	fs.StringVar(&o.Label, "label", "", "call the run this (`words` for people: \"prompt v2\", \"nightly\"); its name in the web app and gavel runs leads with it, before its git branch and commit and who started it")
 	fs.StringVar(&o.Gate, "gate", "", "run this shell `command` first (your unit tests); if it fails, exit 1 without running a case")
 	reportFlags(fs, &o)
 	fs.IntVar(&o.Concurrency, "concurrency", 0, "trials talking with the agent at once; as many more may be being judged (default: the suite's, else 4)")

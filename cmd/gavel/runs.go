@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	flag "github.com/spf13/pflag"
@@ -78,7 +79,7 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 		return eval.ExitPassed
 	}
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tGIT\tFROM")
+	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tLABEL\tGIT\tFROM")
 	for _, r := range runs {
 		// A run that never finished has no verdict yet: no pass rate, no
 		// cost, and the cases and trials it saved so far.
@@ -90,8 +91,9 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 			}
 			cases, cost = strconv.Itoa(r.Stats.CaseCount()), report.Cost(r.Stats.Usage.Total())
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, rate,
-			cases, cost, r.Started.Local().Format("2006-01-02 15:04"), r.Git(), from(r))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, rate,
+			cases, cost, r.Started.Local().Format("2006-01-02 15:04"),
+			strings.Join(strings.Fields(r.Label), " "), r.Git(), from(r)) // a label on one line
 	}
 	return exitOK(w.Flush())
 }

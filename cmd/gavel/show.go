@@ -143,6 +143,9 @@ func readRun(db, id, command string, stderr io.Writer, read func(store.Store, co
 // own, which run it carries on or rejudges, and why it is abandoned, when it is.
 func runHeader(r store.RunInfo) string {
 	s := fmt.Sprintf("Run %s (%s)", r.ID, r.Status)
+	if r.Label != "" {
+		s = fmt.Sprintf("Run %s, %q (%s)", r.ID, r.Label, r.Status)
+	}
 	if g := r.Git(); g != "" {
 		s += " on " + g
 	}

@@ -18,7 +18,7 @@ import (
 // (store.RunInfo.SoFar; one look at the trials' primary key, only for the
 // few runs not finished).
 const runColumns = `id, suite, suite_file, started_by, host, git_commit, git_branch, filters, models, settings,
-	threshold, status, started_us, ended_us, stats, pass_rate_unknown, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges, git_dirty,
+	threshold, status, started_us, ended_us, stats, pass_rate_unknown, pid, machine, heartbeat_us, stopped, stop_reason, continues, rejudges, git_dirty, label,
 	(SELECT COUNT(*) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running'),
 	(SELECT COUNT(DISTINCT t.case_id) FROM trials t WHERE t.run_id = runs.id AND runs.status = 'running')`
 
@@ -65,12 +65,12 @@ func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, r store.RunInfo, filter
 	for range 10 { // a new random part when two runs start in the same second with the same one
 		id := runID(r.Started)
 		res, err := tx.ExecContext(ctx, db.q(`INSERT INTO runs (id, suite, suite_file, started_by, host, git_commit, git_branch, git_dirty,
-			filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues, rejudges)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			filters, models, settings, threshold, status, started_us, pid, machine, heartbeat_us, continues, rejudges, label)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO NOTHING`),
 			id, r.Suite, r.SuiteFile, r.StartedBy, r.Host, r.GitCommit, r.GitBranch, flag(r.GitDirty),
 			filters, models, settings, r.Threshold, string(r.Status), micros(r.Started),
-			r.PID, r.Machine, micros(r.Heartbeat), r.Continues, r.Rejudges)
+			r.PID, r.Machine, micros(r.Heartbeat), r.Continues, r.Rejudges, r.Label)
 		if err != nil {
 			return "", err
 		}
@@ -200,7 +200,7 @@ func scanRun(row interface{ Scan(...any) error }) (store.RunInfo, error) {
 	var dirty, unknown int
 	err := row.Scan(&r.ID, &r.Suite, &r.SuiteFile, &r.StartedBy, &r.Host, &r.GitCommit, &r.GitBranch,
 		&filters, &models, &settings, &r.Threshold, &status, &started, &ended, &stats, &unknown,
-		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges, &dirty,
+		&r.PID, &r.Machine, &heartbeat, &stopped, &r.StopReason, &r.Continues, &r.Rejudges, &dirty, &r.Label,
 		&r.SoFar.Trials, &r.SoFar.Cases)
 	if err != nil {
 		return store.RunInfo{}, err

@@ -34,7 +34,10 @@ func (db *DB) Trend(ctx context.Context, suite string, n int) ([]store.TrendPoin
 		if points, err = db.trendRuns(ctx, tx, suite, n); err != nil {
 			return err
 		}
-		return db.trendCriteria(ctx, tx, points)
+		if err := db.trendCriteria(ctx, tx, points); err != nil {
+			return err
+		}
+		return db.trendNames(ctx, tx, points)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: trend of suite %s: %w", suite, err)
@@ -85,6 +88,44 @@ func (db *DB) trendCriteria(ctx context.Context, tx *sql.Tx, points []store.Tren
 		batch := ids[:min(maxRows, maxParams, len(ids))]
 		ids = ids[len(batch):]
 		if err := db.readCriteria(ctx, tx, batch, byRun); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trendNames sets what names the points' runs (TrendPoint.Info),
+// looked up by the runs' ids, up to maxRows ids (and maxParams) a query.
+func (db *DB) trendNames(ctx context.Context, tx *sql.Tx, points []store.TrendPoint) error {
+	byRun := make(map[string]*store.TrendPoint, len(points))
+	ids := make([]any, len(points))
+	for i := range points {
+		byRun[points[i].RunID] = &points[i]
+		ids[i] = points[i].RunID
+	}
+	for len(ids) > 0 {
+		batch := ids[:min(maxRows, maxParams, len(ids))]
+		ids = ids[len(batch):]
+		rows, err := tx.QueryContext(ctx, db.q("SELECT id, label, git_branch, git_commit, git_dirty, started_by FROM runs WHERE id IN ("+placeholders(len(batch))+")"), batch...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id string
+			var p store.TrendPoint
+			var dirty int
+			if err := rows.Scan(&id, &p.Label, &p.GitBranch, &p.GitCommit, &dirty, &p.StartedBy); err != nil {
+				rows.Close()
+				return err
+			}
+			if point := byRun[id]; point != nil {
+				point.Label, point.GitBranch, point.GitCommit, point.GitDirty, point.StartedBy = p.Label, p.GitBranch, p.GitCommit, dirty != 0, p.StartedBy
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if err := rows.Err(); err != nil {
 			return err
 		}
 	}
@@ -250,7 +291,7 @@ func (db *DB) TrendTag(ctx context.Context, suite, tag string, n int) ([]store.T
 				p.Criteria[name] = c.sum / c.count
 			}
 		}
-		return nil
+		return db.trendNames(ctx, tx, points)
 	})
 	if err != nil {
 		return fail(err)

@@ -417,3 +417,52 @@ func testGitDirty(t *testing.T, s store.Store) {
 		}
 	}
 }
+
+// testRunLabels stores runs with the label a person gave them, and one
+// without: each reads back as it was stored, by RunInfo, Run and Runs,
+// from CreateRun, ImportRun and a shard's JoinRun alike.
+func testRunLabels(t *testing.T, s store.Store) {
+	ctx := ctx(t)
+	want := map[string]string{}
+	for i, label := range []string{"prompt v2 · <b>bold</b>", ""} {
+		in := runInfo("support-desk", base.Add(time.Duration(i)*time.Minute))
+		in.Label = label
+		info, err := s.CreateRun(ctx, in)
+		check(t, "CreateRun", err)
+		want[info.ID] = label
+	}
+	in := runInfo("support-desk", base.Add(time.Hour))
+	in.Label = "imported from last week"
+	imported, err := s.ImportRun(ctx, in, store.RunEnd{Status: store.Passed, Ended: base.Add(2 * time.Hour), Run: &gavel.Run{}})
+	check(t, "ImportRun", err)
+	want[imported.ID] = in.Label
+	if sh, ok := s.(store.Sharder); ok {
+		in := runInfo("support-desk", base.Add(3*time.Hour))
+		in.Label = "sharded"
+		joined, err := sh.JoinRun(ctx, "ci-1234", in, store.Shard{Index: 1, Count: 2, Selection: "all"})
+		check(t, "JoinRun", err)
+		want[joined.Info.ID] = in.Label
+	}
+	for id, label := range want {
+		info, err := s.RunInfo(ctx, id)
+		check(t, "RunInfo", err)
+		if info.Label != label {
+			t.Errorf("RunInfo(%s).Label = %q, want %q", id, info.Label, label)
+		}
+		run, err := s.RunVerdicts(ctx, id)
+		check(t, "RunVerdicts", err)
+		if run.Info.Label != label {
+			t.Errorf("RunVerdicts(%s).Info.Label = %q, want %q", id, run.Info.Label, label)
+		}
+	}
+	runs, err := s.Runs(ctx, store.RunFilter{})
+	check(t, "Runs", err)
+	if len(runs) != len(want) {
+		t.Fatalf("Runs gave %d runs, want %d", len(runs), len(want))
+	}
+	for _, r := range runs {
+		if r.Label != want[r.ID] {
+			t.Errorf("Runs: %s.Label = %q, want %q", r.ID, r.Label, want[r.ID])
+		}
+	}
+}

@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Runs", testRuns},
 		{"RunsDefaultLimit", testRunsDefaultLimit},
 		{"GitDirty", testGitDirty},
+		{"RunLabels", testRunLabels},
 		{"Shards", testShards},
 		{"TraceID", testTraceID},
 		{"Times", testTimes},

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -22,7 +23,11 @@ func testTrend(t *testing.T, s store.Store) {
 	var want []store.TrendPoint // every finished run of support-desk, oldest first
 	for i := range 6 {
 		started := base.Add(time.Duration(i) * time.Hour)
-		info, err := s.CreateRun(ctx, runInfo("support-desk", started))
+		in := runInfo("support-desk", started)
+		if i%2 == 0 { // some runs have a label, one a tree not clean: each point names its run
+			in.Label, in.GitDirty = fmt.Sprintf("prompt v%d", i), i == 2
+		}
+		info, err := s.CreateRun(ctx, in)
 		check(t, "CreateRun", err)
 		status := judge.StatusPass
 		if i%2 == 1 {
@@ -39,7 +44,7 @@ func testTrend(t *testing.T, s store.Store) {
 		}
 		check(t, "FinishRun", s.FinishRun(ctx, info.ID, store.RunEnd{Status: store.Passed, Ended: started.Add(time.Minute), Run: run}))
 		stats := run.Stats()
-		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), Threshold: 0.8, PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
+		p := named(store.TrendPoint{RunID: info.ID, Started: storedTime(started), Threshold: 0.8, PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}, in)
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
@@ -104,7 +109,7 @@ func testTrendTag(t *testing.T, s store.Store) {
 			return store.TrendPoint{}, false
 		}
 		stats := sub.Stats()
-		p := store.TrendPoint{RunID: id, Started: storedTime(started), Threshold: 0.8, PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}
+		p := named(store.TrendPoint{RunID: id, Started: storedTime(started), Threshold: 0.8, PassRate: stats.PassRate, CostUSD: stats.Usage.Total().CostUSD, CostUnpriced: stats.Usage.Total().Unpriced, Criteria: map[string]float64{}}, runInfo("support-desk", started))
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
@@ -230,8 +235,8 @@ func testTrendNothingJudged(t *testing.T, s store.Store) {
 		check(t, "ImportRun", err)
 		stats := run.Stats()
 		total := stats.Usage.Total()
-		p := store.TrendPoint{RunID: info.ID, Started: storedTime(started), Threshold: r.threshold, PassRate: stats.PassRate,
-			CostUSD: total.CostUSD, CostUnreported: total.Unreported, Criteria: map[string]float64{}}
+		p := named(store.TrendPoint{RunID: info.ID, Started: storedTime(started), Threshold: r.threshold, PassRate: stats.PassRate,
+			CostUSD: total.CostUSD, CostUnreported: total.Unreported, Criteria: map[string]float64{}}, in)
 		for _, c := range stats.Criteria {
 			p.Criteria[c.Name] = c.Mean
 		}
@@ -272,4 +277,11 @@ func testTrendNothingJudged(t *testing.T, s store.Store) {
 			t.Errorf("the import is listed with a pass rate of %v, want none", *r.Stats.PassRate)
 		}
 	}
+}
+
+// named returns p with what names its run (store.TrendPoint.Info) as
+// the run was stored with info.
+func named(p store.TrendPoint, info store.RunInfo) store.TrendPoint {
+	p.Label, p.GitBranch, p.GitCommit, p.GitDirty, p.StartedBy = info.Label, info.GitBranch, info.GitCommit, info.GitDirty, info.StartedBy
+	return p
 }

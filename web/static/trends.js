@@ -39,10 +39,14 @@
     return t.getFullYear() + "-" + two(t.getMonth() + 1) + "-" + two(t.getDate()) + " " + two(t.getHours()) + ":" + two(t.getMinutes());
   }
 
-  // The x axis is the runs in order, oldest first: run 1..N, evenly
-  // spaced whenever they started; a run's start is in its label.
+  // The x axis is the runs in order, oldest first, evenly spaced
+  // whenever they started; a tick names its run (its label, else its
+  // git, else its start), and a run's label on the chart says its whole
+  // name and its start.
   function options(el, d, series, y) {
     var n = d.runs.length;
+    var widest = 0;
+    d.runs.forEach(function (r) { widest = Math.max(widest, textWidth(r.tick)); });
     return {
       width: Math.max(el.clientWidth, 300),
       height: 240,
@@ -52,15 +56,15 @@
       },
       axes: [
         { label: "run, oldest first", labelSize: 20, font: axisFont, labelFont: axisFont,
-          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], space: 36,
+          incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], space: Math.ceil(widest) + 16,
           values: function (u, ticks) {
-            return ticks.map(function (t) { return t >= 1 && t <= n && t === Math.round(t) ? String(t) : ""; });
+            return ticks.map(function (t) { return t >= 1 && t <= n && t === Math.round(t) ? d.runs[t - 1].tick : ""; });
           } },
         { font: axisFont, values: function (u, ticks) { return ticks.map(y.format); }, size: ySize }
       ],
       series: [{ label: "run", value: function (u, v) {
         var i = Math.round(v) - 1;
-        return v == null || i < 0 || i >= n ? "-" : "run " + (i + 1) + " · " + d.runs[i].started;
+        return v == null || i < 0 || i >= n ? "-" : d.runs[i].name + " · " + d.runs[i].started;
       } }].concat(series),
       legend: { live: true },
       cursor: { drag: { x: false, y: false } }
@@ -72,6 +76,20 @@
       value: function (u, v) { return format(v); }, dash: dash, spanGaps: false };
   }
 
+  // shortName is what a tick says of a run: its label, else its git
+  // branch and commit, else its start, cut to 24 characters.
+  function shortName(p) {
+    var s = p.label || p.git || when(p.started);
+    return s.length > 24 ? s.slice(0, 23) + "…" : s;
+  }
+
+  // costRange is the cost chart's y range: from $0 (no run costs less)
+  // to a little above the dearest run, and to $1 when every run cost $0,
+  // whose line then lies at the foot, not on an axis of $0 to $100.
+  function costRange(u, min, max) {
+    return [0, max > 0 ? max * 1.1 : 1];
+  }
+
   // columns turns the API's trend (points of runs) into uPlot's columns:
   // the runs' order (1..N), and a value per run for each line: each run's
   // own threshold, and null for a run in which nothing was judged (no pass
@@ -81,7 +99,7 @@
     d.criteria = (trend.criteria || []).map(function (name) { return { name: name, values: [] }; });
     (trend.points || []).forEach(function (p, i) {
       d.order.push(i + 1);
-      d.runs.push({ id: p.run_id, started: when(p.started) });
+      d.runs.push({ id: p.run_id, name: p.name || p.run_id, tick: shortName(p), started: when(p.started) });
       d.pass_rate.push(p.pass_rate == null ? null : p.pass_rate);
       d.threshold.push(p.threshold == null ? trend.threshold : p.threshold);
       d.cost.push(p.cost_usd);
@@ -128,7 +146,7 @@
       } else if (kind === "cost") {
         series = [line("cost", palette[2], dollars)];
         data = [d.order, d.cost];
-        y = { format: dollars };
+        y = { format: dollars, range: costRange };
       } else {
         return;
       }
