@@ -174,9 +174,9 @@ func TestVerdictInWords(t *testing.T) {
 		want, dont []string
 	}{
 		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
-			`rubric <span class="muted">scored 0.9, above its threshold 0.7</span>`}, []string{"score 0.8/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">scored 0.9, above its threshold 0.7</span>`}, []string{"score 0.8/1"}},
 		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): scored 0.55, below its threshold 0.7</p>`,
-			`rubric <span class="muted">scored 0.55, below its threshold 0.7</span>`}, []string{"score 0.85/1", "score 0.55/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">scored 0.55, below its threshold 0.7</span>`}, []string{"score 0.85/1", "score 0.55/1"}},
 		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): scored 0.6, below its threshold 0.7</p>`}, []string{"score 0.6/1"}},
 	} {
 		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)
@@ -199,9 +199,9 @@ func TestVerdictInWordsOfAnOldRun(t *testing.T) {
 		want, dont []string
 	}{
 		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
-			`rubric <span class="muted">score 0.9/1</span>`}, []string{"score 0.8/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">score 0.9/1</span>`}, []string{"score 0.8/1"}},
 		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): score 0.55 &lt; 0.7: no apology</p>`,
-			`rubric <span class="muted">score 0.55/1</span>`}, []string{"score 0.85/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">score 0.55/1</span>`}, []string{"score 0.85/1"}},
 		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): median score of 3 samples 0.6 &lt; 0.7 (range 0.5..0.8)</p>`}, nil},
 	} {
 		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)
