@@ -105,7 +105,7 @@ func New(st store.Store, cfg Config) *Server {
 	}
 	var h http.Handler = s.mux
 	if cfg.Auth != nil {
-		h = cfg.Auth.Middleware(h, "/login", "/static/")
+		h = cfg.Auth.Middleware(h, "/login", "/static/", "/favicon.ico")
 	}
 	s.handler = securityHeaders(h)
 	return s
@@ -134,6 +134,7 @@ type route struct {
 func (s *Server) routes() []route {
 	return []route{
 		{"GET /static/{file}", Anyone, http.HandlerFunc(serveStatic)},
+		{"GET /favicon.ico", Anyone, http.HandlerFunc(serveFavicon)},
 
 		{"GET /{$}", Viewer, http.RedirectHandler("/runs", http.StatusFound)},
 		{"GET /runs", Viewer, s.page(s.runsPage)},
