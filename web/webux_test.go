@@ -34,8 +34,8 @@ func TestStartRunButton(t *testing.T) {
 
 	form := get(launching, "/runs/new")
 	mustContain(t, "the form", form, `<form class="launch-form"`,
-		`<span class="hint">only cases with one of these tags; empty: all</span>`,
-		`<span class="hint">only these case ids; empty: all</span>`)
+		`<p class="hint" id="tags-hint">only cases with one of these tags; empty: all</p>`,
+		`<p class="hint" id="ids-hint">only these case ids; empty: all</p>`)
 	w := httptest.NewRecorder()
 	launching.ServeHTTP(w, httptest.NewRequest("GET", "/static/gavel.css", nil))
 	css := w.Body.String()
@@ -82,7 +82,7 @@ func TestCaseSuiteKnown(t *testing.T) {
 	f.srv = New(f.store, Config{Launcher: &fakeLauncher{}})
 
 	_, form := f.get("/cases/new")
-	mustContain(t, "the new case form", form, `<select name="suite" required>`,
+	mustContain(t, "the new case form", form, `<select name="suite" required aria-describedby="suite-hint">`,
 		`<option value="" selected>pick a suite</option>`,
 		`<option value="support-desk">support-desk</option>`,                         // stored, and the launcher's
 		`<option value="&lt;b&gt;other&lt;/b&gt;">&lt;b&gt;other&lt;/b&gt;</option>`, // the launcher's only
