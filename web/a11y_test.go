@@ -121,10 +121,11 @@ func (b *browserTab) visit(url string, p appPage) {
 	)
 }
 
-// newPagesApp serves the fixture with login required, its editor eddie
-// logged in on the tab, and a launcher (of testdata/desk) so that the
-// form that starts runs shows. It returns the fixture and the app's URL.
-func newPagesApp(t *testing.T, tab *browserTab) (*fixture, string) {
+// newPagesApp serves the fixture on a loopback port with login
+// required, an editor eddie (tab.login logs him in), and a launcher (of
+// testdata/desk) so that the form that starts runs shows. It returns the
+// fixture and the app's URL.
+func newPagesApp(t *testing.T) (*fixture, string) {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "gavel.db"))
 	if err != nil {
@@ -222,15 +223,16 @@ func (b *browserTab) overflow() []string {
 // on the phone no page scrolls sideways as a whole: what is wider (a
 // table) scrolls within itself.
 func TestBrowserAccessible(t *testing.T) {
-	tab := newBrowserWithin(t, pagesTimeout)
 	script := axeScript(t)
-	f, url := newPagesApp(t, tab)
+	tab := newBrowserWithin(t, pagesTimeout)
+	f, url := newPagesApp(t)
 
 	// The login form, before logging in; then every page, as an editor.
 	login := appPage{name: "login", path: "/login", ready: `form[action="/login"]`}
 	check := func(p appPage, l look) {
 		t.Helper()
 		tab.visit(url, p)
+		// The scheme took: the page is drawn on its --bg (#ffffff, #11131a).
 		if got, want := tab.background(), map[bool]string{false: "rgb(255, 255, 255)", true: "rgb(17, 19, 26)"}[l.dark]; got != want {
 			t.Errorf("%s on a %s: the page's background is %s, want %s (the scheme's --bg)", p.path, l.name, got, want)
 		}

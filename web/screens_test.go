@@ -43,7 +43,7 @@ func TestScreens(t *testing.T) {
 		t.Skip("writes screenshots with -screens only: go test ./web -run TestScreens -screens")
 	}
 	tab := newBrowserWithin(t, pagesTimeout)
-	f, url := newPagesApp(t, tab)
+	f, url := newPagesApp(t)
 	tab.login(url, "eddie")
 
 	old, err := filepath.Glob(filepath.Join(screensDir, "*.png"))
