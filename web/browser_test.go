@@ -222,9 +222,16 @@ type browserTab struct {
 // whose context ends with the test or after browserTimeout.
 func newBrowser(t *testing.T) *browserTab {
 	t.Helper()
+	return newBrowserWithin(t, browserTimeout)
+}
+
+// newBrowserWithin is newBrowser for a test that visits many pages: its
+// tab's context ends with the test or after timeout.
+func newBrowserWithin(t *testing.T, timeout time.Duration) *browserTab {
+	t.Helper()
 	path := chromium(t)
 	profile := t.TempDir() // registered first, so removed after the browser quits
-	ctx, cancel := context.WithTimeout(t.Context(), browserTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
 	t.Cleanup(cancel)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),

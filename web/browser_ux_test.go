@@ -272,7 +272,7 @@ func TestBrowserVerdictInWords(t *testing.T) {
 	if got, want := tab.text("p.decision"), "FAIL: decided by forbidden_tools (a rule): called cancel_order"; got != want {
 		t.Errorf("the verdict reads %q, want %q", got, want)
 	}
-	mustContain(t, "the model judge's line", tab.text("main"), "rubric scored 0.9, above its threshold 0.7")
+	mustContain(t, "the model judge's line", tab.text("main"), "rubric (a model judge) scored 0.9, above its threshold 0.7")
 	mustNotContain(t, "the case's page", tab.text("main"), "0.8/1", "score 0.8")
 }
 

@@ -54,7 +54,7 @@ func TestCaseFormCreateAndEdit(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("GET /cases/new: %d", res.StatusCode)
 	}
-	mustContain(t, "new form", body, `action="/cases"`, `<select name="suite" required>`, `<option value="support-desk" selected>support-desk</option>`, `name="prompt"`, `name="judge_prompt"`)
+	mustContain(t, "new form", body, `action="/cases"`, `<select name="suite" required aria-describedby="suite-hint">`, `<option value="support-desk" selected>support-desk</option>`, `name="prompt"`, `name="judge_prompt"`)
 
 	for _, tc := range []struct {
 		name  string

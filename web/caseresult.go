@@ -99,8 +99,12 @@ type callView struct {
 // judgmentView is one node of a verdict's tree, the branches that failed
 // or errored open.
 type judgmentView struct {
-	Name, Status, Class         string
-	Score, DecidedBy, Reasoning string
+	Name, Status, Class string
+	// Node says what the judgment is in words (report.Describe), with
+	// its technical name beside them: its summary line shows Node, not
+	// Name, which its label form names.
+	Node             report.Node
+	Score, Reasoning string
 	// Score is the judgment's number against its own threshold ("scored
 	// 0.55, below its threshold 0.7"), or a judge's own score, as
 	// report.ScoreNote says it: a composite shows none, its mean over its
@@ -206,7 +210,7 @@ func newTrialView(t gavel.Trial, n int) trialView {
 		Cost:     cost(total),
 		Tokens:   tokens(total),
 		Calls:    report.Calls(total),
-		Verdict:  newJudgmentView(t.Verdict, ""),
+		Verdict:  newJudgmentView(t.Verdict, "", report.Describe(t.Verdict)),
 	}
 	for _, role := range t.Usage.Roles() {
 		if role.Usage != (judge.Usage{}) {
@@ -315,13 +319,14 @@ func unescapeHTML(js string) string {
 }
 
 // newJudgmentView formats a judgment at path in its verdict's tree, and
-// its parts.
-func newJudgmentView(j judge.Judgment, path string) judgmentView {
+// its parts; node says what it is (report.Describe, or for a part
+// report.DescribeParts).
+func newJudgmentView(j judge.Judgment, path string, node report.Node) judgmentView {
 	out := judgmentView{
 		Name:      oneLine(j.Name),
 		Status:    string(j.Status),
 		Class:     statusClass(string(j.Status)),
-		DecidedBy: oneLine(j.DecidedBy),
+		Node:      node,
 		Reasoning: clean(j.Reasoning),
 		Open:      j.Status == judge.StatusFail || j.Status == judge.StatusError,
 	}
@@ -341,8 +346,9 @@ func newJudgmentView(j judge.Judgment, path string) judgmentView {
 	for _, f := range j.Findings {
 		out.Findings = append(out.Findings, clean(f.String()))
 	}
-	for _, p := range j.Parts {
-		out.Parts = append(out.Parts, newJudgmentView(p, gavel.JudgmentPath(path, j.Name, p.Name)))
+	nodes := report.DescribeParts(j)
+	for i, p := range j.Parts {
+		out.Parts = append(out.Parts, newJudgmentView(p, gavel.JudgmentPath(path, j.Name, p.Name), nodes[i]))
 	}
 	out.Path, out.Categories = path, gavel.LabelCategories(j)
 	return out
@@ -370,6 +376,9 @@ func labelForms(v judgmentView, form labelForm, person string) []labelForm {
 	walk = func(j judgmentView, depth int) {
 		f := form
 		f.Path, f.Name, f.Status, f.Class, f.Depth, f.Categories = j.Path, j.Name, j.Status, j.Class, depth, j.Categories
+		if j.Node.Words != "" { // the judge in words, as the tree above says it
+			f.Name = j.Node.Words
+		}
 		for _, l := range j.Labels {
 			if l.Author == person {
 				f.Mine = l.What()

@@ -231,6 +231,16 @@
 // or an error. An httpError (errorf) carries the status and the message
 // the client reads, store.ErrNotFound becomes 404, anything else 500.
 //
+// # Design
+//
+// static/gavel.css is the whole look: design tokens (a type scale, a
+// spacing scale, colours for the light and the dark scheme that pass WCAG
+// AA, which TestContrast checks from the file), a layout that works at a
+// phone's 390px, and Gavel's icon, static/favicon.svg (also at
+// /favicon.ico). A case's verdict tree reads in words (report.Describe),
+// the suite format's names small beside them. docs/web-design.md says
+// more.
+//
 // # Tests
 //
 // The tests serve the app over a real SQLite store. The browser tests
@@ -239,6 +249,10 @@
 // agent's <script> reply as text with no dialog opening; a viewer finds no
 // way to edit. They skip without Chromium on the PATH, unless
 // GAVEL_REQUIRE_INTEGRATION=1 (as in CI), when they fail instead.
+// TestBrowserAccessible (a11y_test.go) runs axe-core on every page of
+// appPages, on a desktop and a phone, light and dark, with no violation
+// allowed; `go test ./web -run TestScreens -screens` writes their
+// screenshots to testdata/screens.
 //
 // # Speed
 //

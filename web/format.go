@@ -95,6 +95,8 @@ func statusClass(status string) string {
 		return "error"
 	case "FLAKY":
 		return "flaky"
+	case "INCONCLUSIVE":
+		return "inconclusive"
 	case "SKIPPED", "ABSTAIN", "incomplete", "abandoned":
 		return "skipped"
 	case "running":

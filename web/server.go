@@ -105,7 +105,7 @@ func New(st store.Store, cfg Config) *Server {
 	}
 	var h http.Handler = s.mux
 	if cfg.Auth != nil {
-		h = cfg.Auth.Middleware(h, "/login", "/static/")
+		h = cfg.Auth.Middleware(h, "/login", "/static/", "/favicon.ico")
 	}
 	s.handler = securityHeaders(h)
 	return s
@@ -134,6 +134,7 @@ type route struct {
 func (s *Server) routes() []route {
 	return []route{
 		{"GET /static/{file}", Anyone, http.HandlerFunc(serveStatic)},
+		{"GET /favicon.ico", Anyone, http.HandlerFunc(serveFavicon)},
 
 		{"GET /{$}", Viewer, s.page(s.homePage)},
 		{"GET /running", Viewer, s.page(s.runningPage)},

@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// staticFS holds the assets the pages load: Gavel's own stylesheet and
-// scripts, and the vendored libraries (htmx, uPlot) with their licenses.
+// staticFS holds the assets the pages load: Gavel's own stylesheet,
+// scripts and icon, and the vendored libraries (htmx, uPlot) with their
+// licenses.
 // No page loads anything from elsewhere.
 //
 //go:embed static
@@ -80,4 +81,14 @@ func serveStatic(w http.ResponseWriter, r *http.Request) {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 	}
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(a.data))
+}
+
+// serveFavicon serves Gavel's icon at /favicon.ico, where browsers and
+// tools look for one when a page links none (a JSON answer, a feed
+// reader). Pages link static/favicon.svg; this is the same SVG.
+func serveFavicon(w http.ResponseWriter, r *http.Request) {
+	a := assets["favicon.svg"]
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	http.ServeContent(w, r, "favicon.svg", time.Time{}, bytes.NewReader(a.data))
 }

@@ -5,6 +5,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gavelhq/gavel/auth"
+	"github.com/gavelhq/gavel/store"
 )
 
 func TestStatic(t *testing.T) {
@@ -19,6 +22,7 @@ func TestStatic(t *testing.T) {
 		"uPlot.min.css":     "text/css; charset=utf-8",
 		"LICENSE-htmx":      "text/plain; charset=utf-8",
 		"LICENSE-uplot":     "text/plain; charset=utf-8",
+		"favicon.svg":       "image/svg+xml",
 	}
 	if len(assets) != len(types) {
 		t.Errorf("%d static files, want %d: a new one needs a line here", len(assets), len(types))
@@ -56,5 +60,26 @@ func TestVendored(t *testing.T) {
 		if !want.Match(assets[name].data) {
 			t.Errorf("static/%s does not match %s", name, want)
 		}
+	}
+}
+
+// Every page links Gavel's icon, an SVG among the static files, and
+// /favicon.ico, where browsers and tools look without a link, serves it
+// too, to anyone, logged in or not.
+func TestFavicon(t *testing.T) {
+	f := newFixture(t, Config{})
+	_, page := f.get("/runs")
+	link := `<link rel="icon" href="` + staticURL("favicon.svg") + `" type="image/svg+xml">`
+	mustContain(t, "the runs page", page, link)
+	for _, path := range []string{staticURL("favicon.svg"), "/favicon.ico"} {
+		res, body := f.get(path)
+		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(body, "<svg ") {
+			t.Errorf("GET %s: %d, %q, %.40q; want 200, image/svg+xml, an SVG", path, res.StatusCode, res.Header.Get("Content-Type"), body)
+		}
+	}
+	loggedOut := &fixture{t: t, store: f.store,
+		srv: New(f.store, Config{Auth: auth.New(auth.Config{Accounts: f.store.(store.Accounts), Required: true})})}
+	if res, _ := loggedOut.get("/favicon.ico"); res.StatusCode != http.StatusOK {
+		t.Errorf("GET /favicon.ico before logging in: %d, want 200", res.StatusCode)
 	}
 }

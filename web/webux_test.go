@@ -34,8 +34,8 @@ func TestStartRunButton(t *testing.T) {
 
 	form := get(launching, "/runs/new")
 	mustContain(t, "the form", form, `<form class="launch-form"`,
-		`<span class="hint">only cases with one of these tags; empty: all</span>`,
-		`<span class="hint">only these case ids; empty: all</span>`)
+		`<p class="hint" id="tags-hint">only cases with one of these tags; empty: all</p>`,
+		`<p class="hint" id="ids-hint">only these case ids; empty: all</p>`)
 	w := httptest.NewRecorder()
 	launching.ServeHTTP(w, httptest.NewRequest("GET", "/static/gavel.css", nil))
 	css := w.Body.String()
@@ -82,7 +82,7 @@ func TestCaseSuiteKnown(t *testing.T) {
 	f.srv = New(f.store, Config{Launcher: &fakeLauncher{}})
 
 	_, form := f.get("/cases/new")
-	mustContain(t, "the new case form", form, `<select name="suite" required>`,
+	mustContain(t, "the new case form", form, `<select name="suite" required aria-describedby="suite-hint">`,
 		`<option value="" selected>pick a suite</option>`,
 		`<option value="support-desk">support-desk</option>`,                         // stored, and the launcher's
 		`<option value="&lt;b&gt;other&lt;/b&gt;">&lt;b&gt;other&lt;/b&gt;</option>`, // the launcher's only
@@ -174,9 +174,9 @@ func TestVerdictInWords(t *testing.T) {
 		want, dont []string
 	}{
 		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
-			`rubric <span class="muted">scored 0.9, above its threshold 0.7</span>`}, []string{"score 0.8/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">scored 0.9, above its threshold 0.7</span>`}, []string{"score 0.8/1"}},
 		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): scored 0.55, below its threshold 0.7</p>`,
-			`rubric <span class="muted">scored 0.55, below its threshold 0.7</span>`}, []string{"score 0.85/1", "score 0.55/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">scored 0.55, below its threshold 0.7</span>`}, []string{"score 0.85/1", "score 0.55/1"}},
 		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): scored 0.6, below its threshold 0.7</p>`}, []string{"score 0.6/1"}},
 	} {
 		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)
@@ -199,9 +199,9 @@ func TestVerdictInWordsOfAnOldRun(t *testing.T) {
 		want, dont []string
 	}{
 		{"rule_failed", []string{`<p class="decision">FAIL: decided by forbidden_tools (a rule): called cancel_order</p>`,
-			`rubric <span class="muted">score 0.9/1</span>`}, []string{"score 0.8/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">score 0.9/1</span>`}, []string{"score 0.8/1"}},
 		{"judge_failed", []string{`<p class="decision">FAIL: decided by rubric (a model judge): score 0.55 &lt; 0.7: no apology</p>`,
-			`rubric <span class="muted">score 0.55/1</span>`}, []string{"score 0.85/1"}},
+			`rubric</span> <span class="kind">(a model judge)</span> <span class="muted">score 0.55/1</span>`}, []string{"score 0.85/1"}},
 		{"sampled", []string{`<p class="decision">FAIL: decided by rubric (a model judge): median score of 3 samples 0.6 &lt; 0.7 (range 0.5..0.8)</p>`}, nil},
 	} {
 		_, page := f.get("/runs/" + id + "/cases/" + tc.caseID)

@@ -5,7 +5,15 @@
 (function () {
   "use strict";
 
-  var palette = ["#0969da", "#8250df", "#1a7f37", "#bc4c00", "#cf222e", "#9a6700", "#1b7c83", "#6e7781"];
+  // The charts' colours are gavel.css's tokens, so that they follow the
+  // light or the dark scheme: its lines --chart-1..8, its text --muted,
+  // its grid --line.
+  var style = getComputedStyle(document.documentElement);
+  function token(name, fallback) { return style.getPropertyValue(name).trim() || fallback; }
+  var palette = ["#2556c4", "#7c3aed", "#18794e", "#b0420b", "#c22a3a", "#8a5800", "#0f766e", "#5d6371"].map(function (c, i) {
+    return token("--chart-" + (i + 1), c);
+  });
+  var ink = token("--muted", "#545b69"), grid = { stroke: token("--line", "#d8dce3"), width: 1 };
 
   function percent(v) { return v == null ? "-" : (v * 100).toFixed(1).replace(/\.0$/, "") + "%"; }
   function dollars(v) { return v == null ? "-" : v === 0 ? "$0" : "$" + (Math.abs(v) >= 1 ? v.toFixed(2) : v.toFixed(4)); }
@@ -55,12 +63,12 @@
         y: y.range ? { range: y.range } : { auto: true }
       },
       axes: [
-        { label: "run, oldest first", labelSize: 20, font: axisFont, labelFont: axisFont,
+        { label: "run, oldest first", labelSize: 20, font: axisFont, labelFont: axisFont, stroke: ink, grid: grid, ticks: grid,
           incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], space: Math.ceil(widest) + 16,
           values: function (u, ticks) {
             return ticks.map(function (t) { return t >= 1 && t <= n && t === Math.round(t) ? d.runs[t - 1].tick : ""; });
           } },
-        { font: axisFont, values: function (u, ticks) { return ticks.map(y.format); }, size: ySize }
+        { font: axisFont, stroke: ink, grid: grid, ticks: grid, values: function (u, ticks) { return ticks.map(y.format); }, size: ySize }
       ],
       series: [{ label: "run", value: function (u, v) {
         var i = Math.round(v) - 1;
