@@ -32,10 +32,10 @@ func show(v *float64) any {
 
 func TestPositionOf(t *testing.T) {
 	for _, tc := range []struct {
-		name        string
-		cs          []Comparison
+		name         string
+		cs           []Comparison
 		flips, first int
-		share       *float64
+		share        *float64
 	}{
 		{"none asked: no share, not 0%", nil, 0, 0, nil},
 		{"always the first shown: every comparison flips", []Comparison{{a, b}, {a, b}, {a, b}}, 3, 3, ptr(1)},
