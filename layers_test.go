@@ -48,6 +48,7 @@ var layers = map[string]int{
 	"agentjudge":         3,
 	"mock":               3,
 	"llm/providers":      3,
+	"audit":              2,
 	".":                  4,
 	"runner":             5,
 	"report":             5,
