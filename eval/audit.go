@@ -17,6 +17,7 @@ import (
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
+	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/runner"
 	"github.com/gavelhq/gavel/spec"
 	"github.com/gavelhq/gavel/store"
@@ -48,6 +49,10 @@ type Auditing struct {
 	// Concurrency is how many judgments are asked at once (default: the
 	// suite's concurrency, else 4).
 	Concurrency int
+	// Outs are report files to write, each a FILE whose extension says
+	// its format (.txt, .json, .html) or FORMAT=FILE, as gavel run's
+	// --out.
+	Outs []string
 	// Stderr is where the audit says what it will spend, and problems.
 	Stderr io.Writer
 }
@@ -73,6 +78,10 @@ func Audit(ctx context.Context, a Auditing) (*audit.Report, int) {
 	fail := func(code int, format string, args ...any) (*audit.Report, int) {
 		fmt.Fprintf(stderr, "gavel audit: "+format+"\n", args...)
 		return nil, code
+	}
+	outs, err := auditOutputs(a.Outs)
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
 	}
 	st, err := OpenStore(ctx, a.DB)
 	if err != nil {
@@ -151,6 +160,12 @@ func Audit(ctx context.Context, a Auditing) (*audit.Report, int) {
 	r, err := audit.Run(ctx, p)
 	if err != nil {
 		return fail(ExitUsage, "%v", err)
+	}
+	for _, o := range outs {
+		if err := writeAuditFile(o, r); err != nil {
+			fmt.Fprintf(stderr, "gavel audit: %v\n", err)
+			return r, ExitInfra
+		}
 	}
 	switch {
 	case r.Stopped != "":
@@ -285,4 +300,38 @@ func replies(ctx context.Context, b *spec.Built) ([]*judge.Transcript, error) {
 		return nil, fmt.Errorf("the agent completed no conversation (cases %s): there is nothing to judge", strings.Join(failed, ", "))
 	}
 	return out, nil
+}
+
+// auditOutputs reads --out's values for an audit: text, JSON or HTML.
+func auditOutputs(args []string) ([]output, error) {
+	outs, err := outputs(args)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range outs {
+		if o.format != report.Text && o.format != report.JSON && o.format != report.HTML {
+			return nil, fmt.Errorf("--out %s: an audit is written as text (.txt), json (.json) or html (.html), not %s", o.path, o.format)
+		}
+	}
+	return outs, nil
+}
+
+// writeAuditFile writes the audit's report file whole or not at all.
+func writeAuditFile(o output, r *audit.Report) error {
+	if err := os.MkdirAll(filepath.Dir(o.path), 0o755); err != nil {
+		return fmt.Errorf("report %s: %w", o.path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(o.path), ".gavel-audit-*")
+	if err != nil {
+		return fmt.Errorf("report %s: %w", o.path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := report.WriteAudit(tmp, o.format, r); err != nil {
+		tmp.Close()
+		return fmt.Errorf("report %s: %w", o.path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("report %s: %w", o.path, err)
+	}
+	return os.Rename(tmp.Name(), o.path)
 }
