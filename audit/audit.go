@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -136,8 +137,10 @@ type Plan struct {
 	// agent's family without measuring them.
 	Reference      llm.Model
 	ReferenceModel string
-	// Bench is the self-test's pairs; nil uses EvalBiasBench.
-	Bench []BenchPair
+	// Bench is the self-test's pairs, and BenchName what reports call
+	// them (a file's name); nil uses Gavel's own set (BiasBench).
+	Bench     []BenchPair
+	BenchName string
 	// Examples, when set, compares each judge's agreement with people's
 	// labels with and without few-shot examples on a labelled run (issue
 	// 27 item 4): the Report carries what it returns. Nil skips it.
@@ -194,7 +197,14 @@ func (p Plan) bench() []BenchPair {
 	if p.Bench != nil {
 		return p.Bench
 	}
-	return EvalBiasBench()
+	return BiasBench()
+}
+
+func (p Plan) benchName() string {
+	if p.Bench != nil {
+		return cmp.Or(p.BenchName, "the plan's bias benchmark")
+	}
+	return BiasBenchName
 }
 
 // transcriptsOf returns the transcripts j judges.
@@ -307,7 +317,7 @@ func Run(ctx context.Context, p Plan) (*Report, error) {
 	var tests []*selfTestRun
 	if p.runs(ProbeSelfTest) {
 		for _, m := range p.selfTestModels() {
-			st, err := startSelfTest(w, m, p.bench())
+			st, err := startSelfTest(w, m, p.benchName(), p.bench())
 			if err != nil {
 				return nil, err
 			}

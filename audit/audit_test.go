@@ -221,7 +221,7 @@ func TestAuditCallsAreStatedBeforehand(t *testing.T) {
 }
 
 func TestSelfTestPerBiasType(t *testing.T) {
-	bench := audit.EvalBiasBench()
+	bench := audit.BiasBench()
 	better := map[string]bool{}
 	for _, p := range bench {
 		better[p.Better] = true
@@ -242,7 +242,7 @@ func TestSelfTestPerBiasType(t *testing.T) {
 	}{
 		// Asked in both orders, a judge that always answers A flips on
 		// every pair: a tie, never the better response.
-		{"always A", alwaysA(), "0.000", 80, 1},
+		{"always A", alwaysA(), "0.000", 42, 1},
 		{"an oracle", oracle, "1.000", 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -252,9 +252,9 @@ func TestSelfTestPerBiasType(t *testing.T) {
 				t.Fatalf("got %d self-tests, want 1", len(r.SelfTests))
 			}
 			st := r.SelfTests[0]
-			if value(st.Accuracy) != tc.accuracy || st.Position.Flips != tc.flips || st.Pairs != 80 || len(st.ByBias) != 6 || len(r.Failures) != tc.fails {
-				t.Errorf("accuracy %s over %d pairs in %d bias types, %d flips, failures %v; want %s over 80 in 6, %d flips, %d failures",
-					value(st.Accuracy), st.Pairs, len(st.ByBias), st.Position.Flips, r.Failures, tc.accuracy, tc.flips, tc.fails)
+			if value(st.Accuracy) != tc.accuracy || st.Position.Flips != tc.flips || st.Pairs != 42 || len(st.ByBias) != 6 || len(r.Failures) != tc.fails || st.Bench != audit.BiasBenchName {
+				t.Errorf("accuracy %s over %d pairs of %q in %d bias types, %d flips, failures %v; want %s over 42 of Gavel's set in 6, %d flips, %d failures",
+					value(st.Accuracy), st.Pairs, st.Bench, len(st.ByBias), st.Position.Flips, r.Failures, tc.accuracy, tc.flips, tc.fails)
 			}
 			if len(r.Judges[0].Model) == 0 || r.Judges[0].Verbosity != nil {
 				t.Errorf("only the self-test was asked, yet the judge's report is %+v", r.Judges[0])

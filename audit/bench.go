@@ -1,27 +1,37 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llmjudge"
 )
 
-// The self-test: EvalBiasBench (Park et al., "OffsetBias: Leveraging
-// Debiased Data for Tuning Evaluators", 2024; NCSOFT, BSD-3-Clause),
-// shipped whole in evalbiasbench/ with its licence and a README saying
-// where it comes from. Each of its 80 pairs answers one instruction
-// twice, the better response first, the worse one built to tempt a
-// biased judge (longer, more concrete-sounding, continuing the text
-// instead of answering it…).
+// The self-test asks each judge model which response of every pair of a
+// bias benchmark is better. Gavel ships its own (biasbench/, written for
+// Gavel under its licence): 42 pairs, 7 in each of the six bias types the
+// OffsetBias paper names (Park et al., "OffsetBias: Leveraging Debiased
+// Data for Tuning Evaluators", 2024). Each pair answers one instruction
+// twice, one response right, the other built to tempt a biased judge
+// (longer, more concrete-sounding, continuing the text instead of
+// answering it…). The file has the format of that paper's EvalBiasBench,
+// so a user can self-test on it instead (ReadBench).
 
 //go:embed biasbench/biasbench.json
-var evalBiasBench []byte
+var biasBench []byte
+
+// BiasBenchName names Gavel's own bias set in reports.
+const BiasBenchName = "Gavel's bias set"
 
 // A BenchPair is one pair of a bias benchmark: an instruction, two
 // responses, and which is better.
@@ -33,21 +43,40 @@ type BenchPair struct {
 	Better, Worse string
 }
 
-// EvalBiasBench returns EvalBiasBench's 80 pairs, bias type by bias type
-// in the order the file lists them. It panics if the embedded file does
-// not read: a test checks it does.
-func EvalBiasBench() []BenchPair {
-	ps, err := parseBench(evalBiasBench)
+// BiasBench returns Gavel's own bias set, bias type by bias type in
+// alphabetical order. It panics if the embedded file does not read: a
+// test checks it does.
+func BiasBench() []BenchPair {
+	ps, err := ParseBench(biasBench)
 	if err != nil {
-		panic(fmt.Sprintf("audit: the embedded EvalBiasBench: %v", err))
+		panic(fmt.Sprintf("audit: the embedded bias set: %v", err))
 	}
 	return ps
 }
 
-// parseBench reads EvalBiasBench's file: an object of bias type to its
-// items, each {bias, instruction, response1, response2, label}, label 1
-// or 2 naming the better response.
-func parseBench(data []byte) ([]BenchPair, error) {
+// ReadBench reads a bias benchmark file in EvalBiasBench's format (see
+// ParseBench); its errors name the file, and the pair that is wrong.
+func ReadBench(path string) ([]BenchPair, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("the bias benchmark: %w", err)
+	}
+	ps, err := ParseBench(data)
+	if err != nil {
+		return nil, fmt.Errorf("the bias benchmark %s: %w", path, err)
+	}
+	return ps, nil
+}
+
+// benchFormat is what a bias benchmark file holds, for error messages.
+const benchFormat = `an object of bias type to its pairs, each {"instruction", "response1", "response2", "label": 1 or 2}`
+
+// ParseBench reads a bias benchmark in EvalBiasBench's format: an object
+// of bias type to its pairs, each {bias, instruction, response1,
+// response2, label}, label 1 or 2 naming the better response. It returns
+// the pairs bias type by bias type, in alphabetical order, and refuses a
+// file with no pair, or a pair with an empty field or another label.
+func ParseBench(data []byte) ([]BenchPair, error) {
 	var byType map[string][]struct {
 		Bias        string `json:"bias"`
 		Instruction string `json:"instruction"`
@@ -56,7 +85,7 @@ func parseBench(data []byte) ([]BenchPair, error) {
 		Label       int    `json:"label"`
 	}
 	if err := json.Unmarshal(data, &byType); err != nil {
-		return nil, err
+		return nil, jsonError(data, err)
 	}
 	types := make([]string, 0, len(byType))
 	for t := range byType {
@@ -66,6 +95,12 @@ func parseBench(data []byte) ([]BenchPair, error) {
 	var out []BenchPair
 	for _, t := range types {
 		for i, it := range byType[t] {
+			at := fmt.Sprintf("%q, pair %d", t, i+1)
+			for _, f := range []struct{ name, value string }{{"instruction", it.Instruction}, {"response1", it.Response1}, {"response2", it.Response2}} {
+				if strings.TrimSpace(f.value) == "" {
+					return nil, fmt.Errorf("%s: %q is missing or empty", at, f.name)
+				}
+			}
 			p := BenchPair{Bias: t, Instruction: it.Instruction}
 			switch it.Label {
 			case 1:
@@ -73,12 +108,48 @@ func parseBench(data []byte) ([]BenchPair, error) {
 			case 2:
 				p.Better, p.Worse = it.Response2, it.Response1
 			default:
-				return nil, fmt.Errorf("%s[%d]: label %d: want 1 or 2", t, i, it.Label)
+				return nil, fmt.Errorf("%s: label %d: want 1 or 2, the better response", at, it.Label)
 			}
 			out = append(out, p)
 		}
 	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("it holds no pair: want %s", benchFormat)
+	}
 	return out, nil
+}
+
+// jsonError says where in data a JSON error is, by line.
+func jsonError(data []byte, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("line %d: %v", lineAt(data, syntax.Offset), err)
+	case errors.As(err, &typ) && typ.Field != "":
+		return fmt.Errorf("line %d: %q is a JSON %s, want a JSON %s", lineAt(data, typ.Offset), typ.Field, typ.Value, jsonKind(typ.Type))
+	case errors.As(err, &typ):
+		return fmt.Errorf("line %d: a JSON %s where a JSON %s is wanted (%s)", lineAt(data, typ.Offset), typ.Value, jsonKind(typ.Type), benchFormat)
+	}
+	return err
+}
+
+// jsonKind is the JSON name of the kind of value t reads.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int:
+		return "number"
+	case reflect.Slice:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return t.Kind().String()
+}
+
+// lineAt is the line of data the byte offset is on, from 1.
+func lineAt(data []byte, offset int64) int {
+	return 1 + bytes.Count(data[:min(int(offset), len(data))], []byte("\n"))
 }
 
 // benchCriteria is what the self-test's pairwise judge is asked: the
@@ -89,8 +160,9 @@ const benchCriteria = "Which response better follows the instruction: it does wh
 
 // SelfTest is one judge model's result on the self-test.
 type SelfTest struct {
-	// Model is the judge model's reference.
+	// Model is the judge model's reference; Bench names the benchmark.
 	Model string `json:"model"`
+	Bench string `json:"bench"`
 	// Pairs is how many pairs were compared (both orders each); Correct,
 	// how many the better response won in both orders; Errors, how many
 	// could not be compared.
@@ -122,9 +194,10 @@ type BenchResult struct {
 	Compare Comparison
 }
 
-// SelfTestOf scores a model's results on a benchmark (errors aside).
-func SelfTestOf(model string, results []BenchResult, errors int) SelfTest {
-	st := SelfTest{Model: model, Pairs: len(results), Errors: errors}
+// SelfTestOf scores a model's results on the benchmark bench (errors
+// aside).
+func SelfTestOf(model, bench string, results []BenchResult, errors int) SelfTest {
+	st := SelfTest{Model: model, Bench: bench, Pairs: len(results), Errors: errors}
 	var cs []Comparison
 	for _, r := range results {
 		i := slices.IndexFunc(st.ByBias, func(b BiasAccuracy) bool { return b.Bias == r.Bias })
@@ -149,7 +222,7 @@ func SelfTestOf(model string, results []BenchResult, errors int) SelfTest {
 
 // A selfTestRun is one model's self-test under way.
 type selfTestRun struct {
-	model string
+	model, bench string
 
 	mu      sync.Mutex
 	results []BenchResult
@@ -157,14 +230,15 @@ type selfTestRun struct {
 	errors  int
 }
 
-// startSelfTest asks m's pairwise judge every pair of bench, the better
-// response as a (shown first in the first order, second in the other).
-func startSelfTest(w *workers, m modelRef, bench []BenchPair) (*selfTestRun, error) {
+// startSelfTest asks m's pairwise judge every pair of bench (called
+// name), the better response as a (shown first in the first order,
+// second in the other).
+func startSelfTest(w *workers, m modelRef, name string, bench []BenchPair) (*selfTestRun, error) {
 	p, err := llmjudge.NewPairwise(m.m, benchCriteria, llmjudge.PairwiseConfig{Options: llmjudge.Options{Name: "self-test"}})
 	if err != nil {
 		return nil, fmt.Errorf("self-test of %s: %w", m.ref, err)
 	}
-	r := &selfTestRun{model: m.ref}
+	r := &selfTestRun{model: m.ref, bench: name}
 	for i, pair := range bench {
 		w.do(func(ctx context.Context) {
 			a := &judge.Transcript{Goal: pair.Instruction, FinalResponse: pair.Better}
@@ -196,5 +270,5 @@ func (r *selfTestRun) report() SelfTest {
 	for i, k := range idx {
 		sorted[i] = r.results[k]
 	}
-	return SelfTestOf(r.model, sorted, r.errors)
+	return SelfTestOf(r.model, r.bench, sorted, r.errors)
 }

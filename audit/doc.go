@@ -15,10 +15,11 @@
 //     llmjudge.CheckHierarchy) against the same judge on a reference model
 //     of another family, on the same replies: the mean score by which its
 //     own family's judge favours them;
-//   - a self-test on EvalBiasBench (80 pairs in six bias types, shipped in
-//     evalbiasbench/ with its BSD-3-Clause licence): each judge model, as
-//     a pairwise judge, picks the better response of every pair, and its
-//     accuracy per bias type is printed.
+//   - a self-test on a bias benchmark: Gavel's own set (BiasBench, 42
+//     pairs in the six bias types of the OffsetBias paper, in biasbench/)
+//     or a file in EvalBiasBench's format (ReadBench): each judge model,
+//     as a pairwise judge, picks the better response of every pair, and
+//     its accuracy per bias type is printed.
 //
 // A Plan is what will be asked (its Calls are stated before anything is
 // spent); Run asks it and returns a Report, whose Failures are the bars

@@ -151,7 +151,7 @@ func TestSelfTestOf(t *testing.T) {
 		{Bias: "concreteness", Correct: false, Compare: Comparison{b, b}},
 		{Bias: "length bias", Correct: true, Compare: Comparison{a, a}},
 	}
-	st := SelfTestOf("openai:gpt-5-mini", results, 1)
+	st := SelfTestOf("openai:gpt-5-mini", "a bench", results, 1)
 	if st.Pairs != 4 || st.Correct != 2 || st.Errors != 1 || !sameNumber(st.Accuracy, ptr(0.5)) || st.Position.Flips != 1 {
 		t.Errorf("got %d of %d correct (%v), %d errors, %d flips; want 2 of 4 (0.5), 1, 1", st.Correct, st.Pairs, show(st.Accuracy), st.Errors, st.Position.Flips)
 	}
@@ -164,36 +164,5 @@ func TestSelfTestOf(t *testing.T) {
 		if g.Bias != w.Bias || g.Pairs != w.Pairs || g.Correct != w.Correct || !sameNumber(g.Accuracy, w.Accuracy) {
 			t.Errorf("bias %d: got %s %d/%d (%v); want %s %d/%d (%v)", i, g.Bias, g.Correct, g.Pairs, show(g.Accuracy), w.Bias, w.Correct, w.Pairs, show(w.Accuracy))
 		}
-	}
-}
-
-func TestEvalBiasBench(t *testing.T) {
-	ps := EvalBiasBench()
-	if len(ps) != 80 {
-		t.Errorf("got %d pairs, want EvalBiasBench's 80", len(ps))
-	}
-	types := map[string]int{}
-	for _, p := range ps {
-		types[p.Bias]++
-		if p.Instruction == "" || p.Better == "" || p.Worse == "" || p.Better == p.Worse {
-			t.Errorf("a %s pair is incomplete: %+v", p.Bias, p)
-		}
-	}
-	// The counts of the file at ncsoft/offsetbias 0bd16e4 (README.md).
-	want := map[string]int{"length bias": 17, "concreteness": 14, "empty reference": 13, "content_continuation": 12, "nested_instruction": 12, "familiar knowledge preference bias": 12}
-	for k, n := range want {
-		if types[k] != n {
-			t.Errorf("%s: got %d pairs, want %d", k, types[k], n)
-		}
-	}
-	if len(types) != len(want) {
-		t.Errorf("got %d bias types, want %d: %v", len(types), len(want), types)
-	}
-}
-
-func TestParseBenchRefusesABadLabel(t *testing.T) {
-	_, err := parseBench([]byte(`{"x": [{"bias": "x", "instruction": "i", "response1": "r", "response2": "s", "label": 3}]}`))
-	if err == nil {
-		t.Fatal("a label of 3 was read; want an error")
 	}
 }

@@ -41,6 +41,10 @@ type Auditing struct {
 	Samples        int
 	Probes         []audit.Probe
 	ReferenceModel string
+	// BiasBench, when set, is a bias benchmark file in EvalBiasBench's
+	// format the self-test asks instead of the suite's audit.bias_bench,
+	// or else Gavel's own set.
+	BiasBench string
 	// MaxCostUSD stops the audit once its judge calls cost this much
 	// (0: no limit); every model it asks must then have a price.
 	MaxCostUSD float64
@@ -199,6 +203,17 @@ func auditPlan(b *spec.Built, a Auditing, m *Models, meter *llm.Meter, stderr io
 			return p, fmt.Errorf("reference model: %w", err)
 		}
 		p.Reference, p.ReferenceModel = model, ref
+	}
+	bench, where := a.BiasBench, "--bias-bench"
+	if bench == "" {
+		bench, where = block.BiasBench, "audit.bias_bench"
+	}
+	if bench != "" {
+		pairs, err := audit.ReadBench(bench)
+		if err != nil {
+			return p, fmt.Errorf("%s: %w", where, err)
+		}
+		p.Bench, p.BenchName = pairs, filepath.Base(bench)
 	}
 	return p, nil
 }

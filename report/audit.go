@@ -127,7 +127,7 @@ func writeAuditText(b *bytes.Buffer, r *audit.Report) {
 		}
 	}
 	for _, st := range r.SelfTests {
-		fmt.Fprintf(b, "\nSelf-test of %s on EvalBiasBench (each pair asked in both orders; right when the better response wins both):\n", st.Model)
+		fmt.Fprintf(b, "\nSelf-test of %s on %s (each pair asked in both orders; right when the better response wins both):\n", st.Model, oneLine(st.Bench))
 		fmt.Fprintf(b, "  accuracy %s, position flips %s", shareOf(st.Accuracy, st.Correct, st.Pairs), shareOf(st.Position.Share, st.Position.Flips, st.Position.Comparisons))
 		if st.Errors > 0 {
 			fmt.Fprintf(b, ", %d pairs not compared (errors)", st.Errors)
@@ -201,7 +201,7 @@ th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top
 <table><tr><th>Judge</th><th>Kind</th><th>Model</th><th>Position flips</th><th>Padded scored higher, mean gain</th><th>Unstable verdicts</th><th>Family</th><th>Errors</th></tr>
 {{range .Judges}}<tr><td>{{.Name}}</td><td>{{.Kind}}</td><td>{{dash .Model}}</td><td>{{position .Position}}</td><td>{{verbosity .Verbosity}}</td><td>{{consistency .Consistency}}</td><td>{{family .Family}}</td><td>{{.Errors}}{{if .FirstError}}: {{.FirstError}}{{end}}</td></tr>
 {{end}}</table>
-{{range .SelfTests}}<h2>Self-test of {{.Model}} on EvalBiasBench</h2>
+{{range .SelfTests}}<h2>Self-test of {{.Model}} on {{.Bench}}</h2>
 <p>Accuracy {{share .Accuracy .Correct .Pairs}}; position flips {{share .Position.Share .Position.Flips .Position.Comparisons}}{{if .Errors}}; {{.Errors}} pairs not compared{{end}}.</p>
 <table><tr><th>Bias</th><th>Accuracy</th></tr>{{range .ByBias}}<tr><td>{{.Bias}}</td><td>{{share .Accuracy .Correct .Pairs}}</td></tr>{{end}}</table>
 {{end}}<h2>Bars</h2><p>{{bars .Bars}}</p>

@@ -23,7 +23,8 @@ type AuditSpec struct {
 	MaxVerbosityGain  *float64 `yaml:"max_verbosity_gain" minimum:"0" maximum:"1" doc:"The largest mean gain of the score (0..1) that padding a reply with neutral filler may buy, over every judgment."`
 	MaxUnstable       *float64 `yaml:"max_unstable" minimum:"0" maximum:"1" doc:"The largest share of judgments whose k samples may disagree on the verdict (a PASS and a FAIL), 0..1."`
 	MaxFamilyGap      *float64 `yaml:"max_family_gap" minimum:"0" maximum:"1" doc:"The largest mean score (0..1) by which a judge of the agent's own model family may favour the agent's replies over the same judge on reference_model."`
-	MinBiasAccuracy   *float64 `yaml:"min_bias_accuracy" minimum:"0" maximum:"1" doc:"The lowest accuracy each judge model may have on the self-test (EvalBiasBench's 80 pairs, each asked in both orders), 0..1."`
+	MinBiasAccuracy   *float64 `yaml:"min_bias_accuracy" minimum:"0" maximum:"1" doc:"The lowest accuracy each judge model may have on the self-test (each pair of the bias benchmark asked in both orders), 0..1."`
+	BiasBench         string   `yaml:"bias_bench" doc:"A bias benchmark file for the self-test instead of Gavel's own set (42 pairs), relative to the suite file: EvalBiasBench's biasbench.json, or any file in its format (an object of bias type to pairs of instruction, response1, response2 and label 1 or 2)."`
 	ReferenceModel    string   `yaml:"reference_model" doc:"A model of another family than the agent's (provider:model), for the family probe: each judge of the agent's family is asked again on it, and the gap between their scores of the agent's replies is measured. ${VAR} and ${VAR:-default} read the environment. Without it, such judges are named, not measured."`
 }
 
@@ -38,7 +39,8 @@ func (a *AuditSpec) Bars() audit.Bars {
 
 // auditBlock checks the audit: block against the ranges its fields
 // declare, and returns it with its reference model read from the
-// environment.
+// environment and its bias benchmark's path resolved (and the file read,
+// to say now what is wrong with it).
 func (b *builder) auditBlock(a *AuditSpec) *AuditSpec {
 	if a == nil {
 		return nil
@@ -51,6 +53,12 @@ func (b *builder) auditBlock(a *AuditSpec) *AuditSpec {
 		out.ReferenceModel = b.expand("audit.reference_model", out.ReferenceModel, addressValue)
 		if _, err := llm.ParseRef(out.ReferenceModel); err != nil {
 			b.fail("audit.reference_model: %v", err)
+		}
+	}
+	if out.BiasBench != "" {
+		out.BiasBench = b.abs(out.BiasBench)
+		if _, err := audit.ReadBench(out.BiasBench); err != nil {
+			b.fail("audit.bias_bench: %v", err)
 		}
 	}
 	return &out

@@ -3,6 +3,7 @@ package spec_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,22 +69,48 @@ cases:
 }
 
 func TestAuditBlockProblems(t *testing.T) {
-	for _, tc := range []struct{ name, block, want string }{
-		{"a share above 1", "audit: {max_position_flips: 10}", "audit.max_position_flips 10 is out of range: want 0 to 1"},
-		{"negative samples", "audit: {samples: -1}", "audit.samples -1 is out of range: want 0 to 25"},
-		{"an unknown key", "audit: {max_flips: 0.1}", "max_flips"},
-		{"a reference that is no model", "audit: {reference_model: gpt-5}", "audit.reference_model"},
+	const badLabel = `{"length bias": [{"instruction": "i", "response1": "r", "response2": "s", "label": 0}]}`
+	for _, tc := range []struct{ name, block, bench, want string }{
+		{"a bias benchmark that is not there", "audit: {bias_bench: absent.json}", "", "audit.bias_bench: the bias benchmark: open "},
+		{"a bias benchmark with a bad label", "audit: {bias_bench: mine.json}", badLabel,
+			`audit.bias_bench: the bias benchmark ` + "DIR" + `/mine.json: "length bias", pair 1: label 0: want 1 or 2`},
+		{"a share above 1", "audit: {max_position_flips: 10}", "", "audit.max_position_flips 10 is out of range: want 0 to 1"},
+		{"negative samples", "audit: {samples: -1}", "", "audit.samples -1 is out of range: want 0 to 25"},
+		{"an unknown key", "audit: {max_flips: 0.1}", "", "max_flips"},
+		{"a reference that is no model", "audit: {reference_model: gpt-5}", "", "audit.reference_model"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := suiteDir(t, map[string]string{"gavel.yaml": header + "  - {id: a, input: hi, judge_prompt: be nice}\n" + tc.block + "\n"})
+			files := map[string]string{"gavel.yaml": header + "  - {id: a, input: hi, judge_prompt: be nice}\n" + tc.block + "\n"}
+			if tc.bench != "" {
+				files["mine.json"] = tc.bench
+			}
+			dir := suiteDir(t, files)
 			b, err := spec.Open(dir, testEnv())
 			if err == nil {
 				b.Close()
 				t.Fatalf("opened; want a problem saying %q", tc.want)
 			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("got %v, want a problem saying %q", err, tc.want)
+			if want := strings.ReplaceAll(tc.want, "DIR", dir); !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v, want a problem saying %q", err, want)
 			}
 		})
+	}
+}
+
+// A suite's audit.bias_bench is a file beside the suite, whose path gavel
+// audit gets resolved.
+func TestAuditBiasBenchIsBesideTheSuite(t *testing.T) {
+	const bench = `{"length bias": [{"instruction": "What is 2 + 2?", "response1": "Five, since two and two make five.", "response2": "4", "label": 2}]}`
+	dir := suiteDir(t, map[string]string{
+		"gavel.yaml":      header + "  - {id: a, input: hi, judge_prompt: be nice}\naudit: {bias_bench: bench/mine.json}\n",
+		"bench/mine.json": bench,
+	})
+	b, err := spec.Open(dir, testEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if want := filepath.Join(dir, "bench", "mine.json"); b.Audit == nil || b.Audit.BiasBench != want {
+		t.Errorf("audit block: got %+v, want bias_bench %s", b.Audit, want)
 	}
 }

@@ -31,8 +31,9 @@ case first, its judges not asked) or, with --run, on a stored run's:
   family       a judge of the agent's model family against the same judge
                on the suite's audit.reference_model (or --reference-model):
                the mean score by which its own family favours the replies
-  self-test    each judge model, as a pairwise judge, on EvalBiasBench's
-               80 pairs in six bias types: its accuracy per bias type
+  self-test    each judge model, as a pairwise judge, on Gavel's own bias
+               set (42 pairs in six bias types) or on --bias-bench's file,
+               such as EvalBiasBench's: its accuracy per bias type
 
 Before it asks anything it says how many judge calls it will make, by
 model; --dry-run stops there. The models are asked, never Gavel's cache.
@@ -52,6 +53,7 @@ Examples:
   gavel audit --run 20261121-101500-a1b2 --out audit.html --out audit.json
   gavel audit --probe position --probe self-test --samples 1 evals/
   gavel audit --reference-model anthropic:claude-sonnet-4-5 --max-cost-usd 2
+  gavel audit --probe self-test --bias-bench biasbench.json evals/
 
 Flags:
 `
@@ -70,6 +72,7 @@ func auditFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Auditing, *[]string, *
 	fs.Var((*listFlag)(&probes), "probe", "run only this `probe`: position, verbosity, consistency, family or self-test (repeatable; default: every one)")
 	fs.IntVar(&a.Samples, "samples", 0, "ask each judgment this many times, k (default: the suite's audit.samples, else 3)")
 	fs.StringVar(&a.ReferenceModel, "reference-model", "", "the family probe's `model` of another family than the agent's (default: the suite's audit.reference_model)")
+	fs.StringVar(&a.BiasBench, "bias-bench", "", "the self-test's bias benchmark `file`, in EvalBiasBench's format (default: the suite's audit.bias_bench, else Gavel's own set)")
 	fs.Float64Var(&a.MaxCostUSD, "max-cost-usd", 0, "stop asking once the audit spent this much")
 	fs.BoolVar(&a.DryRun, "dry-run", false, "say how many judge calls the audit would make, and make none")
 	fs.IntVar(&a.Concurrency, "concurrency", 0, "judgments asked at once (default: the suite's concurrency, else 4)")

@@ -115,7 +115,7 @@ func TestAuditOfAnUnbiasedJudgeFindsNothing(t *testing.T) {
 	if code != eval.ExitPassed {
 		t.Fatalf("exit %d, want 0\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"PASS: every judge met the suite's bars", "0% (0 of 4)", "0% (0 of 1), +0.000", "Self-test of script:judge.yaml on EvalBiasBench"} {
+	for _, want := range []string{"PASS: every judge met the suite's bars", "0% (0 of 4)", "0% (0 of 1), +0.000", "Self-test of script:judge.yaml on Gavel's bias set"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
@@ -129,9 +129,9 @@ func TestAuditDryRunAsksNothing(t *testing.T) {
 	suite := auditSuite(t, "name: broken\nrules:\n  - error: no call was to be made\n")
 	code, out, errs := gavelCmd(t, "audit", "--dry-run", suite)
 	// 2 samples of each reply and of it padded: 2 × (2 + 2) = 8 calls of
-	// the pairwise judge (2 a comparison), 4 of each rubric; and 160 for
-	// the self-test's 80 pairs in both orders.
-	if code != eval.ExitPassed || out != "" || !strings.Contains(errs, "176 judge calls (script:judge.yaml 176)") || !strings.Contains(errs, "a dry run asks none") {
+	// the pairwise judge (2 a comparison), 4 of each rubric; and 84 for
+	// the self-test's 42 pairs in both orders.
+	if code != eval.ExitPassed || out != "" || !strings.Contains(errs, "100 judge calls (script:judge.yaml 100)") || !strings.Contains(errs, "a dry run asks none") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
@@ -147,10 +147,50 @@ func TestAuditUsageErrors(t *testing.T) {
 		{[]string{"--out", "audit.xml", suite}, "an audit is written as text (.txt), json (.json) or html (.html)"},
 		{[]string{"--samples", "30", suite}, "samples 30: want 1..25"},
 		{[]string{"--run", "nope", suite}, "--run nope: no such run"},
+		{[]string{"--bias-bench", filepath.Join(suite, "absent.json"), suite}, "--bias-bench: the bias benchmark: open " + filepath.Join(suite, "absent.json")},
+		{[]string{"--bias-bench", filepath.Join(suite, "gavel.yaml"), suite}, "--bias-bench: the bias benchmark " + filepath.Join(suite, "gavel.yaml") + ": line 1: invalid character"},
 	} {
 		code, _, errs := gavelCmd(t, append([]string{"audit"}, tc.args...)...)
 		if code != eval.ExitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("audit %v: exit %d, %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// The self-test asks the pairs of another bias benchmark, in
+// EvalBiasBench's format, when the suite's audit.bias_bench or
+// --bias-bench names one: the flag wins.
+func TestAuditOnAnotherBiasBench(t *testing.T) {
+	suite := auditSuite(t, unbiasedJudge)
+	const pair = `{"instruction": "When is order 12345 due?", "response1": "On 2026-03-14.", "response2": "Soon, probably next week or so.", "label": 1}`
+	for name, bench := range map[string]string{
+		"suite.json": `{"length bias": [` + pair + `]}`,
+		"flag.json":  `{"length bias": [` + pair + `], "concreteness": [` + pair + `]}`,
+	} {
+		if err := os.WriteFile(filepath.Join(suite, name), []byte(bench), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	yaml := filepath.Join(suite, "gavel.yaml")
+	data, err := os.ReadFile(yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(yaml, []byte(strings.Replace(string(data), "samples: 2}", "samples: 2, bias_bench: suite.json}", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args     []string
+		calls    string // 16 for the probes (TestAuditDryRunAsksNothing), 2 a pair
+		selfTest string
+		byBias   string
+	}{
+		{nil, "18 judge calls", "Self-test of script:judge.yaml on suite.json", "length bias  100% (1 of 1)"},
+		{[]string{"--bias-bench", filepath.Join(suite, "flag.json")}, "20 judge calls", "Self-test of script:judge.yaml on flag.json", "concreteness  100% (1 of 1)"},
+	} {
+		code, out, errs := gavelCmd(t, append(append([]string{"audit"}, tc.args...), suite)...)
+		if code != eval.ExitPassed || !strings.Contains(errs, tc.calls) || !strings.Contains(out, tc.selfTest) || !strings.Contains(out, tc.byBias) {
+			t.Errorf("audit %v: exit %d, want 0, %q on stderr, %q and %q on stdout\n%s%s", tc.args, code, tc.calls, tc.selfTest, tc.byBias, errs, out)
 		}
 	}
 }
