@@ -45,6 +45,7 @@ var layers = map[string]int{
 	"rule/dbstate":         2,
 	"llm/llmtest":          2,
 	"agent":                2,
+	"audit":                2,
 	"conversation":         3,
 	"agentjudge":           3,
 	"mock":                 3,

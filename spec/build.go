@@ -13,6 +13,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/agent"
+	"github.com/gavelhq/gavel/audit"
 	"github.com/gavelhq/gavel/conversation"
 	"github.com/gavelhq/gavel/judge"
 	"github.com/gavelhq/gavel/llm"
@@ -91,6 +92,13 @@ type Built struct {
 	// ReplayedRun is the id of the stored run whose tool results the
 	// agent's tools replay (agent.replay_tools); "" for none.
 	ReplayedRun string
+	// Audit is the suite's audit: block, checked, its reference model
+	// read from the environment; nil without one.
+	Audit *AuditSpec
+	// AuditJudges are the suite's model judges as gavel audit probes
+	// them, in the order the suite names them: the cases' own, then
+	// every_case's (which judge every case).
+	AuditJudges []audit.Judge
 
 	closers []func() error
 }
@@ -157,6 +165,11 @@ type builder struct {
 	// judges are the judge models the suite names, each with the first
 	// place that names it, for the hierarchy check.
 	judges []namedModel
+	// judgeRef is the judge model last opened, read from the environment;
+	// opened is what the LLM judge item being built opened (its model and
+	// options), for gavel audit; nil until it opens one.
+	judgeRef string
+	opened   *openedJudge
 
 	// unrevivable, if set, says why the agent cannot be revived.
 	unrevivable string
@@ -276,6 +289,7 @@ func (b *builder) suiteHead() *gavel.Suite {
 	if f.Gate != nil {
 		s.Gate = b.gate(*f.Gate)
 	}
+	b.out.Audit = b.auditBlock(f.Audit)
 	if f.Flaky != nil {
 		if f.Flaky.QuarantineAfter < 0 {
 			b.fail("flaky.quarantine_after %d: want a number of runs, or 0 for none", f.Flaky.QuarantineAfter)
@@ -382,6 +396,7 @@ func (b *builder) model(role, ref, field string) llm.Model {
 	ref = b.expand(field, ref, addressValue)
 	if role == "judge" && !b.followUp { // the follow-up detector grades nothing
 		b.judges = append(b.judges, namedModel{ref: ref, at: Problem{File: b.atFile, Line: b.atLine}})
+		b.judgeRef = ref
 	}
 	key := role + "\x00" + ref
 	if m, ok := b.models[key]; ok {

@@ -29,6 +29,8 @@ type SuiteFile struct {
 	Cases                []CaseEntry `yaml:"cases" doc:"The cases: inline, or globs of YAML or JSON Lines files of cases."`
 	// EveryCase is read by Load, from the file it names if it names one.
 	EveryCase *EveryCaseSpec `yaml:"every_case" doc:"Judges every case gets besides its own (rules:, checks:, judges:), such as a style guide's hard rules; or the path of a YAML file holding them, relative to the suite, so that the agent's prompts and the tests read the same rules."`
+	// Audit is what gavel audit holds the suite's model judges to.
+	Audit *AuditSpec `yaml:"audit" doc:"The bars gavel audit holds the suite's model judges to (docs/audit.md): position flips, verbosity, unstable verdicts, the family gap and the self-test's accuracy. A bar left out is reported, not checked."`
 	// Prices are read by Load into Loaded.Prices.
 	Prices map[string]PriceSpec `yaml:"prices" doc:"Prices of models by the name their vendor gives them (my-model: {input: 0.5, output: 1.5}), in US dollars per million tokens: they add to Gavel's table of list prices, or replace its entries. A model without a price is reported unpriced: its cost is unknown, and a cost budget refuses to run."`
 }

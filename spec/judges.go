@@ -43,11 +43,6 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 			hard = append(hard, j)
 		}
 	}
-	addLLM := func(field string, j judge.Judge, err error) {
-		if j = keep(field, j, err); j != nil {
-			llm = append(llm, j)
-		}
-	}
 	say := func(format string, args ...any) {
 		prefix := ""
 		if round > 0 {
@@ -80,14 +75,22 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 	if e.JudgeThreshold != nil && e.JudgePrompt == "" {
 		b.fail("%s: judge_threshold without judge_prompt", where)
 	}
+	// buildLLM builds an LLM judge of a case field, and records it for
+	// gavel audit.
+	buildLLM := func(field, kind string, cfg judgeConfig) {
+		b.opened = nil
+		j, err := cfg.build(b)
+		if j = keep(field, j, err); j != nil {
+			llm = append(llm, j)
+			b.auditJudge(field, kind, cfg, j, b.opened)
+		}
+	}
 	if e.JudgePrompt != "" {
-		j, err := (&rubricJudge{Rubric: e.JudgePrompt, Threshold: e.JudgeThreshold, llmOptions: llmOptions{name: "judge_prompt"}}).build(b)
-		addLLM("judge_prompt", j, err)
+		buildLLM("judge_prompt", "rubric", &rubricJudge{Rubric: e.JudgePrompt, Threshold: e.JudgeThreshold, llmOptions: llmOptions{name: "judge_prompt"}})
 		say("%s", oneLine(e.JudgePrompt))
 	}
 	if len(e.ExpectedResponseTraits) > 0 {
-		j, err := (&traitsJudge{Traits: e.ExpectedResponseTraits, llmOptions: llmOptions{name: "expected_response_traits"}}).build(b)
-		addLLM("expected_response_traits", j, err)
+		buildLLM("expected_response_traits", "traits", &traitsJudge{Traits: e.ExpectedResponseTraits, llmOptions: llmOptions{name: "expected_response_traits"}})
 		say("traits: %s", strings.Join(e.ExpectedResponseTraits, ", "))
 	}
 	for _, list := range []struct {
@@ -96,6 +99,7 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 	}{{"rules", e.Rules}, {"checks", e.Checks}, {"judges", e.Judges}} {
 		for i, s := range list.specs {
 			field := fmt.Sprintf("%s[%d]", list.field, i)
+			b.opened = nil
 			j, err := b.item(field, s)
 			if err != nil {
 				b.failAt(s.line, s.column, "%s: %v", where, err)
@@ -107,6 +111,15 @@ func (b *builder) expectations(e Expectations, round int) (hard, llm []judge.Jud
 			}
 			if s.usesModel() {
 				llm = append(llm, j)
+				opened := b.opened
+				if !kinds[s.Kind].llm {
+					opened = nil // a composite: its parts' models, not one
+				}
+				label := field
+				if s.Name != "" {
+					label = fmt.Sprintf("%s (%s)", s.Name, field)
+				}
+				b.auditJudge(label, s.Kind, s.Config, j, opened)
 			} else {
 				hard = append(hard, j)
 			}

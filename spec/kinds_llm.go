@@ -35,7 +35,8 @@ func (o *llmOptions) setName(name string) { o.name = name }
 
 // open opens the judge's model and returns the llmjudge options o
 // describes. The model is nil when the judge cannot be built: the error
-// says why, or the builder has recorded it (an unknown provider).
+// says why, or the builder has recorded it (an unknown provider). What it
+// opened is kept in b.opened, for gavel audit.
 func (o llmOptions) open(b *builder) (llm.Model, llmjudge.Options, error) {
 	opts := llmjudge.Options{Name: o.name, Samples: o.Samples, Aggregate: llmjudge.Aggregate(o.Aggregate), Temperature: o.Temperature}
 	m := b.model("judge", cmp.Or(o.Model, b.l.Suite.Models.Judge), "judge model")
@@ -48,6 +49,9 @@ func (o llmOptions) open(b *builder) (llm.Model, llmjudge.Options, error) {
 			return nil, opts, fmt.Errorf("prompt_file: %w", err)
 		}
 		opts.Prompt = string(data)
+	}
+	if m != nil {
+		b.opened = &openedJudge{ref: b.shown(b.judgeRef), model: m, opts: opts}
 	}
 	return m, opts, nil
 }
@@ -74,6 +78,10 @@ func (c *rubricJudge) build(b *builder) (judge.Judge, error) {
 	if m == nil {
 		return nil, err
 	}
+	return c.on(m, opts)
+}
+
+func (c *rubricJudge) on(m llm.Model, opts llmjudge.Options) (judge.Judge, error) {
 	return asJudge(llmjudge.NewRubric(m, c.Rubric, llmjudge.RubricConfig{Options: opts, Threshold: c.Threshold}))
 }
 
@@ -90,6 +98,10 @@ func (c *traitsJudge) build(b *builder) (judge.Judge, error) {
 	if m == nil {
 		return nil, err
 	}
+	return c.on(m, opts)
+}
+
+func (c *traitsJudge) on(m llm.Model, opts llmjudge.Options) (judge.Judge, error) {
 	return asJudge(llmjudge.NewTraits(m, c.Traits, llmjudge.TraitsConfig{Options: opts, MinScore: c.MinScore}))
 }
 
@@ -107,6 +119,10 @@ func (c *criteriaJudge) build(b *builder) (judge.Judge, error) {
 	if m == nil {
 		return nil, err
 	}
+	return c.on(m, opts)
+}
+
+func (c *criteriaJudge) on(m llm.Model, opts llmjudge.Options) (judge.Judge, error) {
 	return asJudge(llmjudge.NewCriteria(m, c.Criteria, llmjudge.CriteriaConfig{Options: opts, MinMean: c.MinMean, MinAxis: c.MinAxis}))
 }
 
@@ -171,6 +187,10 @@ func (c *correctnessJudge) build(b *builder) (judge.Judge, error) {
 	if m == nil {
 		return nil, err
 	}
+	return c.on(m, opts)
+}
+
+func (c *correctnessJudge) on(m llm.Model, opts llmjudge.Options) (judge.Judge, error) {
 	return asJudge(llmjudge.NewCorrectness(m, llmjudge.CorrectnessConfig{Options: opts, Expected: c.Correctness, Threshold: c.Threshold}))
 }
 
@@ -197,6 +217,10 @@ func (c *pairwiseJudge) build(b *builder) (judge.Judge, error) {
 	if opts.Samples != 0 || opts.Aggregate != "" {
 		return nil, fmt.Errorf("pairwise: samples and aggregate do not apply: the judge asks in both orders instead")
 	}
+	return c.on(m, opts)
+}
+
+func (c *pairwiseJudge) on(m llm.Model, opts llmjudge.Options) (judge.Judge, error) {
 	p, err := llmjudge.NewPairwise(m, c.Pairwise.Criteria, llmjudge.PairwiseConfig{Options: opts})
 	if err != nil {
 		return nil, err
@@ -204,6 +228,18 @@ func (c *pairwiseJudge) build(b *builder) (judge.Judge, error) {
 	return judge.Func(func(ctx context.Context, t *judge.Transcript) (judge.Judgment, error) {
 		return p.Against(withResponse(t, c.Pairwise.Baseline)).Judge(ctx, t)
 	}), nil
+}
+
+// compare compares a transcript's reply (a) with the baseline (b) in
+// both orders, for gavel audit's position probe.
+func (c *pairwiseJudge) compare(m llm.Model, opts llmjudge.Options) (func(context.Context, *judge.Transcript) (llmjudge.PairwiseResult, error), error) {
+	p, err := llmjudge.NewPairwise(m, c.Pairwise.Criteria, llmjudge.PairwiseConfig{Options: opts})
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, t *judge.Transcript) (llmjudge.PairwiseResult, error) {
+		return p.Compare(ctx, t, withResponse(t, c.Pairwise.Baseline))
+	}, nil
 }
 
 func (c *pairwiseJudge) words() string {

@@ -46,7 +46,7 @@ func TestCompletion(t *testing.T) {
 		shell string
 		want  []string
 	}{
-		{"bash", []string{"complete -o filenames -F _gavel gavel", "run validate runs show report rejudge compare flaky quarantine calibrate labels cases serve users migrate init", "--changed-since"}},
+		{"bash", []string{"complete -o filenames -F _gavel gavel", "run validate runs show report rejudge compare flaky quarantine calibrate audit labels cases serve users migrate init", "--changed-since"}},
 		{"zsh", []string{"bashcompinit", "_gavel"}},
 		{"fish", []string{"-a run", "__fish_seen_subcommand_from run' -l tag"}},
 	} {
