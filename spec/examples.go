@@ -47,6 +47,17 @@ type ExampleSourceSpec struct {
 	Judgment string `yaml:"judgment,omitempty" doc:"The judgment's path in the verdict (tiered/jury/tone); empty for the verdict."`
 }
 
+// MarshalYAML writes a source on one line: {run: ..., case: ..., trial: 1}.
+func (s ExampleSourceSpec) MarshalYAML() (any, error) {
+	type plain ExampleSourceSpec // without this method
+	var n yaml.Node
+	if err := n.Encode(plain(s)); err != nil {
+		return nil, err
+	}
+	n.Style = yaml.FlowStyle
+	return &n, nil
+}
+
 // exampleList is a judge's examples: key: a file of examples, relative to
 // the suite, or the examples themselves.
 type exampleList struct {
@@ -175,15 +186,16 @@ func WriteExamples(w io.Writer, examples []gavel.Example, header string) error {
 	}
 	if len(specs) == 0 {
 		b.WriteString("[]\n")
-	} else {
-		enc := yaml.NewEncoder(&b)
-		enc.SetIndent(2)
-		if err := enc.Encode(specs); err != nil {
+	}
+	for i, spec := range specs { // an example at a time, a blank line between them
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		out, err := yaml.Marshal([]ExampleSpec{spec})
+		if err != nil {
 			return fmt.Errorf("write examples: %w", err)
 		}
-		if err := enc.Close(); err != nil {
-			return fmt.Errorf("write examples: %w", err)
-		}
+		b.Write(out)
 	}
 	_, err := w.Write(b.Bytes())
 	return err
