@@ -276,7 +276,7 @@ func (c ExampleComparison) Verdict() string {
 // it was given on. Examples from a held-out case are an error: they
 // would be scored on themselves.
 //
-// This is gavel calibrate --compare-examples's, and gavel audit's on a
+// This is gavel calibrate --compare-examples's, and the call for gavel audit on a
 // labelled run; eval.CompareExamples builds its judges from a suite file.
 func CompareExamples(ctx context.Context, checks []LabelCheck, h Holdout, j ExampleJudges) (ExampleComparison, error) {
 	out := ExampleComparison{Holdout: h, Examples: len(j.Examples)}

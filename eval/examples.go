@@ -110,7 +110,7 @@ type ExampleComparing struct {
 // the file (examples:) are given the file's examples that come from no
 // held-out case, or none; every other judge is as the suite writes it,
 // less any of its examples from a held-out case. It is gavel calibrate
-// --compare-examples's, and gavel audit's on a labelled run.
+// --compare-examples's, and the call for gavel audit on a labelled run.
 //
 // A suite none of whose judges names the file, or labels of no stored
 // run, is a *ComparingError: the user's to fix.
