@@ -123,6 +123,31 @@ func (c LabelCheck) Agrees() bool {
 	return c.Correct
 }
 
+// JudgedBy is c beside the judgment at c.Judgment of verdict v instead of
+// the one it was given on: the judge's side (Status, Score, ModelJudged,
+// JudgeCategory, OffScale) read from v, the person's kept. It is how a
+// store reads a label beside its stored verdict, and how a label is
+// checked against a verdict given again (CompareExamples). It returns
+// false when v has no such judgment.
+func JudgedBy(c LabelCheck, v judge.Judgment) (LabelCheck, bool) {
+	j, ok := JudgmentAt(v, c.Judgment)
+	if !ok {
+		return c, false
+	}
+	c.Status, c.ModelJudged = j.Status, ModelJudged(j)
+	// A label off the judgment's scale was recorded before such labels
+	// were refused: it counts nowhere.
+	c.OffScale = CheckLabel(v, c.Judgment, c.HumanCategory) != nil
+	c.Score = nil
+	if scored, ok := ScoredJudgment(j); ok { // the judge's own score, not a composite's mean
+		if s, ok := scored.Normalized(); ok {
+			c.Score = &s
+		}
+	}
+	c.JudgeCategory = JudgedCategory(j, c.HumanCategory)
+	return c, true
+}
+
 // item names what a check labels: its run, case, trial and judgment.
 func (c LabelCheck) item() [4]string {
 	return [4]string{c.RunID, c.CaseID, strconv.Itoa(c.Trial), c.Judgment}

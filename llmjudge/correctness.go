@@ -74,7 +74,7 @@ func NewCorrectness(model llm.Model, c CorrectnessConfig) (*Correctness, error) 
 			return ""
 		},
 	}}
-	j.prompt, err = newPrompt(kind, c.Prompt, j.sampleData())
+	j.prompt, err = newPrompt(kind, c.Prompt, c.Examples, j.sampleData())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}

@@ -88,7 +88,7 @@ func NewCriteria(model llm.Model, axes []Axis, c CriteriaConfig) (*Criteria, err
 			return nil, fmt.Errorf("%s: %s %v: want 1..10 (0 means the default, %v)", s.name, th.name, v, th.def)
 		}
 	}
-	j.prompt, err = newPrompt(kind, c.Prompt, j.data(sampleTranscript, sampleFindings))
+	j.prompt, err = newPrompt(kind, c.Prompt, c.Examples, j.data(sampleTranscript, sampleFindings))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}

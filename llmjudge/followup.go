@@ -54,11 +54,14 @@ func NewFollowUp(model llm.Model, c FollowUpConfig) (*FollowUp, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", kind, err)
 	}
+	if len(c.Examples) > 0 {
+		return nil, fmt.Errorf("%s: examples: %s takes none (it detects questions, it does not judge)", s.name, kind)
+	}
 	if err := checkModel(model); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}
 	f := &FollowUp{model: model, s: s}
-	f.prompt, err = newPrompt("followup", c.Prompt, f.data(historyOf(sampleTranscript), "can you check my order?", "Sure! What is the order number?"))
+	f.prompt, err = newPrompt("followup", c.Prompt, nil, f.data(historyOf(sampleTranscript), "can you check my order?", "Sure! What is the order number?"))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}

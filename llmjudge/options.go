@@ -51,6 +51,12 @@ type Options struct {
 	// MaxTokens bounds each answer. Defaults to 1024 (2048 for
 	// Criteria).
 	MaxTokens int
+
+	// Examples are judgments people made, shown to the model at the end
+	// of the system message as few-shot examples, the people's verdict
+	// the correct one (see Example). They change the prompt's version
+	// (judge.Judgment.Prompt). Pairwise and FollowUp take none.
+	Examples []Example
 }
 
 // Aggregate names how the scores of several samples are combined.

@@ -77,6 +77,9 @@ func NewPairwise(model llm.Model, criteria string, c PairwiseConfig) (*Pairwise,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", kind, err)
 	}
+	if len(c.Examples) > 0 {
+		return nil, fmt.Errorf("%s: examples: %s takes none (an example would need the two responses compared and which people preferred)", s.name, kind)
+	}
 	if err := checkModel(model); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}
@@ -85,7 +88,7 @@ func NewPairwise(model llm.Model, criteria string, c PairwiseConfig) (*Pairwise,
 	}
 	p := &Pairwise{model: model, s: s, criteria: fence("criteria", criteria)}
 	other := &judge.Transcript{Goal: sampleTranscript.Goal, FinalResponse: "I can't look orders up."}
-	p.prompt, err = newPrompt(kind, c.Prompt, p.data(sampleTranscript, other))
+	p.prompt, err = newPrompt(kind, c.Prompt, nil, p.data(sampleTranscript, other))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}

@@ -67,33 +67,43 @@ func (d PromptData) inputs() []struct{ name, value string } {
 type prompt struct {
 	t *template.Template
 	// version is a short hash of the template's text, the shared
-	// templates' included: judge.Judgment.Prompt of the judgments made
-	// with it, so that labels can be told apart by prompt version.
+	// templates' included, and of the examples when there are any:
+	// judge.Judgment.Prompt of the judgments made with it, so that labels
+	// can be told apart by prompt version.
 	version string
+	// examples is the judge's examples, rendered: the end of the system
+	// message.
+	examples string
 }
 
 // newPrompt parses the template of a judge of the given kind: override
 // when set, else the embedded prompts/<kind>.tmpl, after the shared
-// prompts/common.tmpl. It checks that it renders sample, a PromptData with
-// every input the judge fills in, and that every input shows.
+// prompts/common.tmpl, and renders the judge's examples, which end the
+// system message whatever the template. It checks that it renders sample,
+// a PromptData with every input the judge fills in, and that every input
+// shows.
 //
 // The check runs once per kind and template: a template that shows every
 // input of one sample shows every input of another, and a suite of a
 // hundred thousand cases builds as many judges.
-func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
+func newPrompt(kind, override string, examples []Example, sample PromptData) (*prompt, error) {
 	root, err := parsedTemplate(kind, override)
 	if err != nil {
 		return nil, err
 	}
+	block, err := examplesBlock(examples)
+	if err != nil {
+		return nil, fmt.Errorf("examples: %w", err)
+	}
 	key := kind + "\x00" + override
 	if v, ok := checked.Load(key); ok {
-		return &prompt{t: root, version: v.(string)}, nil
+		return &prompt{t: root, version: withExamples(v.(string), block), examples: block}, nil
 	}
 	version, err := promptVersion(kind, override)
 	if err != nil {
 		return nil, err
 	}
-	p := &prompt{t: root, version: version}
+	p := &prompt{t: root, version: version, examples: block}
 	msgs, err := p.render(sample)
 	if err != nil {
 		return nil, fmt.Errorf("the prompt template does not render a sample: %w", err)
@@ -105,7 +115,23 @@ func newPrompt(kind, override string, sample PromptData) (*prompt, error) {
 		}
 	}
 	checked.Store(key, version)
+	p.version = withExamples(version, block)
 	return p, nil
+}
+
+// withExamples is the version of a template's prompt given examples:
+// the template's version, or with examples a short hash of both, so that
+// the judgments of a judge given examples are told apart from those of
+// the same judge without them (gavel calibrate --prompt-version).
+func withExamples(version, examples string) string {
+	if examples == "" {
+		return version
+	}
+	h := sha256.New()
+	h.Write([]byte(version))
+	h.Write([]byte{0})
+	h.Write([]byte(examples))
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
 // checked holds the templates newPrompt has checked, by kind and
@@ -182,7 +208,8 @@ func parseTemplate(kind, override string) (*template.Template, error) {
 	return root, nil
 }
 
-// render returns the system and user messages for d.
+// render returns the system and user messages for d, the judge's
+// examples at the end of the system message.
 func (p *prompt) render(d PromptData) ([]llm.Message, error) {
 	var msgs []llm.Message
 	for _, m := range []struct {
@@ -196,6 +223,9 @@ func (p *prompt) render(d PromptData) ([]llm.Message, error) {
 		text := strings.TrimSpace(b.String())
 		if text == "" {
 			return nil, fmt.Errorf("the %q template renders nothing", m.template)
+		}
+		if m.role == llm.RoleSystem && p.examples != "" {
+			text += "\n\n" + p.examples
 		}
 		msgs = append(msgs, llm.Message{Role: m.role, Content: text})
 	}

@@ -54,7 +54,7 @@ func NewRubric(model llm.Model, criteria string, c RubricConfig) (*Rubric, error
 		},
 		nothing: noResponse,
 	}}
-	r.prompt, err = newPrompt(kind, c.Prompt, r.sampleData())
+	r.prompt, err = newPrompt(kind, c.Prompt, c.Examples, r.sampleData())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}

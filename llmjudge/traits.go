@@ -69,7 +69,7 @@ func NewTraits(model llm.Model, traits []string, c TraitsConfig) (*Traits, error
 		},
 		nothing: noResponse,
 	}}
-	j.prompt, err = newPrompt(kind, c.Prompt, j.sampleData())
+	j.prompt, err = newPrompt(kind, c.Prompt, c.Examples, j.sampleData())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.name, err)
 	}

@@ -65,6 +65,13 @@ type Env struct {
 	// the stored run it names, as agent.replay_tools.run would (the
 	// suite's unmatched applies): gavel run --replay-tools.
 	ReplayTools string
+	// Examples, when set, is given the examples of each LLM judge that
+	// has some (examples:), with the file they were read from (absolute)
+	// or "" when they are written in the suite, and returns those the
+	// judge is given: gavel calibrate --compare-examples builds a suite's
+	// judges without a file's examples, and with those of it that come
+	// from no held-out case.
+	Examples func(file string, examples []gavel.Example) []gavel.Example
 }
 
 // A Built suite is ready to run.
@@ -211,6 +218,9 @@ type builder struct {
 	// process the items that name the same share.
 	programs   int
 	persistent map[string]*rule.Program
+	// exampleFiles are the files of examples read, by absolute path:
+	// the judges that name one share it.
+	exampleFiles map[string]exampleFile
 }
 
 // fail records a problem at the current place.

@@ -3,13 +3,16 @@ package spec
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/agent"
 	"github.com/gavelhq/gavel/agentjudge"
 	"github.com/gavelhq/gavel/judge"
@@ -22,11 +25,12 @@ import (
 
 // llmOptions are the settings every LLM judge shares.
 type llmOptions struct {
-	Model       string  `yaml:"model" doc:"The judge's model, as provider:model. Defaults to the suite's models.judge. ${VAR} and ${VAR:-default} read the environment."`
-	Samples     int     `yaml:"samples" minimum:"0" maximum:"25" doc:"How many times to ask (k), for stability: the scores are aggregated and a spread between them is flagged. Defaults to 1."`
-	Aggregate   string  `yaml:"aggregate" enum:"mean,median" doc:"How the samples' scores combine: mean (the default) or median."`
-	Temperature float64 `yaml:"temperature" minimum:"0" maximum:"2" doc:"The sampling temperature. Defaults to 0."`
-	PromptFile  string  `yaml:"prompt_file" doc:"A file, relative to the suite, whose text/template text replaces the judge's prompt: it defines the templates system and user (see the llmjudge package's prompts)."`
+	Model       string      `yaml:"model" doc:"The judge's model, as provider:model. Defaults to the suite's models.judge. ${VAR} and ${VAR:-default} read the environment."`
+	Samples     int         `yaml:"samples" minimum:"0" maximum:"25" doc:"How many times to ask (k), for stability: the scores are aggregated and a spread between them is flagged. Defaults to 1."`
+	Aggregate   string      `yaml:"aggregate" enum:"mean,median" doc:"How the samples' scores combine: mean (the default) or median."`
+	Temperature float64     `yaml:"temperature" minimum:"0" maximum:"2" doc:"The sampling temperature. Defaults to 0."`
+	PromptFile  string      `yaml:"prompt_file" doc:"A file, relative to the suite, whose text/template text replaces the judge's prompt: it defines the templates system and user (see the llmjudge package's prompts)."`
+	Examples    exampleList `yaml:"examples" doc:"Judgments people made, shown to the model as few-shot examples at the end of its instructions, the people's verdict the correct one: a file of examples, relative to the suite (gavel calibrate --disagreements writes the judgments people overruled as one), or the list itself (request, response, verdict, reason). Not for pairwise. See docs/labels.md."`
 
 	name string // the item's name, for the judge's messages
 }
@@ -50,10 +54,61 @@ func (o llmOptions) open(b *builder) (llm.Model, llmjudge.Options, error) {
 		}
 		opts.Prompt = string(data)
 	}
+	if o.Examples.set() {
+		examples, err := b.examples(o.Examples)
+		if err != nil {
+			return nil, opts, fmt.Errorf("examples: %w", err)
+		}
+		for _, e := range examples {
+			opts.Examples = append(opts.Examples, e.Example)
+		}
+	}
 	if m != nil {
 		b.opened = &openedJudge{ref: b.shown(b.judgeRef), model: m, opts: opts}
 	}
 	return m, opts, nil
+}
+
+// examples returns a judge's examples: those written inline, or those of
+// the file named, read once per suite; then those Env.Examples keeps.
+func (b *builder) examples(l exampleList) ([]gavel.Example, error) {
+	examples, file := l.Inline, ""
+	if l.File != "" {
+		file = b.abs(l.File)
+		read, ok := b.exampleFiles[file]
+		if !ok {
+			// Named as the suite file is (relative to where Gavel runs, if
+			// it is), for problems.
+			name := l.File
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(filepath.Dir(b.l.File), name)
+			}
+			read.examples, read.err = ReadExamples(name)
+			var problems Problems
+			if errors.As(read.err, &problems) {
+				b.problems = append(b.problems, problems...) // once, at their lines
+				read.err = fmt.Errorf("%s has mistakes, each reported at its line", name)
+			}
+			if b.exampleFiles == nil {
+				b.exampleFiles = map[string]exampleFile{}
+			}
+			b.exampleFiles[file] = read
+		}
+		if read.err != nil {
+			return nil, read.err
+		}
+		examples = read.examples
+	}
+	if b.env.Examples != nil {
+		examples = b.env.Examples(file, examples)
+	}
+	return examples, nil
+}
+
+// An exampleFile is a file of examples as read.
+type exampleFile struct {
+	examples []gavel.Example
+	err      error
 }
 
 // threshold checks a passing score of 0..1.
@@ -216,6 +271,9 @@ func (c *pairwiseJudge) build(b *builder) (judge.Judge, error) {
 	}
 	if opts.Samples != 0 || opts.Aggregate != "" {
 		return nil, fmt.Errorf("pairwise: samples and aggregate do not apply: the judge asks in both orders instead")
+	}
+	if c.Examples.set() {
+		return nil, fmt.Errorf("pairwise: examples do not apply: an example would need both replies compared and which one people preferred")
 	}
 	return c.on(m, opts)
 }

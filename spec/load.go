@@ -636,7 +636,7 @@ var formatTypeNames = map[string]string{
 	"StepSpec": "a setup step", "SQLStepSpec": "an SQL step",
 	"jurySettings": "a jury", "sqlQuery": "an SQL check", "fileContent": "a file_content check", "fileJSON": "a file_json check",
 	"lengthBounds": "a length rule", "pairwiseSettings": "a pairwise judge", "buildSettings": "a build check", "weightedPart": "a weighted part",
-	"PriceSpec": "a price",
+	"PriceSpec": "a price", "ExampleSpec": "an example", "ExampleSourceSpec": "an example's source",
 }
 
 // pathStep is a step of a field's path: a key, and an index or -1.

@@ -156,6 +156,8 @@ func typeWords(t reflect.Type) string {
 		return "judge"
 	case t == reflect.TypeFor[axes]():
 		return "mapping of text"
+	case t == reflect.TypeFor[exampleList]():
+		return "file or list of examples"
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -236,7 +238,7 @@ func (k *kind) local() bool { return k.runsLocally }
 
 // ServerAccess says what the judge s, or a judge nested in it, would read
 // or run on the machine that judges, or "" when nothing: a Local kind, an
-// LLM judge's prompt_file (a file there), a json_schema given as a file's
+// LLM judge's prompt_file or file of examples (a file there), a json_schema given as a file's
 // path, or a model reference that reads the environment (${VAR}). The web app refuses such judges: they are
 // written in suite files only.
 func (s JudgeSpec) ServerAccess() string {
@@ -264,6 +266,8 @@ func (o llmOptions) serverAccess() string {
 	switch {
 	case o.PromptFile != "":
 		return fmt.Sprintf("prompt_file %q reads a file on the machine that judges", o.PromptFile)
+	case o.Examples.File != "":
+		return fmt.Sprintf("examples %q reads a file on the machine that judges: give the examples themselves", o.Examples.File)
 	case strings.Contains(o.Model, "${"):
 		return fmt.Sprintf("model %q reads the environment of the machine that judges (${VAR})", o.Model)
 	case strings.HasPrefix(strings.TrimSpace(o.Model), "script:"):

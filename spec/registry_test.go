@@ -214,6 +214,8 @@ func TestServerAccess(t *testing.T) {
 		{"a tiered build", "tiered:\n  - [contains: a]\n  - [build: {}]", "a judge of kind build"},
 		{"a prompt file", "criteria: {tone: is it warm}\nprompt_file: p.tmpl", "prompt_file"},
 		{"a prompt file under not", "not:\n  rubric: x\n  prompt_file: /etc/passwd", "prompt_file"},
+		{"a file of examples", "rubric: x\nexamples: /etc/passwd", `examples "/etc/passwd" reads a file`},
+		{"examples inline", "rubric: x\nexamples: [{response: hi, verdict: fail}]", ""},
 		{"a schema inline", "json_schema: {type: object}", ""},
 		{"a schema file", "json_schema: schema.json", "json_schema \"schema.json\""},
 		{"a model reading the environment", "rubric: x\nmodel: openai:${SECRET}", "${VAR}"},

@@ -93,6 +93,12 @@ func init() {
 				},
 			}}
 		},
+		reflect.TypeFor[exampleList](): func(g *schemaGen) map[string]any {
+			return map[string]any{"oneOf": []any{
+				map[string]any{"type": "string", "description": "A file of examples, relative to the suite: a YAML list of them, as gavel calibrate --disagreements writes it."},
+				map[string]any{"type": "array", "items": g.ref(reflect.TypeFor[ExampleSpec]())},
+			}}
+		},
 		reflect.TypeFor[Args](): func(*schemaGen) map[string]any {
 			return map[string]any{
 				"type":        "object",
@@ -150,8 +156,10 @@ var fieldSchemas = map[schemaField]map[string]any{
 
 // requiredFields are the fields Build refuses to do without.
 var requiredFields = map[reflect.Type][]string{
-	reflect.TypeFor[SuiteFile](): {"agent", "cases"},
-	reflect.TypeFor[PriceSpec](): {"input", "output"},
+	reflect.TypeFor[SuiteFile]():         {"agent", "cases"},
+	reflect.TypeFor[PriceSpec]():         {"input", "output"},
+	reflect.TypeFor[ExampleSpec]():       {"response", "verdict"},
+	reflect.TypeFor[ExampleSourceSpec](): {"case", "run", "trial"},
 }
 
 // schemaGen generates schemas, collecting the definitions of named types.

@@ -46,8 +46,19 @@ measures an outside judge's outputs (item, label) against people's
 labels (item, rater, label), CSV or JSON Lines (docs/labels.md), so a
 published judge can be checked before it is adopted.
 
-The exit code is 0, or 1 with --require when the judge is not calibrated;
-2 when --suite names a suite the database has no run of.
+With --disagreements FILE it also writes the judgments people overruled
+to FILE as few-shot examples a judge takes (examples: FILE): each the
+trial's request and reply, the people's verdict and their comments.
+With --compare-examples FILE it measures instead whether those examples
+help: it splits the labelled cases in two (--held-out, --seed), judges
+the stored transcripts of the held-out cases again with the suite's
+judges that name FILE, once with the examples of the other cases and
+once without any, and prints both kappas against the held-out labels
+with their intervals, and the difference with its own (docs/labels.md).
+
+The exit code is 0, or 1 with --require when the judge is not calibrated
+(with --compare-examples: when the examples did not clearly help); 2
+when --suite names a suite the database has no run of.
 
 Examples:
   gavel calibrate --suite support-desk
@@ -57,6 +68,8 @@ Examples:
   gavel calibrate --judgments llmbar-judge.jsonl --labels llmbar-gold.jsonl
   gavel calibrate --suite support-desk --format json | jq .agreement
   gavel calibrate --suite support-desk --require   # gate a CI job on it
+  gavel calibrate --suite support-desk --disagreements judges/examples.yaml
+  gavel calibrate --suite support-desk --compare-examples judges/examples.yaml
 
 Flags:
 `
@@ -74,7 +87,12 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 	judgmentsFile := fs.String("judgments", "", "an outside judge's outputs, `file` of item and label (CSV or JSON Lines); with --labels, no database is read")
 	labelsFile := fs.String("labels", "", "people's labels of the outside judgments, `file` of item, rater and label")
 	formatName := fs.String("format", "text", "text or json")
-	require := fs.Bool("require", false, "exit 1 unless the judge is calibrated")
+	require := fs.Bool("require", false, "exit 1 unless the judge is calibrated (with --compare-examples: unless the examples clearly helped)")
+	disagreements := fs.String("disagreements", "", "also write the judgments people overruled to `file`, as examples a judge takes (examples: file)")
+	compareExamples := fs.String("compare-examples", "", "compare the judges that take the examples of `file` with and without them, on held-out labels")
+	heldOut := fs.Float64("held-out", gavel.DefaultHoldoutShare, "with --compare-examples, the `share` of labelled cases held out to score the judges on")
+	seed := fs.Uint64("seed", 1, "with --compare-examples, the `number` that picks the held-out cases")
+	noCache := fs.Bool("no-cache", false, "with --compare-examples, ask the judges' models again rather than answer from Gavel's cache")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -92,6 +110,15 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case (*judgmentsFile == "") != (*labelsFile == ""):
 		fmt.Fprintln(stderr, "gavel calibrate: --judgments and --labels go together: the judge's outputs and people's labels of the same items")
+		return eval.ExitUsage
+	case *disagreements != "" && *compareExamples != "":
+		fmt.Fprintln(stderr, "gavel calibrate: --disagreements and --compare-examples go one at a time: write the examples, add them to a judge (examples: FILE), then compare")
+		return eval.ExitUsage
+	case *heldOut <= 0 || *heldOut >= 1:
+		fmt.Fprintf(stderr, "gavel calibrate: --held-out %v: want a share of the cases between 0 and 1\n", *heldOut)
+		return eval.ExitUsage
+	case *judgmentsFile != "" && (*disagreements != "" || *compareExamples != ""):
+		fmt.Fprintln(stderr, "gavel calibrate: --disagreements and --compare-examples read the trials of stored runs: an outside judge's outputs (--judgments) have none")
 		return eval.ExitUsage
 	case *judgmentsFile != "":
 		if *suite != "" || *since != "" || *labelledSince != "" || *judgment != "" || *promptVersion != "" {
@@ -138,6 +165,15 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 			return eval.ExitInfra
 		}
 	}
+	if *compareExamples != "" {
+		return compareExamplesCommand(checks, eval.ExampleComparing{Examples: *compareExamples, Holdout: gavel.Holdout{Share: *heldOut, Seed: *seed}, NoCache: *noCache},
+			*db, format, *require, stdout, stderr)
+	}
+	if *disagreements != "" {
+		if code := writeDisagreements(checks, *db, *disagreements, title, stderr); code != eval.ExitPassed {
+			return code
+		}
+	}
 	c := gavel.Calibrate(checks)
 	write := report.WriteCalibration
 	if *judgmentsFile != "" {
@@ -148,6 +184,63 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		return eval.ExitInfra
 	}
 	if *require && !c.Calibrated() {
+		return eval.ExitFailed
+	}
+	return eval.ExitPassed
+}
+
+// writeDisagreements writes the judgments people overruled among checks
+// to path (--disagreements), and says how many.
+func writeDisagreements(checks []gavel.LabelCheck, db, path, suite string, stderr io.Writer) int {
+	ctx := context.Background()
+	st, err := eval.OpenStore(ctx, db)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel calibrate: the results database:", err)
+		return eval.ExitInfra
+	}
+	defer st.Close()
+	what := "the labels of suite " + suite
+	if suite == "" {
+		what = "the labels of every suite"
+	}
+	count, err := eval.WriteDisagreements(ctx, st, checks, path, what)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel calibrate:", err)
+		return eval.ExitInfra
+	}
+	fmt.Fprintf(stderr, "gavel calibrate: wrote %d examples to %s, of %d judgments people overruled", count.Examples, path, count.Disagreements)
+	if count.Contested+count.Unknown > 0 {
+		fmt.Fprintf(stderr, " (left out: %d where people disagree among themselves, %d whose labels do not say the right category)", count.Contested, count.Unknown)
+	}
+	fmt.Fprintln(stderr)
+	return eval.ExitPassed
+}
+
+// compareExamplesCommand compares the judges that take a file's examples
+// with and without them on held-out labels (--compare-examples).
+func compareExamplesCommand(checks []gavel.LabelCheck, c eval.ExampleComparing, db string, format report.Format, require bool, stdout, stderr io.Writer) int {
+	ctx := context.Background()
+	st, err := eval.OpenStore(ctx, db)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel calibrate: the results database:", err)
+		return eval.ExitInfra
+	}
+	defer st.Close()
+	cmp, err := eval.CompareExamples(ctx, st, checks, c)
+	var mistake *eval.ComparingError
+	switch {
+	case errors.As(err, &mistake):
+		fmt.Fprintln(stderr, "gavel calibrate:", err)
+		return eval.ExitUsage
+	case err != nil:
+		fmt.Fprintln(stderr, "gavel calibrate:", err)
+		return eval.ExitInfra
+	}
+	if err := report.WriteExampleComparison(stdout, format, c.Examples, cmp); err != nil {
+		fmt.Fprintln(stderr, "gavel calibrate:", err)
+		return eval.ExitInfra
+	}
+	if require && cmp.Verdict() != gavel.ExamplesHelped {
 		return eval.ExitFailed
 	}
 	return eval.ExitPassed

@@ -249,20 +249,10 @@ func (db *DB) LabelChecks(ctx context.Context, f store.LabelFilter) ([]gavel.Lab
 		if err := decompress(verdict, &v); err != nil {
 			return nil, fmt.Errorf("store: label checks of suite %q: the verdict of %s %s#%d: %w", f.Suite, c.RunID, c.CaseID, c.Trial, err)
 		}
-		j, ok := gavel.JudgmentAt(v, c.Judgment)
+		c, ok := gavel.JudgedBy(c, v)
 		if !ok || !gavel.PromptOf(v, c.Judgment, f.Prompt) {
 			continue
 		}
-		c.Status, c.ModelJudged = j.Status, gavel.ModelJudged(j)
-		// A label off the judgment's scale was recorded before such
-		// labels were refused: it counts nowhere.
-		c.OffScale = gavel.CheckLabel(v, c.Judgment, c.HumanCategory) != nil
-		if scored, ok := gavel.ScoredJudgment(j); ok { // the judge's own score, not a composite's mean
-			if s, ok := scored.Normalized(); ok {
-				c.Score = &s
-			}
-		}
-		c.JudgeCategory = gavel.JudgedCategory(j, c.HumanCategory)
 		c.Correct, c.Created = label == labelCorrect, fromMicros(created)
 		out = append(out, c)
 	}
