@@ -5,12 +5,31 @@ import (
 	"strings"
 )
 
-// version is this gavel's version, as reports and `gavel version` give it.
-// A release build may set it with -ldflags "-X main.version=v1.2.3";
-// otherwise it comes from the build info Go records: the module's version
-// (go install github.com/gavelhq/gavel/cmd/gavel@v1.2.3) and the commit
-// of a build from a checkout, marked "+dirty" when the tree had changes.
-var version = buildVersion(debug.ReadBuildInfo)
+// releaseVersion and releaseCommit are stamped into a release build by the
+// linker (.goreleaser.yaml: -X main.releaseVersion=v1.2.3
+// -X main.releaseCommit=<commit>); they are empty in any other build. The
+// linker can set only a string that no code initializes, hence two
+// variables apart from version.
+var releaseVersion, releaseCommit string
+
+// version is this gavel's version, as reports and `gavel version` give it:
+// a release's stamped version and commit, or else what the build info Go
+// records says (go install github.com/gavelhq/gavel/cmd/gavel@v1.2.3, or
+// a build from a checkout).
+var version = stampedVersion(releaseVersion, releaseCommit, debug.ReadBuildInfo)
+
+// stampedVersion words a release's stamped version and commit, "v1.2.3
+// (commit 4f2a9c1e0b7d)", or, when nothing was stamped, what Go recorded
+// (buildVersion).
+func stampedVersion(v, commit string, read func() (*debug.BuildInfo, bool)) string {
+	if v == "" {
+		return buildVersion(read)
+	}
+	if commit == "" {
+		return v
+	}
+	return v + " (commit " + commit[:min(len(commit), 12)] + ")"
+}
 
 // buildVersion words what info says of this build: "v1.2.3",
 // "v1.2.3 (commit 4f2a9c1e0b7d)", "(devel) (commit 4f2a9c1e0b7d+dirty)",

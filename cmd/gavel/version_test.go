@@ -51,3 +51,24 @@ func TestVersionOfABuild(t *testing.T) {
 		t.Errorf("gavel version: %q, want the commit %s", out, commit)
 	}
 }
+
+// A release says the version and commit its build stamped (.goreleaser.yaml),
+// whatever Go recorded; a build with nothing stamped says what Go recorded.
+func TestStampedVersion(t *testing.T) {
+	recorded := func() (*debug.BuildInfo, bool) {
+		return &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261125120000-4f2a9c1e0b7d"}}, true
+	}
+	for _, tc := range []struct {
+		version, commit, want string
+	}{
+		{"v1.2.3", "4f2a9c1e0b7d1234567890abcdef12345678", "v1.2.3 (commit 4f2a9c1e0b7d)"},
+		{"v1.2.4-snapshot", "4f2a9c1", "v1.2.4-snapshot (commit 4f2a9c1)"},
+		{"v1.2.3", "", "v1.2.3"},
+		{"", "", "v0.0.0-20261125120000-4f2a9c1e0b7d"},
+		{"", "4f2a9c1e0b7d", "v0.0.0-20261125120000-4f2a9c1e0b7d"}, // a commit alone is no release
+	} {
+		if got := stampedVersion(tc.version, tc.commit, recorded); got != tc.want {
+			t.Errorf("stampedVersion(%q, %q) = %q, want %q", tc.version, tc.commit, got, tc.want)
+		}
+	}
+}
