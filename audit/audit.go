@@ -155,8 +155,8 @@ type Plan struct {
 
 // An ExamplesProbe compares a judge's agreement with people's labels
 // (Cohen's kappa on held-out labels) without and with the few-shot
-// examples gavel calibrate --disagreements writes. Gavel does not build
-// one yet: this is where the audit runs it on a labelled run.
+// examples gavel calibrate --disagreements writes: gavel audit --examples
+// builds one (eval.CompareExamples) on a labelled run.
 type ExamplesProbe func(ctx context.Context) ([]ExamplesComparison, error)
 
 // An ExamplesComparison is one judge's agreement without and with its

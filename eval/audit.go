@@ -45,6 +45,12 @@ type Auditing struct {
 	// format the self-test asks instead of the suite's audit.bias_bench,
 	// or else Gavel's own set.
 	BiasBench string
+	// Examples, when set, is a file of few-shot examples (gavel calibrate
+	// --disagreements writes one): the audit then compares, on Run's
+	// suite's labels, the agreement with people of the judges that name
+	// it with and without its examples, on held-out cases
+	// (CompareExamples, at gavel.Holdout's defaults). It needs Run.
+	Examples string
 	// MaxCostUSD stops the audit once its judge calls cost this much
 	// (0: no limit); every model it asks must then have a price.
 	MaxCostUSD float64
@@ -140,6 +146,12 @@ func Audit(ctx context.Context, a Auditing) (*audit.Report, int) {
 		for _, c := range b.Suite.Cases {
 			p.Transcripts = append(p.Transcripts, &judge.Transcript{CaseID: c.ID})
 		}
+	}
+	if a.Examples != "" {
+		if a.Run == "" {
+			return fail(ExitUsage, "--examples %s: it needs --run RUN, a run whose judgments people labelled", a.Examples)
+		}
+		p.Examples = examplesProbe(st, b.Suite.Name, a)
 	}
 	if err := p.Check(); err != nil {
 		return fail(ExitUsage, "%v", err)
@@ -349,4 +361,26 @@ func writeAuditFile(o output, r *audit.Report) error {
 		return fmt.Errorf("report %s: %w", o.path, err)
 	}
 	return os.Rename(tmp.Name(), o.path)
+}
+
+// examplesProbe compares the agreement with people's labels of suite's
+// judges that take a.Examples, with and without them, on held-out cases:
+// gavel calibrate --compare-examples, as one line of the audit.
+func examplesProbe(st store.Store, suite string, a Auditing) audit.ExamplesProbe {
+	return func(ctx context.Context) ([]audit.ExamplesComparison, error) {
+		checks, err := LabelChecks(ctx, st, store.LabelFilter{Suite: suite})
+		if err != nil {
+			return nil, fmt.Errorf("--examples: the labels of suite %s: %w", suite, err)
+		}
+		c, err := CompareExamples(ctx, st, checks, ExampleComparing{Examples: a.Examples, Suite: a.Suite})
+		if err != nil {
+			return nil, fmt.Errorf("--examples: %w", err)
+		}
+		return []audit.ExamplesComparison{{
+			Judge:        "the judges that take " + filepath.Base(a.Examples),
+			Labels:       c.Labels,
+			KappaWithout: c.Without.Kappa,
+			KappaWith:    c.With.Kappa,
+		}}, nil
+	}
 }

@@ -34,6 +34,9 @@ case first, its judges not asked) or, with --run, on a stored run's:
   self-test    each judge model, as a pairwise judge, on Gavel's own bias
                set (42 pairs in six bias types) or on --bias-bench's file,
                such as EvalBiasBench's: its accuracy per bias type
+  examples     with --run and --examples FILE: the kappa with people's
+               labels of the judges that take FILE (examples:), with and
+               without its examples, on held-out cases
 
 Before it asks anything it says how many judge calls it will make, by
 model; --dry-run stops there. The models are asked, never Gavel's cache.
@@ -54,6 +57,7 @@ Examples:
   gavel audit --probe position --probe self-test --samples 1 evals/
   gavel audit --reference-model anthropic:claude-sonnet-4-5 --max-cost-usd 2
   gavel audit --probe self-test --bias-bench biasbench.json evals/
+  gavel audit --run 20261121-101500-a1b2 --examples examples.yaml evals/
 
 Flags:
 `
@@ -72,6 +76,7 @@ func auditFlagSet(stderr io.Writer) (*flag.FlagSet, *eval.Auditing, *[]string, *
 	fs.Var((*listFlag)(&probes), "probe", "run only this `probe`: position, verbosity, consistency, family or self-test (repeatable; default: every one)")
 	fs.IntVar(&a.Samples, "samples", 0, "ask each judgment this many times, k (default: the suite's audit.samples, else 3)")
 	fs.StringVar(&a.ReferenceModel, "reference-model", "", "the family probe's `model` of another family than the agent's (default: the suite's audit.reference_model)")
+	fs.StringVar(&a.Examples, "examples", "", "with --run: compare, on the run's suite's labels, the agreement with people of the judges that take this `file` of examples (gavel calibrate --disagreements writes it), with and without them, on held-out cases")
 	fs.StringVar(&a.BiasBench, "bias-bench", "", "the self-test's bias benchmark `file`, in EvalBiasBench's format (default: the suite's audit.bias_bench, else Gavel's own set)")
 	fs.Float64Var(&a.MaxCostUSD, "max-cost-usd", 0, "stop asking once the audit spent this much")
 	fs.BoolVar(&a.DryRun, "dry-run", false, "say how many judge calls the audit would make, and make none")

@@ -125,6 +125,16 @@ func TestCalibrateExamplesFromDisagreements(t *testing.T) {
 		t.Errorf("calibrate --compare-examples --require of examples that helped: exit %d, want 0\n%s", code, errs)
 	}
 
+	// gavel audit on the labelled run makes the same comparison, as a
+	// line of its report (at the default split: share 0.5, seed 0).
+	code, out, errs = gavelCmd(t, "audit", "--db", db, "--run", id, "--examples", examples, "--probe", "consistency", "--samples", "1", dir)
+	if want := "Few-shot examples of the judges that take examples.yaml, on "; code != eval.ExitPassed || !strings.Contains(out, want) || !strings.Contains(out, "kappa 0.000 without, 1.000 with") {
+		t.Errorf("audit --examples: exit %d, want 0 and %q ... kappa 0.000 without, 1.000 with in\n%s%s", code, want, out, errs)
+	}
+	if code, _, errs := gavelCmd(t, "audit", "--db", db, "--examples", examples, dir); code != eval.ExitUsage || !strings.Contains(errs, "it needs --run RUN") {
+		t.Errorf("audit --examples without --run: exit %d, want 2 and why\n%s", code, errs)
+	}
+
 	code, out, errs = gavelCmd(t, "calibrate", "--db", db, "--suite", "refunds", "--compare-examples", examples, "--no-cache", "--format", "json", "--seed", "2", "--held-out", "0.3")
 	var got report.JSONExampleComparison
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != eval.ExitPassed {
