@@ -126,7 +126,7 @@ func TestLoadProblems(t *testing.T) {
       - {prompt: "Where's order 12345?", expected_tools: [x]}
       - {prompt: Which order was it?, rules: [{contains: "12345"}]}
 `},
-			want: []string{`gavel.yaml:6: did not find expected ',' or '}': a value inside { } or [ ] that holds ": ", "?", "#" or "," needs quotes`},
+			want: []string{`gavel.yaml:6:18: did not find expected ',' or '}': a value inside { } or [ ] that holds ": ", "?", "#" or "," needs quotes`},
 		},
 		{
 			name: "key given twice",

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -90,9 +91,65 @@ func yamlProblems(file string, offset int, err error) Problems {
 			}
 			if p.Message == "did not find expected ',' or '}'" || p.Message == "did not find expected ',' or ']'" {
 				p.Message += `: a value inside { } or [ ] that holds ": ", "?", "#" or "," needs quotes`
+				if p.Column == 0 {
+					p.Column = unquotedFlowValue(lineOf(file, p.Line))
+				}
 			}
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// lineOf returns line n (from 1) of file, or "" when it cannot be read.
+func lineOf(file string, n int) string {
+	data, err := os.ReadFile(file)
+	if err != nil || n < 1 {
+		return ""
+	}
+	lines := strings.Split(string(data), "\n")
+	if n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
+}
+
+// unquotedFlowValue returns the column (from 1) where a value of a flow
+// mapping on line starts that holds what a plain value inside { } cannot
+// ("?", ": " or " #"), or 0 when it finds none: the value to quote.
+func unquotedFlowValue(line string) int {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ':' && depth > 0 && i+1 < len(line) && line[i+1] == ' ':
+			start := i + 1
+			for start < len(line) && line[start] == ' ' {
+				start++
+			}
+			if start == len(line) || strings.IndexByte(`"'{[`, line[start]) >= 0 {
+				continue
+			}
+			end := start
+			for end < len(line) && strings.IndexByte(",}]", line[end]) < 0 {
+				end++
+			}
+			if v := line[start:end]; strings.ContainsAny(v, "?") || strings.Contains(v, ": ") || strings.Contains(v, " #") {
+				return start + 1
+			}
+			i = end - 1
+		}
+	}
+	return 0
 }
