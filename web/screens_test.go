@@ -36,8 +36,8 @@ const maxScreenHeight = 1400
 // TestScreens writes a screenshot of each main page of the app (appPages'
 // screen ones, over the fixture, as its editor sees them) in each look:
 // <page>-desktop.png in the light scheme, <page>-phone.png in the dark
-// one, under testdata/screens, replacing what is there. It runs with
-// -screens only; without it, it skips.
+// one, under testdata/screens, replacing the screenshots of this kind
+// that are there. It runs with -screens only; without it, it skips.
 func TestScreens(t *testing.T) {
 	if !*screens {
 		t.Skip("writes screenshots with -screens only: go test ./web -run TestScreens -screens")
@@ -46,9 +46,14 @@ func TestScreens(t *testing.T) {
 	f, url := newPagesApp(t)
 	tab.login(url, "eddie")
 
-	old, err := filepath.Glob(filepath.Join(screensDir, "*.png"))
-	if err != nil {
-		t.Fatal(err)
+	// Its own screenshots only: TestBrowserPMMorning's morning-*.png stay.
+	var old []string
+	for _, pattern := range []string{"*-desktop.png", "*-phone.png"} {
+		matched, err := filepath.Glob(filepath.Join(screensDir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		old = append(old, matched...)
 	}
 	for _, path := range old {
 		if err := os.Remove(path); err != nil {
