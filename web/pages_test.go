@@ -127,7 +127,7 @@ func testPages(t *testing.T, f *fixture) {
 		{"compare with no baseline", "/compare?a=baseline&b=" + f.hostile, 404, []string{"no baseline"}, nil},
 		{"compare", "/compare?a=" + f.old + "&b=" + f.latest, 200, []string{
 			"Compare: NO SIGNIFICANT CHANGE", "3 cases both runs judged alike: 2 worse, 0 better, p = 0.18", "Pass rate 80% → 37.5% (-42.5 points)",
-			"<h2>Regressions (2)</h2>", "<code>case_002</code>", "called forbidden tool cancel_order (call 2)",
+			"<h2>Regressions (2)</h2>", `<a href="/runs/` + f.latest + `/cases/case_002"><code>case_002</code></a>`, "called forbidden tool cancel_order (call 2)",
 			"<h2>Fixes (0)</h2>", "<h2>Score deltas</h2>", "<h2>Errored (1)</h2>", "<h2>Not compared (1)</h2>",
 			"skipped in head: the budget ran out",
 			`href="/runs/` + f.latest + `/cases/case_002"`, `href="/runs/` + f.old + `/cases/case_002"`,
