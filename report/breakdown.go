@@ -9,6 +9,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // A breakdown is one of the small tables under a run's summary: the
@@ -24,15 +25,29 @@ type breakdown struct {
 }
 
 // breakdowns returns the run's breakdowns that have rows: the criteria
-// (name, how many scores, their mean and their lowest, in name order),
+// (name, how many scores, their mean, its interval when a criterion has
+// one, and their lowest, in name order),
 // then the models (name, calls when they were counted, tokens and cost,
 // in name order).
 func breakdowns(s gavel.Stats) []breakdown {
 	var out []breakdown
 	if len(s.Criteria) > 0 {
 		b := breakdown{header: []string{"criterion", "scores", "mean", "min"}}
+		var level *stats.Interval // the first interval, for the column's header
 		for _, c := range s.Criteria {
-			b.rows = append(b.rows, []string{c.Name, strconv.Itoa(c.Count), score(c.Mean), score(c.Min)})
+			if level == nil {
+				level = c.Interval
+			}
+		}
+		if level != nil {
+			b.header = slices.Insert(b.header, 3, percent(level.Level)+" interval")
+		}
+		for _, c := range s.Criteria {
+			row := []string{c.Name, strconv.Itoa(c.Count), score(c.Mean), score(c.Min)}
+			if level != nil {
+				row = slices.Insert(row, 3, scoreInterval(c.Interval))
+			}
+			b.rows = append(b.rows, row)
 		}
 		out = append(out, b)
 	}
@@ -110,4 +125,13 @@ func flakyCases(facts []caseFacts) []string {
 		}
 	}
 	return out
+}
+
+// scoreInterval is a mean score's interval as a cell, "0.45–0.93" (its
+// level is the column's); "-" for none (fewer than two cases scored).
+func scoreInterval(iv *stats.Interval) string {
+	if iv == nil {
+		return "-"
+	}
+	return score(iv.Lo) + "–" + score(iv.Hi)
 }

@@ -40,6 +40,12 @@ type htmlPage struct {
 	Passed                           bool
 	Verdict                          string
 	PassRate, Threshold              string
+	// Interval follows the pass rate: ", 95% interval 62.3–98.4%
+	// (Wilson, over cases)" (rateInterval); Corrected is the pass rate
+	// corrected for the judge's errors (correctedLine); Gate says why the
+	// gate did not decide, or which critical cases failed it (gateNote).
+	Interval, Corrected, Gate string
+	Quarantined               []string
 	// NotJudged says why there is no pass rate, "" when there is one.
 	NotJudged                   string
 	Started, Duration           string
@@ -108,11 +114,13 @@ type htmlCall struct {
 	Replayed string
 }
 
-// htmlJudgment is one node of a verdict's tree. Score is its ScoreNote
+// htmlJudgment is one node of a verdict's tree. Name, Kind, Note and
+// Technical say what it is in words (Describe); Score is its ScoreNote
 // (a composite's mean is none); Decision, on the verdict alone, says in
 // words what decided it.
 type htmlJudgment struct {
-	Name, Status, Class         string
+	Name, Kind, Note, Technical string
+	Status, Class               string
 	Score, DecidedBy, Reasoning string
 	Decision                    string
 	Open                        bool
@@ -132,26 +140,30 @@ func newHTMLPage(run *gavel.Run, opts Options) htmlPage {
 	stats := run.Stats()
 	total := stats.Usage.Total()
 	p := htmlPage{
-		Suite:      clean(suiteName(run)),
-		Version:    clean(opts.Version),
-		Passed:     run.Passed(),
-		Verdict:    runVerdict(run),
-		PassRate:   passRate(stats.PassRate),
-		Threshold:  percent(threshold(run)),
-		Duration:   elapsed(run.Duration),
-		Cases:      len(run.Cases),
-		Trials:     stats.Trials,
-		Tokens:     tokens(total),
-		Calls:      inParens(calls(total)),
-		Cost:       cost(total),
-		Unpriced:   clean(joinNonEmpty(" ", unpricedNote(stats), unreportedNote(stats))),
-		ByRole:     inParens(byRole(stats.Usage, costAndTokens)),
-		PassAtK:    passAtK(stats),
-		PassHatK:   passHatK(stats),
-		Replayed:   replayedLine(run),
-		Unstable:   unstableJudges(run),
-		Incomplete: clean(incomplete(run)),
-		Unjudged:   unjudged(run, stats),
+		Suite:       clean(suiteName(run)),
+		Version:     clean(opts.Version),
+		Passed:      run.Passed(),
+		Verdict:     runVerdict(run),
+		PassRate:    passRate(stats.PassRate),
+		Interval:    rateInterval(stats.PassRateInterval),
+		Corrected:   correctedLine(stats),
+		Gate:        clean(gateNote(run)),
+		Quarantined: quarantinedCases(run),
+		Threshold:   percent(threshold(run)),
+		Duration:    elapsed(run.Duration),
+		Cases:       len(run.Cases),
+		Trials:      stats.Trials,
+		Tokens:      tokens(total),
+		Calls:       inParens(calls(total)),
+		Cost:        cost(total),
+		Unpriced:    clean(joinNonEmpty(" ", unpricedNote(stats), unreportedNote(stats))),
+		ByRole:      inParens(byRole(stats.Usage, costAndTokens)),
+		PassAtK:     passAtK(stats),
+		PassHatK:    passHatK(stats),
+		Replayed:    replayedLine(run),
+		Unstable:    unstableJudges(run),
+		Incomplete:  clean(incomplete(run)),
+		Unjudged:    unjudged(run, stats),
 	}
 	if stats.PassRate == nil {
 		p.NotJudged = " (" + notJudged + ")"
@@ -258,24 +270,25 @@ func newHTMLTrial(t gavel.Trial, n int) htmlTrial {
 
 // newHTMLVerdict formats a verdict's tree, with its decision in words.
 func newHTMLVerdict(v judge.Judgment) htmlJudgment {
-	out := newHTMLJudgment(v)
+	out := newHTMLJudgment(v, Describe(v))
 	out.Decision = clean(Decision(v))
 	return out
 }
 
-// newHTMLJudgment formats a judgment and its parts; the branches that
-// failed or errored start open.
-func newHTMLJudgment(j judge.Judgment) htmlJudgment {
+// newHTMLJudgment formats a judgment and its parts, node saying what it
+// is (Describe, or for a part DescribeParts); the branches that failed or
+// errored start open.
+func newHTMLJudgment(j judge.Judgment, node Node) htmlJudgment {
 	out := htmlJudgment{
-		Name:      clean(j.Name),
+		Name:      clean(node.Words),
+		Kind:      clean(node.Kind),
+		Note:      clean(node.Note),
+		Technical: clean(node.Technical),
 		Status:    string(j.Status),
 		Class:     statusClass(string(j.Status)),
 		DecidedBy: clean(j.DecidedBy),
 		Reasoning: clean(j.Reasoning),
 		Open:      failed(j),
-	}
-	if out.Name == "" {
-		out.Name = "verdict"
 	}
 	out.Score = clean(ScoreNote(j))
 	for _, c := range j.Checks {
@@ -284,8 +297,9 @@ func newHTMLJudgment(j judge.Judgment) htmlJudgment {
 	for _, f := range j.Findings {
 		out.Findings = append(out.Findings, clean(f.String()))
 	}
-	for _, p := range j.Parts {
-		out.Parts = append(out.Parts, newHTMLJudgment(p))
+	nodes := DescribeParts(j)
+	for i, p := range j.Parts {
+		out.Parts = append(out.Parts, newHTMLJudgment(p, nodes[i]))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/judge"
+	"github.com/gavelhq/gavel/stats"
 )
 
 // unstable lists, for one trial, the judgments whose samples disagreed
@@ -46,16 +47,21 @@ func unstableJudges(run *gavel.Run) []string {
 // passAtK says pass@k for k from 2 (pass@1 is the pass rate): the chance
 // that at least one of k trials of a case passes, over the cases; "" for
 // runs of one trial a case.
-func passAtK(s gavel.Stats) string { return perK(s.PassAtK) }
+func passAtK(s gavel.Stats) string { return perK(s.PassAtK, s.PassAtKInterval) }
 
-// perK writes values by k, from k=2: "k=2 95%, k=3 97%".
-func perK(vals []float64) string {
+// perK writes values by k, from k=2, each with its interval when ivs has
+// one: "k=2 95% (95% interval 80–100%), k=3 97% (...)".
+func perK(vals []float64, ivs []stats.Interval) string {
 	if len(vals) < 2 {
 		return ""
 	}
 	parts := make([]string, 0, len(vals)-1)
 	for i, v := range vals[1:] {
-		parts = append(parts, fmt.Sprintf("k=%d %s", i+2, percent(v)))
+		part := fmt.Sprintf("k=%d %s", i+2, percent(v))
+		if i+1 < len(ivs) {
+			part += " (" + intervalWords(&ivs[i+1]) + ")"
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -344,7 +344,7 @@ func inParens(s string) string {
 
 // passHatK formats pass^k for k from 2 up, "k=2 44.4%, k=3 33.3%", or ""
 // when no case ran more than one trial (pass^1 is the pass rate).
-func passHatK(s gavel.Stats) string { return perK(s.PassHatK) }
+func passHatK(s gavel.Stats) string { return perK(s.PassHatK, s.PassHatKInterval) }
 
 // skipReason says why a case did not run.
 func skipReason(cr *gavel.CaseResult) string {

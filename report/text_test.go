@@ -21,7 +21,7 @@ func TestTextPassHatK(t *testing.T) {
 	}
 	out := write(t, Text, run, Options{})
 	// b: C(2,2)/C(3,2) = 1/3 and 0 for k=3; a: 1 and 1.
-	if want := "pass^k: k=2 66.7%, k=3 50%\n"; !strings.Contains(out, want) {
+	if want := "pass^k: k=2 66.7% (95% interval 33.3–100%), k=3 50% (95% interval 0–100%)\n"; !strings.Contains(out, want) {
 		t.Errorf("want %q in:\n%s", want, out)
 	}
 	if want := "Flaky: b (2 of 3 trials passed)\n"; !strings.Contains(out, want) {
