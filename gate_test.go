@@ -114,3 +114,21 @@ func TestGateOfACriticalFailure(t *testing.T) {
 		})
 	}
 }
+
+// A bootstrap over one case draws that case every time: its "interval"
+// is the case's own share, 33.3–33.3%, which says nothing of what an
+// agent does. With fewer than two cases there is no bootstrap interval,
+// and the gate says the interval is missing rather than deciding on it.
+func TestNoBootstrapOverOneCase(t *testing.T) {
+	run := runOf([]judge.Judgment{judge.Verdict(true, ""), judge.Verdict(false, ""), judge.Verdict(false, "")})
+	run.Suite = &gavel.Suite{Threshold: 0.5}
+	s := run.Stats()
+	if s.PassRateInterval != nil || s.PassAtKInterval != nil || s.PassHatKInterval != nil {
+		t.Errorf("one case of three trials: intervals %v, %v, %v; want none", s.PassRateInterval, s.PassAtKInterval, s.PassHatKInterval)
+	}
+	for _, c := range s.Criteria {
+		if c.Interval != nil {
+			t.Errorf("criterion %s of one case: interval %v, want none", c.Name, c.Interval)
+		}
+	}
+}

@@ -33,8 +33,16 @@ type memoized struct {
 	ok       bool
 }
 
+// minBootstrapCases is the fewest cases a bootstrap interval is drawn
+// from: resampling one case gives that case back every time, an interval
+// of no width that says nothing of the agent.
+const minBootstrapCases = 2
+
 // bootMean is the bootstrap interval of the mean of values, one a case.
 func bootMean(values []float64, level float64) (stats.Interval, bool) {
+	if len(values) < minBootstrapCases {
+		return stats.Interval{}, false
+	}
 	return remembered('m', level, [][]float64{values}, func() (stats.Interval, bool) {
 		return bootstrap.Mean(values, level)
 	})
@@ -43,6 +51,9 @@ func bootMean(values []float64, level float64) (stats.Interval, bool) {
 // bootRatio is the bootstrap interval of sum(num)/sum(den), the cases'
 // sums and counts drawn together.
 func bootRatio(num, den []float64, level float64) (stats.Interval, bool) {
+	if len(num) < minBootstrapCases {
+		return stats.Interval{}, false
+	}
 	return remembered('r', level, [][]float64{num, den}, func() (stats.Interval, bool) {
 		return bootstrap.Ratio(num, den, level)
 	})

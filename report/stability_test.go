@@ -28,9 +28,9 @@ func unstableRun() *gavel.Run {
 func TestPassAtKAndUnstableJudgesInEveryFormat(t *testing.T) {
 	run := unstableRun()
 	for format, want := range map[Format][]string{
-		Text:     {"pass@k: k=2 66.7% (95% interval 66.7–66.7%), k=3 100% (95% interval 100–100%)", "Unstable judge: case_003#1 rubric: 3 samples, scores 0.4..0.9"},
-		Markdown: {"pass@k: k=2 66.7% (95% interval 66.7–66.7%), k=3 100% (95% interval 100–100%)", `Unstable judge: case\_003\#1 rubric: 3 samples`},
-		HTML:     {"pass@k: k=2 66.7% (95% interval 66.7–66.7%), k=3 100% (95% interval 100–100%)", "Unstable judge: case_003#1 rubric: 3 samples"},
+		Text:     {"pass@k: k=2 66.7%, k=3 100%", "Unstable judge: case_003#1 rubric: 3 samples, scores 0.4..0.9"},
+		Markdown: {"pass@k: k=2 66.7%, k=3 100%", `Unstable judge: case\_003\#1 rubric: 3 samples`},
+		HTML:     {"pass@k: k=2 66.7%, k=3 100%", "Unstable judge: case_003#1 rubric: 3 samples"},
 		JUnit:    {`<property name="pass_at_2" value="0.6667">`, `<property name="pass_hat_3" value="0">`, "<system-out>trial 1: unstable judge rubric: 3 samples"},
 	} {
 		var b bytes.Buffer
