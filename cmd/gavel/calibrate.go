@@ -136,7 +136,7 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 			if d.value == "" {
 				continue
 			}
-			t, err := parseDate(d.value)
+			t, err := eval.ParseDate(d.value)
 			if err != nil {
 				fmt.Fprintf(stderr, "gavel calibrate: %s: %v\n", d.flag, err)
 				return eval.ExitUsage

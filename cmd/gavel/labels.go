@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"time"
 
 	flag "github.com/spf13/pflag"
 
@@ -76,7 +74,7 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	filter := store.LabelFilter{Suite: *suite}
 	if *since != "" {
-		t, err := parseDate(*since)
+		t, err := eval.ParseDate(*since)
 		if err != nil {
 			fmt.Fprintf(stderr, "gavel labels: --since: %v\n", err)
 			return eval.ExitUsage
@@ -124,16 +122,4 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: %s imported\n", name, n)
 	}
 	return code
-}
-
-// parseDate reads a date (2026-11-01, midnight UTC) or an RFC 3339 time.
-func parseDate(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a date like 2026-11-01 or a time like 2026-11-01T09:00:00Z", s)
 }
