@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -96,30 +95,5 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK(importer.WriteLabels(stdout, *format == "csv", checks))
 	}
-	code := eval.ExitPassed
-	for _, name := range fs.Args() {
-		labels, lines, err := importer.ReadLabels(name)
-		if err != nil {
-			fmt.Fprintln(stderr, "gavel labels import:", err)
-			code = eval.ExitUsage
-			continue
-		}
-		saved, err := st.AddLabels(ctx, labels)
-		if err != nil {
-			var le *store.LabelError
-			if errors.As(err, &le) {
-				fmt.Fprintf(stderr, "gavel labels import: %s:%d: %v; nothing of %s was imported\n", name, lines[le.Index], le.Err, name)
-				code = eval.ExitUsage
-				continue
-			}
-			fmt.Fprintln(stderr, "gavel labels import:", err)
-			return eval.ExitInfra
-		}
-		n := fmt.Sprintf("%d labels", len(saved))
-		if len(saved) == 1 {
-			n = "1 label"
-		}
-		fmt.Fprintf(stdout, "%s: %s imported\n", name, n)
-	}
-	return code
+	return eval.ImportLabels(ctx, st, fs.Args(), stdout, stderr)
 }

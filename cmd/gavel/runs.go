@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	flag "github.com/spf13/pflag"
 
@@ -49,13 +48,9 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	switch s := store.Status(status); {
-	case s == "interrupted": // the name of incomplete runs before schema 4
-		f.Status = store.Incomplete
-	case s == "" || slices.Contains(store.Statuses, s):
-		f.Status = s
-	default:
-		fmt.Fprintf(stderr, "gavel runs: --status %q: want running, passed, failed, incomplete, errored or abandoned\n", status)
+	var err error
+	if f.Status, err = store.ParseStatus(status); err != nil {
+		fmt.Fprintf(stderr, "gavel runs: --status %v\n", err)
 		return eval.ExitUsage
 	}
 	ctx := context.Background()

@@ -109,14 +109,12 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 // and returns the exit code.
 func loadRun(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
 	stored, err := eval.LoadRun(context.Background(), db, id)
-	var unknown *eval.UnknownRunError
-	switch {
-	case errors.As(err, &unknown):
-		fmt.Fprintf(stderr, "gavel %s: %v\n", command, err)
-		return nil, eval.ExitUsage
-	case err != nil:
-		fmt.Fprintf(stderr, "gavel %s: %v\n", command, err)
-		return nil, eval.ExitInfra
+	if err == nil {
+		return stored, eval.ExitPassed
 	}
-	return stored, eval.ExitPassed
+	fmt.Fprintf(stderr, "gavel %s: %v\n", command, err)
+	if unknown := (*eval.UnknownRunError)(nil); errors.As(err, &unknown) {
+		return nil, eval.ExitUsage
+	}
+	return nil, eval.ExitInfra
 }
