@@ -67,6 +67,16 @@ type ExampleCount struct {
 	Examples, Contested, Unknown int
 }
 
+// Wrote says that the examples were written to path, and what was left
+// out.
+func (c ExampleCount) Wrote(path string) string {
+	s := fmt.Sprintf("wrote %d examples to %s, of %d judgments people overruled", c.Examples, path, c.Disagreements)
+	if c.Contested+c.Unknown > 0 {
+		s += fmt.Sprintf(" (left out: %d where people disagree among themselves, %d whose labels do not say the right category)", c.Contested, c.Unknown)
+	}
+	return s
+}
+
 // TranscriptFunc returns the stored transcript of a run's trial of a
 // case.
 type TranscriptFunc func(ctx context.Context, run, caseID string, trial int) (*judge.Transcript, error)

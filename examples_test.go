@@ -173,3 +173,18 @@ func TestCompareExamples(t *testing.T) {
 		t.Errorf("share 1: %v", err)
 	}
 }
+
+func TestExampleCountWrote(t *testing.T) {
+	for _, tc := range []struct {
+		c    gavel.ExampleCount
+		want string
+	}{
+		{gavel.ExampleCount{Disagreements: 3, Examples: 3}, "wrote 3 examples to ex.yaml, of 3 judgments people overruled"},
+		{gavel.ExampleCount{Disagreements: 5, Examples: 2, Contested: 2, Unknown: 1},
+			"wrote 2 examples to ex.yaml, of 5 judgments people overruled (left out: 2 where people disagree among themselves, 1 whose labels do not say the right category)"},
+	} {
+		if got := tc.c.Wrote("ex.yaml"); got != tc.want {
+			t.Errorf("%+v.Wrote = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/gavelhq/gavel/spec"
@@ -66,4 +69,57 @@ func ImportCases(ctx context.Context, st store.Store, suite string, files []stri
 		}
 	}
 	return len(all), changed, nil
+}
+
+// ExportCaseFile writes the cases of suite to the file out, or to stdout
+// when out is empty (gavel cases export), says what it did, and returns
+// the exit code: ExitUsage for no suite, or one without cases.
+func ExportCaseFile(ctx context.Context, st store.Store, suite, out string, stdout, stderr io.Writer) int {
+	if suite == "" {
+		fmt.Fprintln(stderr, "gavel cases export: say which suite's cases: --suite NAME")
+		return ExitUsage
+	}
+	data, n, err := ExportCases(ctx, st, suite)
+	if err != nil {
+		fmt.Fprintln(stderr, "gavel cases export:", err)
+		return ExitInfra
+	}
+	if n == 0 {
+		fmt.Fprintf(stderr, "gavel cases export: the database has no cases of suite %q\n", suite)
+		return ExitUsage
+	}
+	if out == "" {
+		if _, err := stdout.Write(data); err != nil {
+			return ExitInfra
+		}
+		return ExitPassed
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		fmt.Fprintln(stderr, "gavel cases export:", err)
+		return ExitInfra
+	}
+	fmt.Fprintf(stdout, "Wrote %d cases of suite %s to %s\n", n, suite, out)
+	return ExitPassed
+}
+
+// ImportCaseFiles saves the cases of files as cases of suite (gavel
+// cases import, ImportCases), says how many, and returns the exit code:
+// ExitUsage for a problem in a file, said at its file:line.
+func ImportCaseFiles(ctx context.Context, st store.Store, suite string, files []string, stdout, stderr io.Writer) int {
+	if suite == "" || len(files) == 0 {
+		fmt.Fprintln(stderr, "gavel cases import: give the suite and the case files: --suite NAME FILE...")
+		return ExitUsage
+	}
+	n, changed, err := ImportCases(ctx, st, suite, files)
+	var problems spec.Problems
+	switch {
+	case errors.As(err, &problems):
+		fmt.Fprintln(stderr, err) // every problem, file:line
+		return ExitUsage
+	case err != nil:
+		fmt.Fprintln(stderr, "gavel cases import:", err)
+		return ExitInfra
+	}
+	fmt.Fprintf(stdout, "Imported %d cases into suite %s: %d new or changed\n", n, suite, changed)
+	return ExitPassed
 }

@@ -19,10 +19,14 @@ import (
 // WriteDisagreements writes the judgments people overruled among checks
 // to path as a file of examples (spec.WriteExamples), each with the
 // trial's request and reply read from the store: what a judge's
-// examples: names (gavel calibrate --disagreements). what says which
-// labels they are, for the file's header. The file is written whole or
+// examples: names (gavel calibrate --disagreements). suite is the suite
+// whose labels they are (empty: every suite's), for the file's header. The file is written whole or
 // not at all.
-func WriteDisagreements(ctx context.Context, st store.Store, checks []gavel.LabelCheck, path, what string) (gavel.ExampleCount, error) {
+func WriteDisagreements(ctx context.Context, st store.Store, checks []gavel.LabelCheck, path, suite string) (gavel.ExampleCount, error) {
+	what := "the labels of suite " + suite
+	if suite == "" {
+		what = "the labels of every suite"
+	}
 	examples, count, err := gavel.DisagreementExamples(ctx, checks, labelledTranscripts(st))
 	if err != nil {
 		return count, err

@@ -9,8 +9,6 @@ import (
 	"github.com/gavelhq/gavel/importer/openaievals"
 	"github.com/gavelhq/gavel/importer/promptfoo"
 	"github.com/gavelhq/gavel/importer/suitefile"
-	"github.com/gavelhq/gavel/llm/providers"
-	"github.com/gavelhq/gavel/spec"
 )
 
 // The tools whose evals ImportSuite converts (gavel import --from).
@@ -70,21 +68,12 @@ func (si SuiteImport) Import(source string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, line)
 	}
 	fmt.Fprintf(stdout, "wrote %s and %s: %s\n", filepath.Join(out, suitefile.Files[0]), filepath.Join(out, suitefile.Files[1]), s.Report.Summary())
-	getenv := si.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	v, err := spec.Validate(out, spec.Env{Registry: providers.Registry(), Getenv: getenv, DryRun: true, Probe: providers.Probe})
-	if err != nil {
+	if err := Validate(out, si.Getenv, stdout, stderr); err != nil {
 		// A converter writes only what the suite format takes: a suite
 		// that does not validate is the converter's mistake.
 		fmt.Fprintln(stderr, err)
 		fmt.Fprintln(stderr, "gavel import: the suite written does not validate: fix the problems above (and report them: a converted suite should validate)")
 		return ExitUsage
 	}
-	for _, w := range v.Warnings {
-		fmt.Fprintln(stderr, w)
-	}
-	fmt.Fprintf(stdout, "%s: %d cases, valid\n", v.File, v.Cases)
 	return ExitPassed
 }

@@ -2,11 +2,14 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/gavelhq/gavel"
+	"github.com/gavelhq/gavel/importer"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -66,4 +69,39 @@ func suiteStored(ctx context.Context, st store.Store, suite string) error {
 	}
 	slices.Sort(unknown.Known)
 	return unknown
+}
+
+// ImportLabels saves the labels of each file (CSV or JSON Lines,
+// importer.ReadLabels) in the results database (gavel labels import),
+// and says how many on stdout, or, on stderr, what is wrong with a file,
+// at its line: such a file is saved not at all, the others are. It
+// returns the exit code: ExitUsage when a file was wrong, ExitInfra when
+// the database failed.
+func ImportLabels(ctx context.Context, st store.Store, files []string, stdout, stderr io.Writer) int {
+	code := ExitPassed
+	for _, name := range files {
+		labels, lines, err := importer.ReadLabels(name)
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel labels import:", err)
+			code = ExitUsage
+			continue
+		}
+		saved, err := st.AddLabels(ctx, labels)
+		if err != nil {
+			var le *store.LabelError
+			if errors.As(err, &le) {
+				fmt.Fprintf(stderr, "gavel labels import: %s:%d: %v; nothing of %s was imported\n", name, lines[le.Index], le.Err, name)
+				code = ExitUsage
+				continue
+			}
+			fmt.Fprintln(stderr, "gavel labels import:", err)
+			return ExitInfra
+		}
+		n := fmt.Sprintf("%d labels", len(saved))
+		if len(saved) == 1 {
+			n = "1 label"
+		}
+		fmt.Fprintf(stdout, "%s: %s imported\n", name, n)
+	}
+	return code
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/gavelhq/gavel"
@@ -12,6 +13,8 @@ import (
 	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/llm/providers"
 	"github.com/gavelhq/gavel/llmjudge"
+	"github.com/gavelhq/gavel/secret"
+	"github.com/gavelhq/gavel/store"
 )
 
 // OpenPairwise opens a pairwise judge of criteria on the model ref, wrapped
@@ -91,3 +94,41 @@ func comparePair(ctx context.Context, p *llmjudge.Pairwise, base, head *judge.Tr
 	}
 	return v
 }
+
+// AskPairwise asks a pairwise judge of criteria which reply of each case
+// of c is better, run A's or run B's (head), and tallies the wins in c
+// (gavel compare --pairwise). ref is the judge's model; empty, head's
+// judge model, whose "script:" path is relative to head's suite. A
+// mistake of the user's is a *PairwiseError.
+func AskPairwise(ctx context.Context, c *gavel.Comparison, head store.RunInfo, criteria, ref string) error {
+	dir := ""
+	if ref == "" {
+		ref = head.Models["judge"]
+		if strings.Contains(ref, secret.Marker) || strings.Contains(ref, "${") {
+			return &PairwiseError{fmt.Errorf("run %s stored its judge model with its secrets hidden (%s): name the model with --model", head.ID, ref)}
+		}
+		if head.SuiteFile != "" {
+			dir = filepath.Dir(head.SuiteFile)
+		}
+	}
+	m, err := OpenModels(DefaultCacheDir(), false, false)
+	if err != nil {
+		return fmt.Errorf("the model cache: %w", err)
+	}
+	defer m.Close()
+	p, err := OpenPairwise(ref, dir, criteria, m, llm.NewMeter(llm.DefaultPrices()))
+	if err != nil {
+		return &PairwiseError{err}
+	}
+	JudgePairs(ctx, p, c.Replies)
+	c.Pairwise = &gavel.PairwiseTally{Criteria: criteria, Model: ref}
+	c.TallyPairwise()
+	return nil
+}
+
+// A PairwiseError is a mistake of the user's that keeps AskPairwise from
+// asking: no model to ask, or one that cannot be opened.
+type PairwiseError struct{ Err error }
+
+func (e *PairwiseError) Error() string { return e.Err.Error() }
+func (e *PairwiseError) Unwrap() error { return e.Err }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/gavelhq/gavel/internal/suggest"
 )
 
 // Reference returns the reference of the judges a suite file can name,
@@ -65,6 +67,18 @@ func KindReference(name string) (string, bool) {
 	var b strings.Builder
 	writeKind(&b, k)
 	return b.String(), true
+}
+
+// KindDoc returns the reference of the kind of judge named name, as
+// KindReference does, or an error that names the kind perhaps meant.
+func KindDoc(name string) (string, error) {
+	if ref, ok := KindReference(name); ok {
+		return ref, nil
+	}
+	if s, ok := suggest.Closest(name, KindNames()); ok {
+		return "", fmt.Errorf("no kind of judge is named %q: did you mean %q?", name, s)
+	}
+	return "", fmt.Errorf("no kind of judge is named %q; gavel judges lists them", name)
 }
 
 // writeKind writes a kind's section of the reference.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -186,6 +187,19 @@ const (
 // Statuses are the states a run may be listed by, in the order a filter
 // offers them.
 var Statuses = []Status{Running, Passed, Failed, Incomplete, Errored, Abandoned}
+
+// ParseStatus returns the status named s, one of Statuses, or none for
+// an empty s. "interrupted", the name of incomplete runs before schema 4,
+// is Incomplete.
+func ParseStatus(s string) (Status, error) {
+	switch st := Status(s); {
+	case st == "interrupted":
+		return Incomplete, nil
+	case st == "" || slices.Contains(Statuses, st):
+		return st, nil
+	}
+	return "", fmt.Errorf("%q: want running, passed, failed, incomplete, errored or abandoned", s)
+}
 
 // HeartbeatInterval is how often the process running a run calls
 // Store.Heartbeat.

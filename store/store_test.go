@@ -48,3 +48,16 @@ func TestRunInfoName(t *testing.T) {
 		})
 	}
 }
+
+func TestParseStatus(t *testing.T) {
+	for in, want := range map[string]Status{"": "", "failed": Failed, "abandoned": Abandoned, "interrupted": Incomplete, "done": "bad"} {
+		got, err := ParseStatus(in)
+		if want == "bad" {
+			if err == nil {
+				t.Errorf("ParseStatus(%q) = %q, want an error", in, got)
+			}
+		} else if err != nil || got != want {
+			t.Errorf("ParseStatus(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	flag "github.com/spf13/pflag"
 
@@ -132,19 +133,16 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		title = *judgmentsFile
 	default:
 		filter := store.LabelFilter{Suite: *suite, Judgment: *judgment, Prompt: *promptVersion}
-		for _, d := range []struct{ flag, value string }{{"--since", *since}, {"--labelled-since", *labelledSince}} {
+		for _, d := range []struct {
+			flag, value string
+			t           *time.Time
+		}{{"--since", *since, &filter.RunsSince}, {"--labelled-since", *labelledSince, &filter.LabelsSince}} {
 			if d.value == "" {
 				continue
 			}
-			t, err := parseDate(d.value)
-			if err != nil {
+			if *d.t, err = eval.ParseDate(d.value); err != nil {
 				fmt.Fprintf(stderr, "gavel calibrate: %s: %v\n", d.flag, err)
 				return eval.ExitUsage
-			}
-			if d.flag == "--since" {
-				filter.RunsSince = t
-			} else {
-				filter.LabelsSince = t
 			}
 		}
 		ctx := context.Background()
@@ -155,23 +153,29 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		defer st.Close()
 		checks, err = eval.LabelChecks(ctx, st, filter)
-		var unknown *eval.UnknownSuiteError
-		switch {
-		case errors.As(err, &unknown):
-			fmt.Fprintln(stderr, "gavel calibrate:", err)
-			return eval.ExitUsage
-		case err != nil:
-			fmt.Fprintln(stderr, "gavel calibrate:", err)
-			return eval.ExitInfra
-		}
-	}
-	if *compareExamples != "" {
-		return compareExamplesCommand(checks, eval.ExampleComparing{Examples: *compareExamples, Holdout: gavel.Holdout{Share: *heldOut, Seed: *seed}, NoCache: *noCache},
-			*db, format, *require, stdout, stderr)
-	}
-	if *disagreements != "" {
-		if code := writeDisagreements(checks, *db, *disagreements, title, stderr); code != eval.ExitPassed {
+		if code := calibrateError(err, stderr); code != eval.ExitPassed {
 			return code
+		}
+		if *compareExamples != "" {
+			c := eval.ExampleComparing{Examples: *compareExamples, Holdout: gavel.Holdout{Share: *heldOut, Seed: *seed}, NoCache: *noCache}
+			cmp, err := eval.CompareExamples(ctx, st, checks, c)
+			if code := calibrateError(err, stderr); code != eval.ExitPassed {
+				return code
+			}
+			if err := report.WriteExampleComparison(stdout, format, c.Examples, cmp); err != nil {
+				return calibrateError(err, stderr)
+			}
+			if *require && cmp.Verdict() != gavel.ExamplesHelped {
+				return eval.ExitFailed
+			}
+			return eval.ExitPassed
+		}
+		if *disagreements != "" {
+			count, err := eval.WriteDisagreements(ctx, st, checks, *disagreements, *suite)
+			if err != nil {
+				return calibrateError(err, stderr)
+			}
+			fmt.Fprintf(stderr, "gavel calibrate: %s\n", count.Wrote(*disagreements))
 		}
 	}
 	c := gavel.Calibrate(checks)
@@ -180,8 +184,7 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 		write = report.WriteOutsideCalibration
 	}
 	if err := write(stdout, format, title, c); err != nil {
-		fmt.Fprintln(stderr, "gavel calibrate:", err)
-		return eval.ExitInfra
+		return calibrateError(err, stderr)
 	}
 	if *require && !c.Calibrated() {
 		return eval.ExitFailed
@@ -189,59 +192,18 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 	return eval.ExitPassed
 }
 
-// writeDisagreements writes the judgments people overruled among checks
-// to path (--disagreements), and says how many.
-func writeDisagreements(checks []gavel.LabelCheck, db, path, suite string, stderr io.Writer) int {
-	ctx := context.Background()
-	st, err := eval.OpenStore(ctx, db)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel calibrate: the results database:", err)
-		return eval.ExitInfra
-	}
-	defer st.Close()
-	what := "the labels of suite " + suite
-	if suite == "" {
-		what = "the labels of every suite"
-	}
-	count, err := eval.WriteDisagreements(ctx, st, checks, path, what)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel calibrate:", err)
-		return eval.ExitInfra
-	}
-	fmt.Fprintf(stderr, "gavel calibrate: wrote %d examples to %s, of %d judgments people overruled", count.Examples, path, count.Disagreements)
-	if count.Contested+count.Unknown > 0 {
-		fmt.Fprintf(stderr, " (left out: %d where people disagree among themselves, %d whose labels do not say the right category)", count.Contested, count.Unknown)
-	}
-	fmt.Fprintln(stderr)
-	return eval.ExitPassed
-}
-
-// compareExamplesCommand compares the judges that take a file's examples
-// with and without them on held-out labels (--compare-examples).
-func compareExamplesCommand(checks []gavel.LabelCheck, c eval.ExampleComparing, db string, format report.Format, require bool, stdout, stderr io.Writer) int {
-	ctx := context.Background()
-	st, err := eval.OpenStore(ctx, db)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel calibrate: the results database:", err)
-		return eval.ExitInfra
-	}
-	defer st.Close()
-	cmp, err := eval.CompareExamples(ctx, st, checks, c)
+// calibrateError says what went wrong, and returns the exit code: 2 for
+// a mistake of the user's, 3 for anything else, 0 for no error.
+func calibrateError(err error, stderr io.Writer) int {
+	var unknown *eval.UnknownSuiteError
 	var mistake *eval.ComparingError
 	switch {
-	case errors.As(err, &mistake):
+	case err == nil:
+		return eval.ExitPassed
+	case errors.As(err, &unknown), errors.As(err, &mistake):
 		fmt.Fprintln(stderr, "gavel calibrate:", err)
 		return eval.ExitUsage
-	case err != nil:
-		fmt.Fprintln(stderr, "gavel calibrate:", err)
-		return eval.ExitInfra
 	}
-	if err := report.WriteExampleComparison(stdout, format, c.Examples, cmp); err != nil {
-		fmt.Fprintln(stderr, "gavel calibrate:", err)
-		return eval.ExitInfra
-	}
-	if require && cmp.Verdict() != gavel.ExamplesHelped {
-		return eval.ExitFailed
-	}
-	return eval.ExitPassed
+	fmt.Fprintln(stderr, "gavel calibrate:", err)
+	return eval.ExitInfra
 }

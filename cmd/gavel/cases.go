@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/spec"
-	"github.com/gavelhq/gavel/store"
 )
 
 const casesHelp = `Usage: gavel cases export [flags]
@@ -64,52 +60,7 @@ func casesCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	defer st.Close()
 	if verb == "import" {
-		return importCases(ctx, st, *suite, fs.Args(), stdout, stderr)
+		return eval.ImportCaseFiles(ctx, st, *suite, fs.Args(), stdout, stderr)
 	}
-	return exportCases(ctx, st, *suite, *out, stdout, stderr)
-}
-
-func exportCases(ctx context.Context, st store.Store, suite, out string, stdout, stderr io.Writer) int {
-	if suite == "" {
-		fmt.Fprintln(stderr, "gavel cases export: say which suite's cases: --suite NAME")
-		return eval.ExitUsage
-	}
-	data, n, err := eval.ExportCases(ctx, st, suite)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel cases export:", err)
-		return eval.ExitInfra
-	}
-	if n == 0 {
-		fmt.Fprintf(stderr, "gavel cases export: the database has no cases of suite %q\n", suite)
-		return eval.ExitUsage
-	}
-	if out == "" {
-		_, err = stdout.Write(data)
-		return exitOK(err)
-	}
-	if err := os.WriteFile(out, data, 0o644); err != nil {
-		fmt.Fprintln(stderr, "gavel cases export:", err)
-		return eval.ExitInfra
-	}
-	fmt.Fprintf(stdout, "Wrote %d cases of suite %s to %s\n", n, suite, out)
-	return eval.ExitPassed
-}
-
-func importCases(ctx context.Context, st store.Store, suite string, files []string, stdout, stderr io.Writer) int {
-	if suite == "" || len(files) == 0 {
-		fmt.Fprintln(stderr, "gavel cases import: give the suite and the case files: --suite NAME FILE...")
-		return eval.ExitUsage
-	}
-	n, changed, err := eval.ImportCases(ctx, st, suite, files)
-	var problems spec.Problems
-	switch {
-	case errors.As(err, &problems):
-		fmt.Fprintln(stderr, err) // every problem, file:line
-		return eval.ExitUsage
-	case err != nil:
-		fmt.Fprintln(stderr, "gavel cases import:", err)
-		return eval.ExitInfra
-	}
-	fmt.Fprintf(stdout, "Imported %d cases into suite %s: %d new or changed\n", n, suite, changed)
-	return eval.ExitPassed
+	return eval.ExportCaseFile(ctx, st, *suite, *out, stdout, stderr)
 }

@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel"
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/llm"
 	"github.com/gavelhq/gavel/report"
-	"github.com/gavelhq/gavel/secret"
-	"github.com/gavelhq/gavel/store"
 )
 
 const compareHelp = `Usage: gavel compare [flags] RUN_A RUN_B
@@ -99,8 +95,14 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	c := gavel.CompareWith(base.Run, head.Run, cfg)
 	c.Replies = gavel.Replies(base.Run, head.Run)
 	if *pairwise != "" {
-		if code := askPairwise(&c, head.Info, *pairwise, *model, stderr); code != eval.ExitPassed {
-			return code
+		err := eval.AskPairwise(context.Background(), &c, head.Info, *pairwise, *model)
+		var mistake *eval.PairwiseError
+		if errors.As(err, &mistake) {
+			fmt.Fprintln(stderr, "gavel compare:", err)
+			return eval.ExitUsage
+		} else if err != nil {
+			fmt.Fprintln(stderr, "gavel compare:", err)
+			return eval.ExitInfra
 		}
 	}
 	opts := report.ComparisonOptions{BaseLabel: base.Info.Caption(), HeadLabel: head.Info.Caption(), Verbose: *verbose,
@@ -120,37 +122,4 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 func compareFlags(fs *flag.FlagSet, c *gavel.CompareConfig) {
 	fs.Float64Var(&c.Alpha, "alpha", gavel.DefaultAlpha, "the significance level: a difference between two runs counts when its p-value is below it")
 	fs.Float64Var(&c.MinEffect, "min-effect", gavel.DefaultMinEffect, "the smallest drop of the pass rate (or of a criterion's 0-1 score) that counts as a regression, as a share: 0.05 is 5 points")
-}
-
-// askPairwise asks a pairwise judge of criteria which reply of each case
-// of c is better, and tallies its answers in c.Pairwise. The model is ref,
-// else the judge model of head's suite (a script path relative to that
-// suite's file).
-func askPairwise(c *gavel.Comparison, head store.RunInfo, criteria, ref string, stderr io.Writer) int {
-	dir := ""
-	if ref == "" {
-		ref = head.Models["judge"]
-		if strings.Contains(ref, secret.Marker) || strings.Contains(ref, "${") {
-			fmt.Fprintf(stderr, "gavel compare: run %s stored its judge model with its secrets hidden (%s): name the model with --model\n", head.ID, ref)
-			return eval.ExitUsage
-		}
-		if head.SuiteFile != "" {
-			dir = filepath.Dir(head.SuiteFile)
-		}
-	}
-	m, err := eval.OpenModels(eval.DefaultCacheDir(), false, false)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel compare: the model cache:", err)
-		return eval.ExitInfra
-	}
-	defer m.Close()
-	p, err := eval.OpenPairwise(ref, dir, criteria, m, llm.NewMeter(llm.DefaultPrices()))
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel compare:", err)
-		return eval.ExitUsage
-	}
-	eval.JudgePairs(context.Background(), p, c.Replies)
-	c.Pairwise = &gavel.PairwiseTally{Criteria: criteria, Model: ref}
-	c.TallyPairwise()
-	return eval.ExitPassed
 }

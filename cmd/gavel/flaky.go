@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -59,27 +55,5 @@ func flakyCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gavel flaky:", err)
 		return eval.ExitInfra
 	}
-	if *format == "json" {
-		if list == nil {
-			list = []store.FlakyCase{}
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return exitOK(enc.Encode(list))
-	}
-	if len(list) == 0 {
-		fmt.Fprintf(stdout, "No case flipped in its suite's last %d finished runs.\n", *runs)
-		return eval.ExitPassed
-	}
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "SUITE\tCASE\tFLIP RATE\tRUNS\tOUTCOMES\tQUARANTINED")
-	for _, c := range list {
-		outcomes := make([]string, len(c.Outcomes))
-		for i, o := range c.Outcomes {
-			outcomes[i] = string(o)
-		}
-		fmt.Fprintf(w, "%s\t%s\t%.0f%%\t%d\t%s\t%s\n", report.OneLine(c.Suite), report.OneLine(c.CaseID), 100*c.FlipRate, len(c.Outcomes),
-			strings.Join(outcomes, " "), report.OneLine(c.Quarantined))
-	}
-	return exitOK(w.Flush())
+	return exitOK(eval.WriteFlaky(stdout, list, *runs, *format == "json"))
 }

@@ -9,7 +9,6 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/internal/suggest"
 	"github.com/gavelhq/gavel/spec"
 )
 
@@ -39,15 +38,9 @@ func judgesCommand(args []string, stdout, stderr io.Writer) int {
 			strings.Join(spec.KindNames(), "\n  "))
 		return eval.ExitPassed
 	case 1:
-		ref, ok := spec.KindReference(fs.Arg(0))
-		if !ok {
-			msg := fmt.Sprintf("gavel judges: no kind of judge is named %q", fs.Arg(0))
-			if s, ok := suggest.Closest(fs.Arg(0), spec.KindNames()); ok {
-				msg += fmt.Sprintf(": did you mean %q?", s)
-			} else {
-				msg += "; gavel judges lists them"
-			}
-			fmt.Fprintln(stderr, msg)
+		ref, err := spec.KindDoc(fs.Arg(0))
+		if err != nil {
+			fmt.Fprintln(stderr, "gavel judges:", err)
 			return eval.ExitUsage
 		}
 		fmt.Fprint(stdout, ref)

@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"time"
 
 	flag "github.com/spf13/pflag"
 
@@ -76,7 +73,7 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	filter := store.LabelFilter{Suite: *suite}
 	if *since != "" {
-		t, err := parseDate(*since)
+		t, err := eval.ParseDate(*since)
 		if err != nil {
 			fmt.Fprintf(stderr, "gavel labels: --since: %v\n", err)
 			return eval.ExitUsage
@@ -98,42 +95,5 @@ func labelsCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK(importer.WriteLabels(stdout, *format == "csv", checks))
 	}
-	code := eval.ExitPassed
-	for _, name := range fs.Args() {
-		labels, lines, err := importer.ReadLabels(name)
-		if err != nil {
-			fmt.Fprintln(stderr, "gavel labels import:", err)
-			code = eval.ExitUsage
-			continue
-		}
-		saved, err := st.AddLabels(ctx, labels)
-		if err != nil {
-			var le *store.LabelError
-			if errors.As(err, &le) {
-				fmt.Fprintf(stderr, "gavel labels import: %s:%d: %v; nothing of %s was imported\n", name, lines[le.Index], le.Err, name)
-				code = eval.ExitUsage
-				continue
-			}
-			fmt.Fprintln(stderr, "gavel labels import:", err)
-			return eval.ExitInfra
-		}
-		n := fmt.Sprintf("%d labels", len(saved))
-		if len(saved) == 1 {
-			n = "1 label"
-		}
-		fmt.Fprintf(stdout, "%s: %s imported\n", name, n)
-	}
-	return code
-}
-
-// parseDate reads a date (2026-11-01, midnight UTC) or an RFC 3339 time.
-func parseDate(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a date like 2026-11-01 or a time like 2026-11-01T09:00:00Z", s)
+	return eval.ImportLabels(ctx, st, fs.Args(), stdout, stderr)
 }

@@ -9,8 +9,6 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/store"
-	"github.com/gavelhq/gavel/store/sqlstore"
 )
 
 const migrateHelp = `Usage: gavel migrate [flags]
@@ -36,35 +34,9 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	ctx := context.Background()
-	st, err := eval.OpenStore(ctx, *db) // opening migrates
-	if err != nil {
+	if err := eval.Migrate(context.Background(), *db, stdout); err != nil {
 		fmt.Fprintln(stderr, "gavel migrate:", err)
 		return eval.ExitInfra
-	}
-	defer st.Close()
-	versioned, ok := st.(store.Migrator)
-	if !ok {
-		fmt.Fprintln(stdout, "The schema is up to date.")
-		return eval.ExitPassed
-	}
-	current, latest, err := versioned.Version(ctx)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel migrate:", err)
-		return eval.ExitInfra
-	}
-	fmt.Fprintf(stdout, "The schema is at version %d of %d: up to date.\n", current, latest)
-	if db, ok := st.(*sqlstore.DB); ok && db.Dialect() == sqlstore.Postgres {
-		q, err := eval.OpenQueue(ctx, db) // opening migrates
-		if err == nil {
-			var v int
-			v, err = q.Migrate(ctx)
-			fmt.Fprintf(stdout, "The job queue's tables are at River's migration %d: up to date.\n", v)
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "gavel migrate:", err)
-			return eval.ExitInfra
-		}
 	}
 	return eval.ExitPassed
 }

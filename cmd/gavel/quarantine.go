@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -95,13 +93,7 @@ func quarantineCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gavel quarantine list:", err)
 			return eval.ExitInfra
 		}
-		w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(w, "SUITE\tCASE\tBY\tREASON\tSINCE")
-		for _, x := range list {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", report.OneLine(x.Suite), report.OneLine(x.CaseID), report.OneLine(x.By),
-				report.OneLine(x.Reason), x.Created.Local().Format("2006-01-02"))
-		}
-		return exitOK(w.Flush())
+		return exitOK(eval.WriteQuarantines(stdout, list))
 	}
 	return eval.ExitPassed
 }

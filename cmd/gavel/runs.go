@@ -5,15 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/report"
 	"github.com/gavelhq/gavel/store"
 )
 
@@ -53,13 +48,9 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	switch s := store.Status(status); {
-	case s == "interrupted": // the name of incomplete runs before schema 4
-		f.Status = store.Incomplete
-	case s == "" || slices.Contains(store.Statuses, s):
-		f.Status = s
-	default:
-		fmt.Fprintf(stderr, "gavel runs: --status %q: want running, passed, failed, incomplete, errored or abandoned\n", status)
+	var err error
+	if f.Status, err = store.ParseStatus(status); err != nil {
+		fmt.Fprintf(stderr, "gavel runs: --status %v\n", err)
 		return eval.ExitUsage
 	}
 	ctx := context.Background()
@@ -78,24 +69,7 @@ func runsCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gavel runs: no runs stored yet: gavel run stores every run")
 		return eval.ExitPassed
 	}
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "RUN\tSUITE\tSTATUS\tPASS RATE\tCASES\tCOST\tSTARTED\tLABEL\tGIT\tFROM")
-	for _, r := range runs {
-		// A run that never finished has no verdict yet: no pass rate, no
-		// cost, and the cases and trials it saved so far.
-		rate, cases, cost := "-", r.SoFar.String(), "-"
-		if r.Status != store.Running && r.Status != store.Abandoned {
-			rate = "unknown" // nothing was judged
-			if r.Stats.PassRate != nil {
-				rate = fmt.Sprintf("%.1f%%", 100**r.Stats.PassRate)
-			}
-			cases, cost = strconv.Itoa(r.Stats.CaseCount()), report.Cost(r.Stats.Usage.Total())
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Suite, r.Status, rate,
-			cases, cost, r.Started.Local().Format("2006-01-02 15:04"),
-			strings.Join(strings.Fields(r.Label), " "), r.Git(), from(r)) // a label on one line
-	}
-	return exitOK(w.Flush())
+	return exitOK(eval.WriteRuns(stdout, runs))
 }
 
 // parse parses a command's flags; ok is false when the command must end
@@ -119,14 +93,4 @@ func exitOK(err error) int {
 		return eval.ExitInfra
 	}
 	return eval.ExitPassed
-}
-
-// from names the run a run was made from, for the last column of gavel
-// runs: the run it carries on (--resume, --retry-errors), or "rejudges
-// RUN" (gavel rejudge); "" for a fresh run.
-func from(r store.RunInfo) string {
-	if r.Rejudges != "" {
-		return "rejudges " + r.Rejudges
-	}
-	return r.Continues
 }

@@ -2,21 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/gavelhq/gavel/auth"
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/store"
 	"github.com/gavelhq/gavel/web"
 )
 
@@ -78,88 +72,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	defer flush()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	st, err := eval.OpenStore(ctx, *db)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel serve: the results database:", err)
-		return eval.ExitInfra
-	}
-	defer st.Close()
-	accounts, ok := st.(store.Accounts)
-	if !ok {
-		fmt.Fprintln(stderr, "gavel serve: this database keeps no accounts")
-		return eval.ExitInfra
-	}
-	required := !loopback(*addr)
-	if required {
-		users, err := accounts.Users(ctx)
-		if err != nil {
-			fmt.Fprintln(stderr, "gavel serve:", err)
-			return eval.ExitInfra
-		}
-		if len(users) == 0 {
-			fmt.Fprintf(stderr, "gavel serve: %s is reachable from other machines, so everyone must log in, and no one can yet: add an admin first with\n  gavel users add --role admin NAME\n", *addr)
-			return eval.ExitUsage
-		}
-	}
-	cfg := web.Config{Version: version, TraceURL: *traceURL, Auth: auth.New(auth.Config{Accounts: accounts, Required: required, Secure: *secure || *cert != ""})}
-	if fs.NArg() > 0 {
-		m, err := eval.OpenModels(eval.DefaultCacheDir(), false, false)
-		if err != nil {
-			fmt.Fprintln(stderr, "gavel serve: the model cache:", err)
-			return eval.ExitInfra
-		}
-		defer m.Close()
-		l, err := eval.NewLauncher(fs.Args(), st, m, stderr)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return eval.ExitUsage
-		}
-		l.Limits = limits
-		defer l.Close() // after the server stops: runs under way finish their trials in flight
-		cfg.Launcher = l
-	}
-	srv := &http.Server{Handler: web.New(st, cfg), ReadHeaderTimeout: 10 * time.Second}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintln(stderr, "gavel serve:", err)
-		return eval.ExitInfra
-	}
-	scheme := "http"
-	if *cert != "" {
-		scheme = "https"
-	}
-	login := "no login: loopback only"
-	if required {
-		login = "everyone logs in"
-	}
-	fmt.Fprintf(stdout, "Gavel serves %s://%s (%s). Ctrl-C stops it.\n", scheme, ln.Addr(), login)
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shutdown)
-	}()
-	if *cert != "" {
-		err = srv.ServeTLS(ln, *cert, *key)
-	} else {
-		err = srv.Serve(ln)
-	}
-	if !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintln(stderr, "gavel serve:", err)
-		return eval.ExitInfra
-	}
-	return eval.ExitPassed
-}
-
-// loopback reports whether addr listens on this machine only.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	s := eval.Serving{DB: *db, Addr: *addr, TLSCert: *cert, TLSKey: *key, SecureCookies: *secure, Suites: fs.Args(), Limits: limits,
+		TraceURL: *traceURL, Version: version, Stdout: stdout, Stderr: stderr}
+	return s.Serve(ctx)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,10 +63,10 @@ func showCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gavel show: run %s has no case %q\n", stored.Info.ID, id)
 			return eval.ExitUsage
 		}
-		fmt.Fprintln(stdout, runHeader(stored.Info))
+		fmt.Fprintln(stdout, eval.RunHeader(stored.Info))
 		return exitOK(report.WriteCase(stdout, &run.Cases[i]))
 	}
-	fmt.Fprintln(stdout, runHeader(stored.Info))
+	fmt.Fprintln(stdout, eval.RunHeader(stored.Info))
 	return exitOK(report.Write(stdout, report.Text, run, report.Options{Version: version}))
 }
 
@@ -109,68 +108,13 @@ func reportCommand(args []string, stdout, stderr io.Writer) int {
 // loadRun reads run id from the database, whole; on failure it says why
 // and returns the exit code.
 func loadRun(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
-	return readRun(db, id, command, stderr, store.Store.Run)
-}
-
-// loadVerdicts reads run id as loadRun does, without its transcripts
-// (store.Store.RunVerdicts): enough to compare it, for much less.
-func loadVerdicts(db, id, command string, stderr io.Writer) (*store.StoredRun, int) {
-	return readRun(db, id, command, stderr, store.Store.RunVerdicts)
-}
-
-// readRun reads run id from the database with read.
-func readRun(db, id, command string, stderr io.Writer, read func(store.Store, context.Context, string) (*store.StoredRun, error)) (*store.StoredRun, int) {
-	ctx := context.Background()
-	st, err := eval.OpenStore(ctx, db)
-	if err != nil {
-		fmt.Fprintf(stderr, "gavel %s: the results database: %v\n", command, err)
-		return nil, eval.ExitInfra
+	stored, err := eval.LoadRun(context.Background(), db, id)
+	if err == nil {
+		return stored, eval.ExitPassed
 	}
-	defer st.Close()
-	stored, err := read(st, ctx, id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		fmt.Fprintf(stderr, "gavel %s: no run %q (gavel runs lists them)\n", command, id)
+	fmt.Fprintf(stderr, "gavel %s: %v\n", command, err)
+	if unknown := (*eval.UnknownRunError)(nil); errors.As(err, &unknown) {
 		return nil, eval.ExitUsage
-	case err != nil:
-		fmt.Fprintf(stderr, "gavel %s: %v\n", command, err)
-		return nil, eval.ExitInfra
 	}
-	return stored, eval.ExitPassed
-}
-
-// runHeader says who ran a run, where and when, and, on lines of their
-// own, which run it carries on or rejudges, and why it is abandoned, when it is.
-func runHeader(r store.RunInfo) string {
-	s := fmt.Sprintf("Run %s (%s)", r.ID, r.Status)
-	if r.Label != "" {
-		s = fmt.Sprintf("Run %s, %q (%s)", r.ID, r.Label, r.Status)
-	}
-	if g := r.Git(); g != "" {
-		s += " on " + g
-	}
-	if r.StartedBy != "" {
-		s += " by " + r.StartedBy
-	}
-	if r.Continues != "" {
-		s += fmt.Sprintf("\nCarries on run %s (%s): the trials kept from it were copied here; it is left as it was.",
-			r.Continues, cmp.Or(r.Settings["continues_with"], "--resume"))
-	}
-	if from := r.ImportedFrom(); from != "" {
-		s += "\nImported from " + from + " (gavel import): transcripts recorded elsewhere."
-	}
-	if r.Rejudges != "" {
-		s += fmt.Sprintf("\nRejudges run %s: its stored transcripts were judged again here (gavel rejudge), without calling the agent; it is left as it was.", r.Rejudges)
-	}
-	if id := r.Settings["replay_tools"]; id != "" {
-		s += fmt.Sprintf("\nReplays the tool results of run %s: its agent's tool calls were answered from that run's, not by the live servers (agent.replay_tools, --replay-tools).", id)
-	}
-	if r.Status == store.Running {
-		s += fmt.Sprintf("\nRunning: %d trials of %d cases saved so far; no verdict yet.", r.SoFar.Trials, r.SoFar.Cases)
-	}
-	if r.Status == store.Abandoned {
-		s += fmt.Sprintf("\nAbandoned: the process that ran it (pid %d on %s) is gone, or was not heard of since %s. "+
-			"What it saved is below; gavel run --resume %s runs the rest.", r.PID, cmp.Or(r.Host, "its machine"), r.Heartbeat.Local().Format("2006-01-02 15:04:05"), r.ID)
-	}
-	return s
+	return nil, eval.ExitInfra
 }

@@ -51,9 +51,4 @@ func TestServeBeyondLoopbackNeedsUsers(t *testing.T) {
 	if code != eval.ExitUsage || !strings.Contains(errs, "gavel users add --role admin") {
 		t.Errorf("exit %d, %q; want 2 and how to add an admin", code, errs)
 	}
-	for addr, want := range map[string]bool{"127.0.0.1:8080": true, "localhost:1": true, "[::1]:8080": true, ":8080": false, "0.0.0.0:80": false, "10.0.0.5:80": false} {
-		if got := loopback(addr); got != want {
-			t.Errorf("loopback(%q) = %v, want %v", addr, got, want)
-		}
-	}
 }

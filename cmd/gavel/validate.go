@@ -9,8 +9,6 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/gavelhq/gavel/eval"
-	"github.com/gavelhq/gavel/llm/providers"
-	"github.com/gavelhq/gavel/spec"
 )
 
 const validateHelp = `Usage: gavel validate [SUITE...]
@@ -40,17 +38,10 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	code := eval.ExitPassed
 	for _, path := range suites {
-		// Validate keeps one case at a time: suites of any size.
-		v, err := spec.Validate(path, spec.Env{Registry: providers.Registry(), Getenv: os.Getenv, DryRun: true, Probe: providers.Probe})
-		if err != nil {
+		if err := eval.Validate(path, os.Getenv, stdout, stderr); err != nil {
 			fmt.Fprintln(stderr, err)
 			code = eval.ExitUsage
-			continue
 		}
-		for _, w := range v.Warnings {
-			fmt.Fprintln(stderr, w)
-		}
-		fmt.Fprintf(stdout, "%s: %d cases, valid\n", v.File, v.Cases)
 	}
 	return code
 }
