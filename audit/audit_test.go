@@ -170,7 +170,10 @@ func TestAuditFindsPlantedBiases(t *testing.T) {
 			fails: []string{"coin: unstable verdicts 100% is above the bar of 10%"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := run(t, audit.Plan{Judges: []audit.Judge{tc.judge(t)}, Transcripts: replies(), Samples: 2, Bars: bars,
+			// One judgment at a time: the coin's answers alternate by call,
+			// so its samples must be asked in turn to alternate within
+			// each judgment.
+			r := run(t, audit.Plan{Judges: []audit.Judge{tc.judge(t)}, Transcripts: replies(), Samples: 2, Bars: bars, Concurrency: 1,
 				Probes: []audit.Probe{audit.ProbePosition, audit.ProbeVerbosity, audit.ProbeConsistency}})
 			j := r.Judges[0]
 			if j.Errors != 0 {
